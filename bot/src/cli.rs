@@ -1,0 +1,135 @@
+//! Operator commands of the `fragbox` binary. Safe while the server runs: each is one short
+//! write transaction on the same database.
+use webapp_api::domain::ledger::{self, Posted};
+use webapp_api::domain::withdrawals::{self, Resolution};
+use webapp_api::domain::{audit, db, settings, Domain, Tokens};
+
+use crate::config::Config;
+
+pub const USAGE: &str = "usage: fragbox [serve]
+       fragbox grant <telegram_id> <tokens> --reason <text>
+       fragbox audit
+       fragbox catalog check
+       fragbox withdrawals list | sent <id> | error <id> --reason <text>
+       fragbox maintenance on|off|status
+       fragbox backup <file>";
+
+/// The operator id recorded in the admin audit log for CLI actions.
+const CLI_OPERATOR: i64 = 0;
+
+fn flag(args: &[String], name: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == name)?;
+    let rest: Vec<&str> = args[i + 1..].iter().map(String::as_str).collect();
+    (!rest.is_empty()).then(|| rest.join(" "))
+}
+
+/// Runs one operator command; answers the process exit code.
+pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    if words.first() == Some(&"catalog") {
+        if words.get(1) != Some(&"check") {
+            return Err(USAGE.into());
+        }
+        let catalog = webapp_api::domain::catalog::Catalog::load(&config.catalog_dir).map_err(|e| format!("catalog: {e}"))?;
+        let (report, ok) = catalog.check_report();
+        print!("{report}");
+        println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-92 % band" });
+        return Ok(if ok { 0 } else { 1 });
+    }
+    let domain = crate::build_domain(config, crate::open_store(config).await?.0, empty_catalog(config)?, None, config.bot_username.clone());
+    match words.as_slice() {
+        ["grant", id, amount, ..] => {
+            let id: i64 = id.parse().map_err(|_| format!("not a Telegram id: {id}"))?;
+            let amount = Tokens::parse(amount).filter(|a| a.0 != 0).ok_or_else(|| format!("not an amount with at most 2 decimals: {amount}"))?;
+            let reason = flag(args, "--reason").ok_or("--reason <text> is required")?;
+            let balance = grant(&domain, id, amount, &reason).await?;
+            println!("user {id}: {amount:+} tokens ({reason}); balance {balance}", amount = amount.to_string());
+            Ok(0)
+        }
+        ["audit"] => {
+            let problems = audit::run(&domain.db).await.map_err(|e| e.to_string())?;
+            if problems.is_empty() {
+                println!("audit clean");
+                Ok(0)
+            } else {
+                for p in &problems {
+                    println!("VIOLATION {p}");
+                }
+                println!("{} violations", problems.len());
+                Ok(2)
+            }
+        }
+        ["withdrawals", "list"] | ["withdrawals"] => {
+            for w in withdrawals::pending(&domain).await.map_err(|e| e.to_string())? {
+                println!(
+                    "#{} user {} ({}) item {} {} [{}] price {} steam {} {} since {}",
+                    w.id,
+                    w.user_id,
+                    w.user,
+                    w.item_id,
+                    w.item,
+                    w.condition,
+                    w.token_price,
+                    w.steam_id64.map(|s| s.to_string()).unwrap_or_default(),
+                    w.trade_url,
+                    w.created_at
+                );
+            }
+            Ok(0)
+        }
+        ["withdrawals", "sent", id] => {
+            let id: i64 = id.parse().map_err(|_| format!("not a withdrawal id: {id}"))?;
+            withdrawals::resolve(&domain, id, Resolution::Sent, CLI_OPERATOR).await.map_err(|e| e.to_string())?;
+            println!("withdrawal #{id} sent");
+            Ok(0)
+        }
+        ["withdrawals", "error", id, ..] => {
+            let id: i64 = id.parse().map_err(|_| format!("not a withdrawal id: {id}"))?;
+            let reason = flag(args, "--reason").ok_or("--reason <text> is required")?;
+            withdrawals::resolve(&domain, id, Resolution::Failed { reason }, CLI_OPERATOR).await.map_err(|e| e.to_string())?;
+            println!("withdrawal #{id} failed; item available again");
+            Ok(0)
+        }
+        ["maintenance", "on"] | ["maintenance", "off"] => {
+            let on = words[1] == "on";
+            settings::set_maintenance_by_admin(&domain, CLI_OPERATOR, on).await.map_err(|e| e.to_string())?;
+            println!("maintenance {}", words[1]);
+            Ok(0)
+        }
+        ["maintenance", "status"] => {
+            println!("maintenance {}", if settings::maintenance(&domain).await.map_err(|e| e.to_string())? { "on" } else { "off" });
+            Ok(0)
+        }
+        ["backup", file] => {
+            if std::path::Path::new(file).exists() {
+                return Err(format!("{file} exists; choose a new file"));
+            }
+            sqlx::query("VACUUM INTO ?").bind(*file).execute(&domain.db).await.map_err(|e| e.to_string())?;
+            println!("backup written to {file}");
+            Ok(0)
+        }
+        _ => Err(USAGE.into()),
+    }
+}
+
+/// Operator commands other than `catalog check` don't need the catalog's content.
+fn empty_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {
+    webapp_api::domain::catalog::Catalog::load(&config.catalog_dir).map_err(|e| format!("catalog: {e}"))
+}
+
+pub async fn grant(domain: &Domain, user_id: i64, amount: Tokens, reason: &str) -> Result<Tokens, String> {
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await.map_err(|e| e.to_string())?;
+    let key = format!("grant:{user_id}:{now}:{}", webapp_api::domain::clock::random_hex(domain.random.as_ref(), 8));
+    let posted = ledger::post(&mut tx, user_id, amount, &format!("grant: {reason}"), &key, now)
+        .await
+        .map_err(|e| format!("user {user_id}: {e}"))?;
+    settings::audit_admin(&mut tx, CLI_OPERATOR, "grant", &format!("{user_id} {amount} {reason}", amount = amount.to_string()), now)
+        .await
+        .map_err(|e| e.to_string())?;
+    tx.commit().await.map_err(|e| e.to_string())?;
+    match posted {
+        Posted::Applied(b) => Ok(b),
+        Posted::Duplicate => Err("duplicate grant".into()),
+    }
+}

@@ -1,0 +1,150 @@
+//! Configuration from the environment (and an optional `.env`), parsed once in `main`.
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub bind_addr: SocketAddr,
+    pub database_url: String,
+    pub bot_token: Option<String>,
+    pub telegram_api_url: String,
+    pub webapp_url: String,
+    pub admin_ids: Vec<i64>,
+    pub channel_id: Option<String>,
+    pub community_url: String,
+    pub channel_url: String,
+    pub terms_url: String,
+    pub privacy_url: String,
+    pub bot_username: String,
+    pub dev_gate_password: Option<String>,
+    pub auth_max_age_secs: i64,
+    pub session_ttl_secs: i64,
+    pub catalog_dir: PathBuf,
+    pub webapp_dist: PathBuf,
+    pub legal_dir: PathBuf,
+    pub log_format_json: bool,
+}
+
+#[derive(Debug)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn var(get: &dyn Fn(&str) -> Option<String>, name: &str) -> Option<String> {
+    get(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+fn parse<T: std::str::FromStr>(get: &dyn Fn(&str) -> Option<String>, name: &str, default: T) -> Result<T, ConfigError> {
+    match var(get, name) {
+        None => Ok(default),
+        Some(v) => v.parse().map_err(|_| ConfigError(format!("{name}: cannot parse {v:?}"))),
+    }
+}
+
+impl Config {
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_lookup(&|k| std::env::var(k).ok())
+    }
+
+    /// Parses from any lookup (tests pass a map).
+    pub fn from_lookup(get: &dyn Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let bot_token = var(get, "TELEGRAM_BOT_TOKEN");
+        if let Some(t) = &bot_token {
+            let ok = t.split_once(':').is_some_and(|(id, secret)| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) && !secret.is_empty());
+            if !ok {
+                return Err(ConfigError("TELEGRAM_BOT_TOKEN: expected <bot id>:<secret> from BotFather".into()));
+            }
+        }
+        let bind_addr = parse(get, "BIND_ADDR", SocketAddr::from(([127, 0, 0, 1], 8080)))?;
+        let webapp_url = var(get, "WEBAPP_URL").unwrap_or_else(|| format!("http://{bind_addr}"));
+        if url::Url::parse(&webapp_url).is_err() {
+            return Err(ConfigError(format!("WEBAPP_URL: not a URL: {webapp_url:?}")));
+        }
+        if bot_token.is_some() && !webapp_url.starts_with("https://") {
+            return Err(ConfigError("WEBAPP_URL: must be https:// when TELEGRAM_BOT_TOKEN is set (Telegram refuses web-app buttons otherwise)".into()));
+        }
+        let mut admin_ids = Vec::new();
+        if let Some(list) = var(get, "ADMIN_IDS") {
+            for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                admin_ids.push(part.parse::<i64>().map_err(|_| ConfigError(format!("ADMIN_IDS: {part:?} is not a Telegram user id")))?);
+            }
+        }
+        let telegram_api_url = var(get, "TELEGRAM_API_URL").unwrap_or_else(|| "https://api.telegram.org".into());
+        if url::Url::parse(&telegram_api_url).is_err() {
+            return Err(ConfigError(format!("TELEGRAM_API_URL: not a URL: {telegram_api_url:?}")));
+        }
+        let auth_max_age_secs = parse(get, "AUTH_MAX_AGE_SECS", 86_400i64)?;
+        let session_ttl_secs = parse(get, "SESSION_TTL_SECS", 7 * 86_400i64)?;
+        if auth_max_age_secs < 0 || session_ttl_secs <= 0 {
+            return Err(ConfigError("AUTH_MAX_AGE_SECS must be >= 0 and SESSION_TTL_SECS > 0".into()));
+        }
+        let log_format = var(get, "LOG_FORMAT").unwrap_or_else(|| "text".into());
+        if log_format != "text" && log_format != "json" {
+            return Err(ConfigError("LOG_FORMAT: text or json".into()));
+        }
+        Ok(Config {
+            bind_addr,
+            database_url: var(get, "DATABASE_URL").unwrap_or_else(|| "sqlite://data/fragbox.db".into()),
+            telegram_api_url,
+            webapp_url,
+            admin_ids,
+            channel_id: var(get, "CHANNEL_ID").or_else(|| bot_token.is_none().then(|| "@fragbox_news".into())),
+            community_url: var(get, "COMMUNITY_URL").unwrap_or_else(|| "https://t.me/fragbox_chat".into()),
+            channel_url: var(get, "CHANNEL_URL").unwrap_or_else(|| "https://t.me/fragbox_news".into()),
+            terms_url: var(get, "TERMS_URL").unwrap_or_else(|| "/legal/terms.html".into()),
+            privacy_url: var(get, "PRIVACY_URL").unwrap_or_else(|| "/legal/privacy.html".into()),
+            bot_username: var(get, "BOT_USERNAME").unwrap_or_else(|| "fragbox_bot".into()),
+            dev_gate_password: var(get, "DEV_GATE_PASSWORD"),
+            auth_max_age_secs,
+            session_ttl_secs,
+            catalog_dir: var(get, "CATALOG_DIR").unwrap_or_else(|| "data/catalog".into()).into(),
+            webapp_dist: var(get, "WEBAPP_DIST").unwrap_or_else(|| "webapp/dist".into()).into(),
+            legal_dir: var(get, "LEGAL_DIR").unwrap_or_else(|| "data/legal".into()).into(),
+            log_format_json: log_format == "json",
+            bot_token,
+        })
+    }
+
+    pub fn demo(&self) -> bool {
+        self.bot_token.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(&move |k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_work_on_a_laptop_in_demo_mode() {
+        let c = cfg(&[]).unwrap();
+        assert!(c.demo());
+        assert_eq!(c.bind_addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.auth_max_age_secs, 86400);
+    }
+
+    #[test]
+    fn a_bad_value_names_its_variable() {
+        for (k, v) in [("BIND_ADDR", "nope"), ("ADMIN_IDS", "1,x"), ("AUTH_MAX_AGE_SECS", "-1"), ("TELEGRAM_BOT_TOKEN", "abc")] {
+            let err = cfg(&[(k, v)]).unwrap_err();
+            assert!(err.0.contains(k), "{k}: {}", err.0);
+        }
+    }
+
+    #[test]
+    fn a_real_token_needs_an_https_webapp_url() {
+        assert!(cfg(&[("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "http://x")]).unwrap_err().0.contains("WEBAPP_URL"));
+        let c = cfg(&[("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io"), ("ADMIN_IDS", "5, 6")]).unwrap();
+        assert_eq!(c.admin_ids, vec![5, 6]);
+        assert!(!c.demo());
+    }
+}

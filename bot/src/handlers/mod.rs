@@ -1,0 +1,16 @@
+pub mod start;
+
+use teloxide::types::User;
+use webapp_api::domain::auth::TelegramUser;
+
+/// The domain's view of a Telegram user.
+pub fn telegram_user(u: &User) -> TelegramUser {
+    TelegramUser {
+        id: u.id.0 as i64,
+        first_name: u.first_name.clone(),
+        last_name: u.last_name.clone(),
+        username: u.username.clone(),
+        language_code: u.language_code.clone(),
+        photo_url: None,
+    }
+}

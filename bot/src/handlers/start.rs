@@ -1,0 +1,95 @@
+//! `/start` with its deep links, `/help`, `/language`, and the language buttons.
+use std::sync::Arc;
+
+use teloxide::prelude::*;
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+use webapp_api::domain::lang::Lang;
+use webapp_api::domain::{inventory, users, Domain};
+
+use crate::config::Config;
+use crate::handlers::telegram_user;
+use crate::schema::{Command, HandlerResult};
+use crate::telegram::markup;
+use crate::texts;
+use webapp_api::domain::telegram::Button;
+
+/// `item_{id}_ref{code}`: the skin id of a shared-skin link.
+fn shared_item(payload: &str) -> Option<i64> {
+    let rest = payload.strip_prefix("item_")?;
+    let (id, _) = rest.split_once("_ref").unwrap_or((rest, ""));
+    id.parse().ok()
+}
+
+fn valid_payload(p: &str) -> bool {
+    p.len() <= 64 && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, config: Arc<Config>) -> HandlerResult {
+    let Some(from) = msg.from.as_ref() else { return Ok(()) };
+    let user = telegram_user(from);
+    match cmd {
+        Command::Start(payload) => {
+            let payload = payload.trim();
+            let payload = (!payload.is_empty() && valid_payload(payload)).then_some(payload);
+            users::register(&domain, &user, payload).await?;
+            let lang = users::language(&domain, user.id).await;
+            if let Some(item_id) = payload.and_then(shared_item) {
+                let (text, url) = match inventory::public(&domain, item_id).await {
+                    Ok(item) => (
+                        texts::skin_card(lang, &item.market_hash_name, &item.condition, &item.token_price.to_string(), &item.owner),
+                        format!("{}/skin/{item_id}", config.webapp_url.trim_end_matches('/')),
+                    ),
+                    Err(_) => (texts::skin_missing(lang).to_owned(), config.webapp_url.clone()),
+                };
+                send(&bot, msg.chat.id, text, Button::WebApp { text: texts::open_skin(lang).into(), url }).await?;
+                return Ok(());
+            }
+            let button = Button::WebApp { text: texts::open_app(lang).into(), url: config.webapp_url.clone() };
+            send(&bot, msg.chat.id, texts::greeting(lang, &user.first_name), button).await?;
+        }
+        Command::Help => {
+            let lang = users::language(&domain, user.id).await;
+            bot.send_message(msg.chat.id, texts::help(lang)).await?;
+        }
+        Command::Paysupport => {
+            let lang = users::language(&domain, user.id).await;
+            bot.send_message(msg.chat.id, texts::help(lang)).await?;
+        }
+        Command::Language => {
+            users::register(&domain, &user, None).await?;
+            let lang = users::language(&domain, user.id).await;
+            let kb = InlineKeyboardMarkup::new([[
+                InlineKeyboardButton::callback("Русский", "lang:ru"),
+                InlineKeyboardButton::callback("English", "lang:en"),
+            ]]);
+            bot.send_message(msg.chat.id, texts::language_prompt(lang)).reply_markup(kb).await?;
+        }
+    }
+    Ok(())
+}
+
+async fn send(bot: &Bot, chat: ChatId, text: String, button: Button) -> HandlerResult {
+    let mut req = bot.send_message(chat, text);
+    if let Some(m) = markup(button) {
+        req = req.reply_markup(m);
+    }
+    req.await?;
+    Ok(())
+}
+
+pub async fn callback(bot: Bot, q: CallbackQuery, domain: Domain) -> HandlerResult {
+    let data = q.data.as_deref().unwrap_or("");
+    if let Some(code) = data.strip_prefix("lang:") {
+        let user = telegram_user(&q.from);
+        users::register(&domain, &user, None).await?;
+        users::set_language(&domain, user.id, code).await?;
+        let lang = Lang::parse(code).unwrap_or(Lang::En);
+        bot.answer_callback_query(q.id.clone()).text(texts::language_set(lang)).await?;
+        if let Some(m) = q.regular_message() {
+            bot.send_message(m.chat.id, texts::language_set(lang)).await?;
+        }
+        return Ok(());
+    }
+    bot.answer_callback_query(q.id.clone()).await?;
+    Ok(())
+}

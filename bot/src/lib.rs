@@ -1,0 +1,179 @@
+//! The `fragbox` process: wiring of config, database, domain, the axum server and the bot.
+pub mod cli;
+pub mod config;
+pub mod handlers;
+pub mod outbox;
+pub mod schema;
+pub mod telegram;
+pub mod texts;
+
+use std::sync::Arc;
+
+use teloxide::prelude::*;
+use teloxide::types::{BotCommand, MenuButton, WebAppInfo};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use webapp_api::domain::catalog::Catalog;
+use webapp_api::domain::clock::{random_hex, OsRandom, SystemClock};
+use webapp_api::domain::demo::DemoTelegram;
+use webapp_api::domain::telegram::Telegram;
+use webapp_api::domain::{db, Domain, DomainConfig};
+use webapp_api::http::{self, HttpConfig};
+
+pub use config::Config;
+
+/// Opens the database, applies the schema and loads the catalog: what every command needs.
+pub async fn open_store(config: &Config) -> Result<(sqlx::SqlitePool, Catalog), String> {
+    if let Some(path) = config.database_url.strip_prefix("sqlite://").or_else(|| config.database_url.strip_prefix("sqlite:")) {
+        let path = path.split('?').next().unwrap_or(path);
+        if let Some(parent) = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| format!("DATABASE_URL: cannot create {}: {e}", parent.display()))?;
+        }
+    }
+    let pool = db::open(&config.database_url).await.map_err(|e| format!("DATABASE_URL: {e}"))?;
+    db::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
+    let catalog = Catalog::load(&config.catalog_dir).map_err(|e| format!("CATALOG_DIR: {e}"))?;
+    Ok((pool, catalog))
+}
+
+/// Builds the one `Domain`. With a token, Telegram is reached through teloxide; without, demo mode.
+pub fn build_domain(config: &Config, pool: sqlx::SqlitePool, catalog: Catalog, bot: Option<&Bot>, bot_username: String) -> Domain {
+    let random = Arc::new(OsRandom);
+    let (secret, telegram): (String, Arc<dyn Telegram>) = match (bot, &config.bot_token) {
+        (Some(bot), Some(token)) => (token.clone(), Arc::new(telegram::TeloxideTelegram { bot: bot.clone() })),
+        _ => (format!("demo:{}", random_hex(random.as_ref(), 32)), Arc::new(DemoTelegram::default())),
+    };
+    let domain_config = DomainConfig {
+        bot_token: secret,
+        demo: config.demo(),
+        bot_username,
+        admin_ids: config.admin_ids.clone(),
+        channel_id: config.channel_id.clone(),
+        auth_max_age_secs: config.auth_max_age_secs,
+        session_ttl_secs: config.session_ttl_secs,
+        webapp_url: config.webapp_url.clone(),
+    };
+    Domain::new(pool, domain_config, catalog, Arc::new(SystemClock), random, telegram)
+}
+
+pub fn http_config(config: &Config) -> HttpConfig {
+    let origin = url::Url::parse(&config.webapp_url).ok().map(|u| u.origin().ascii_serialization());
+    HttpConfig {
+        channel_url: config.channel_url.clone(),
+        community_url: config.community_url.clone(),
+        terms_url: config.terms_url.clone(),
+        privacy_url: config.privacy_url.clone(),
+        dev_gate_password: config.dev_gate_password.clone(),
+        webapp_dist: config.webapp_dist.clone(),
+        catalog_dir: config.catalog_dir.clone(),
+        legal_dir: config.legal_dir.clone(),
+        cors_origin: origin.filter(|o| o != "null"),
+    }
+}
+
+/// A running process: its address, its domain, and the switch that stops it.
+pub struct Running {
+    pub addr: std::net::SocketAddr,
+    pub domain: Domain,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Running {
+    /// Stops the server, the bot and the outbox, and waits for them.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for t in self.tasks {
+            let _ = t.await;
+        }
+        self.domain.db.close().await;
+    }
+}
+
+async fn stopped(mut rx: watch::Receiver<bool>) {
+    while !*rx.borrow() {
+        if rx.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Starts everything: the HTTP server on `config.bind_addr` (port 0 picks one), and with a
+/// token the bot (long polling) and its start-up calls.
+pub async fn start(config: Config) -> Result<Running, String> {
+    let (pool, catalog) = open_store(&config).await?;
+    catalog.upsert(&pool).await.map_err(|e| format!("catalog upsert: {e}"))?;
+    if !catalog.check_report().1 {
+        tracing::warn!("a case is outside the 80-92 % return band: run `fragbox catalog check`");
+    }
+
+    let bot = config.bot_token.as_ref().map(|token| {
+        let url = config.telegram_api_url.parse().expect("TELEGRAM_API_URL was checked");
+        Bot::new(token).set_api_url(url)
+    });
+    let mut bot_username = config.bot_username.clone();
+    if let Some(bot) = &bot {
+        match bot.get_me().await {
+            Ok(me) => bot_username = me.username().to_owned(),
+            Err(e) => tracing::error!(error = %e, "getMe failed; using BOT_USERNAME {bot_username}"),
+        }
+    } else {
+        tracing::warn!("DEMO MODE: no TELEGRAM_BOT_TOKEN. No bot loop, a random signing secret, demo users with free tokens. Never expose this to players.");
+    }
+    let domain = build_domain(&config, pool, catalog, bot.as_ref(), bot_username);
+
+    let listener = tokio::net::TcpListener::bind(config.bind_addr).await.map_err(|e| format!("BIND_ADDR {}: {e}", config.bind_addr))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let (stop, stop_rx) = watch::channel(false);
+    let mut tasks = Vec::new();
+
+    let app = http::router(domain.clone(), http_config(&config));
+    let rx = stop_rx.clone();
+    tasks.push(tokio::spawn(async move {
+        let server = axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+            .with_graceful_shutdown(stopped(rx));
+        if let Err(e) = server.await {
+            tracing::error!(error = %e, "http server stopped");
+        }
+    }));
+    tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url.clone(), stopped(stop_rx.clone()))));
+
+    if let Some(bot) = bot {
+        set_up_bot(&bot, &config).await;
+        let mut dispatcher = Dispatcher::builder(bot, schema::schema())
+            .dependencies(dptree::deps![domain.clone(), Arc::new(config.clone())])
+            .default_handler(|_| async {})
+            .build();
+        let token = dispatcher.shutdown_token();
+        let rx = stop_rx.clone();
+        tasks.push(tokio::spawn(async move {
+            stopped(rx).await;
+            if let Ok(f) = token.shutdown() {
+                f.await;
+            }
+        }));
+        tasks.push(tokio::spawn(async move { dispatcher.dispatch().await }));
+    }
+    tracing::info!(%addr, "fragbox listening");
+    Ok(Running { addr, domain, stop, tasks })
+}
+
+/// Commands and the menu button; failures are logged, never fatal.
+async fn set_up_bot(bot: &Bot, config: &Config) {
+    for (lang, cmds) in [("ru", texts::commands(texts::Lang::Ru)), ("en", texts::commands(texts::Lang::En))] {
+        let list: Vec<BotCommand> = cmds.iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
+        let mut req = bot.set_my_commands(list);
+        if lang == "ru" {
+            req = req.language_code("ru");
+        }
+        if let Err(e) = req.await {
+            tracing::error!(error = %e, lang, "setMyCommands failed");
+        }
+    }
+    if let Ok(url) = config.webapp_url.parse() {
+        let button = MenuButton::WebApp { text: "FragBox".into(), web_app: WebAppInfo { url } };
+        if let Err(e) = bot.set_chat_menu_button().menu_button(button).await {
+            tracing::error!(error = %e, "setChatMenuButton failed");
+        }
+    }
+}

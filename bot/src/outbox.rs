@@ -1,0 +1,50 @@
+//! Drains the notification outbox: send, mark sent, retry with back-off, give up on blocked users.
+use std::future::Future;
+use std::time::Duration;
+
+use webapp_api::domain::notifications;
+use webapp_api::domain::telegram::{Button, TelegramError};
+use webapp_api::domain::{users, Domain};
+
+use crate::texts;
+
+pub const POLL_EVERY: Duration = Duration::from_millis(1000);
+
+pub async fn run(domain: Domain, webapp_url: String, stop: impl Future<Output = ()>) {
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            _ = &mut stop => return,
+            _ = tokio::time::sleep(POLL_EVERY) => {}
+        }
+        if let Err(e) = drain_once(&domain, &webapp_url).await {
+            tracing::warn!(error = %e, "outbox drain failed");
+        }
+    }
+}
+
+/// Sends what is due now; answers how many were sent.
+pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, webapp_api::domain::DomainError> {
+    let mut sent = 0;
+    for p in notifications::due(domain, 50).await? {
+        let Some(notice) = p.notice else {
+            notifications::mark_failed(domain, p.id, p.attempts, "unreadable payload", true).await?;
+            continue;
+        };
+        let lang = users::language(domain, p.user_id).await;
+        let button = Button::WebApp { text: texts::open_app(lang).into(), url: webapp_url.to_owned() };
+        let button = webapp_url.starts_with("https://").then_some(button);
+        match domain.telegram.send_message(p.user_id, texts::notice(lang, &notice), button).await {
+            Ok(_) => {
+                notifications::mark_sent(domain, p.id).await?;
+                sent += 1;
+            }
+            Err(TelegramError::Blocked(why)) => {
+                notifications::mark_failed(domain, p.id, p.attempts, &why, true).await?;
+                notifications::mark_user_blocked(domain, p.user_id).await?;
+            }
+            Err(e) => notifications::mark_failed(domain, p.id, p.attempts, &e.to_string(), false).await?,
+        }
+    }
+    Ok(sent)
+}

@@ -1,0 +1,73 @@
+//! `fragbox audit`: the invariants that must hold at every commit.
+use sqlx::SqlitePool;
+
+use crate::domain::DomainResult;
+
+/// Each check is a query that returns offending rows as text; an empty report is a clean bill.
+const CHECKS: &[(&str, &str)] = &[
+    (
+        "balance differs from the ledger sum",
+        "SELECT 'user ' || u.id || ': balance ' || u.balance || ' != ledger ' || COALESCE(SUM(l.amount), 0)
+         FROM users u LEFT JOIN ledger_entries l ON l.user_id = u.id
+         GROUP BY u.id HAVING u.balance <> COALESCE(SUM(l.amount), 0)",
+    ),
+    ("negative balance", "SELECT 'user ' || id || ': balance ' || balance FROM users WHERE balance < 0"),
+    (
+        "ledger running balance broken",
+        "SELECT 'entry ' || id || ' of user ' || user_id FROM (
+           SELECT id, user_id, balance_after,
+                  SUM(amount) OVER (PARTITION BY user_id ORDER BY id) AS running FROM ledger_entries)
+         WHERE running <> balance_after OR balance_after < 0",
+    ),
+    (
+        "open without its debit",
+        "SELECT 'open ' || o.id FROM case_opens o
+         LEFT JOIN ledger_entries l ON l.idempotency_key = 'open:' || o.id
+         WHERE l.id IS NULL OR l.amount <> -o.price",
+    ),
+    (
+        "open without its item",
+        "SELECT 'open ' || o.id FROM case_opens o LEFT JOIN inventory_items i ON i.open_id = o.id
+         GROUP BY o.id HAVING COUNT(i.id) <> 1",
+    ),
+    (
+        "sold item without its sale and credit",
+        "SELECT 'item ' || i.id FROM inventory_items i
+         LEFT JOIN sales s ON s.inventory_item_id = i.id
+         LEFT JOIN ledger_entries l ON l.idempotency_key = 'sell:' || i.id
+         WHERE i.status = 'sold' AND (s.id IS NULL OR l.id IS NULL OR l.amount <> s.amount)",
+    ),
+    (
+        "sale of an item that is not sold",
+        "SELECT 'item ' || i.id || ' is ' || i.status FROM sales s JOIN inventory_items i ON i.id = s.inventory_item_id
+         WHERE i.status <> 'sold'",
+    ),
+    (
+        "item in two states (pending without one pending withdrawal, or a pending withdrawal on a non-pending item)",
+        "SELECT 'item ' || i.id || ' is ' || i.status || ' with ' || COUNT(w.id) || ' pending withdrawals'
+         FROM inventory_items i LEFT JOIN withdrawals w ON w.inventory_item_id = i.id AND w.status = 'pending'
+         GROUP BY i.id HAVING (i.status = 'pending') <> (COUNT(w.id) = 1)",
+    ),
+    (
+        "sent item without a sent withdrawal",
+        "SELECT 'item ' || i.id FROM inventory_items i WHERE i.status = 'sent'
+         AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.inventory_item_id = i.id AND w.status = 'sent')",
+    ),
+    (
+        "successful payment without its credit",
+        "SELECT 'payment ' || p.id FROM payments p LEFT JOIN ledger_entries l ON l.idempotency_key = 'stars:' || p.charge_id
+         WHERE p.status IN ('success', 'refunded') AND (l.id IS NULL OR l.amount <> p.tokens)",
+    ),
+];
+
+/// Runs every check; answers the violations found (empty = clean).
+pub async fn run(pool: &SqlitePool) -> DomainResult<Vec<String>> {
+    let mut problems = Vec::new();
+    for (name, sql) in CHECKS {
+        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(pool).await?;
+        for (detail,) in rows {
+            problems.push(format!("{name}: {detail}"));
+        }
+    }
+    Ok(problems)
+}

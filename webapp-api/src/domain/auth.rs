@@ -1,0 +1,311 @@
+//! Telegram init-data verification and session tokens.
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+use hmac::{Hmac, Mac};
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+use crate::domain::clock::random_hex;
+use crate::domain::{db, users, Domain, DomainError, DomainResult};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// Init data auth_date may run ahead of our clock by this much (clock skew), no more.
+const MAX_FUTURE_SKEW_SECS: i64 = 300;
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct TelegramUser {
+    pub id: i64,
+    #[serde(default)]
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: Option<String>,
+    #[serde(default)]
+    pub username: Option<String>,
+    #[serde(default)]
+    pub language_code: Option<String>,
+    #[serde(default)]
+    pub photo_url: Option<String>,
+}
+
+/// Init data whose signature, age and user were checked. Holding one means it is genuine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InitData {
+    pub user: TelegramUser,
+    pub auth_date: i64,
+    pub start_param: Option<String>,
+}
+
+impl InitData {
+    /// Checks Telegram's signature: secret = HMAC_SHA256(key "WebAppData", bot token); the
+    /// data-check string is every URL-decoded pair but `hash`, sorted by key, joined by `\n`.
+    pub fn verify(raw: &str, bot_token: &str, now: i64, max_age_secs: i64) -> DomainResult<InitData> {
+        let mut hash: Option<String> = None;
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for (k, v) in form_urlencoded::parse(raw.trim().as_bytes()) {
+            if k == "hash" {
+                if hash.is_some() {
+                    return Err(DomainError::InvalidInitData("duplicated hash"));
+                }
+                hash = Some(v.into_owned());
+            } else {
+                pairs.push((k.into_owned(), v.into_owned()));
+            }
+        }
+        let hash = hash.ok_or(DomainError::InvalidInitData("missing hash"))?;
+        let expected = hex::decode(&hash).map_err(|_| DomainError::InvalidInitData("hash is not hex"))?;
+        if expected.len() != 32 {
+            return Err(DomainError::InvalidInitData("hash has the wrong length"));
+        }
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        for w in pairs.windows(2) {
+            if w[0].0 == w[1].0 {
+                return Err(DomainError::InvalidInitData("duplicated field"));
+            }
+        }
+        let check: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let check = check.join("\n");
+
+        let mut secret = HmacSha256::new_from_slice(b"WebAppData").expect("hmac accepts any key");
+        secret.update(bot_token.as_bytes());
+        let secret = secret.finalize().into_bytes();
+        let mut mac = HmacSha256::new_from_slice(&secret).expect("hmac accepts any key");
+        mac.update(check.as_bytes());
+        let actual = mac.finalize().into_bytes();
+        if !bool::from(actual.as_slice().ct_eq(&expected)) {
+            return Err(DomainError::InvalidInitData("signature mismatch"));
+        }
+
+        let field = |name: &str| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let auth_date: i64 = field("auth_date")
+            .ok_or(DomainError::InvalidInitData("missing auth_date"))?
+            .parse()
+            .map_err(|_| DomainError::InvalidInitData("auth_date is not an integer"))?;
+        if auth_date > now + MAX_FUTURE_SKEW_SECS {
+            return Err(DomainError::InvalidInitData("auth_date is in the future"));
+        }
+        if max_age_secs > 0 && now - auth_date > max_age_secs {
+            return Err(DomainError::InitDataExpired);
+        }
+        let user: TelegramUser = serde_json::from_str(field("user").ok_or(DomainError::InvalidInitData("missing user"))?)
+            .map_err(|_| DomainError::InvalidInitData("user is not valid JSON"))?;
+        if user.id <= 0 {
+            return Err(DomainError::InvalidInitData("user id is not positive"));
+        }
+        let start_param = field("start_param").filter(|s| !s.is_empty()).map(str::to_owned);
+        Ok(InitData { user, auth_date, start_param })
+    }
+}
+
+/// Signs init data the way Telegram does (demo mode and tests use it).
+pub fn sign_init_data(pairs: &[(&str, &str)], bot_token: &str) -> String {
+    let mut sorted: Vec<(&str, &str)> = pairs.to_vec();
+    sorted.sort_by(|a, b| a.0.cmp(b.0));
+    let check: Vec<String> = sorted.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut secret = HmacSha256::new_from_slice(b"WebAppData").expect("hmac accepts any key");
+    secret.update(bot_token.as_bytes());
+    let secret = secret.finalize().into_bytes();
+    let mut mac = HmacSha256::new_from_slice(&secret).expect("hmac accepts any key");
+    mac.update(check.join("\n").as_bytes());
+    let hash = hex::encode(mac.finalize().into_bytes());
+    let mut out = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs {
+        out.append_pair(k, v);
+    }
+    out.append_pair("hash", &hash);
+    out.finish()
+}
+
+#[derive(Clone, Copy, Debug)]
+struct CachedSession {
+    user_id: i64,
+    expires_at: i64,
+}
+
+/// Sessions by token hash, kept in memory so a request never waits on SQLite to authenticate.
+#[derive(Default)]
+pub struct SessionCache {
+    map: RwLock<HashMap<String, CachedSession>>,
+}
+
+impl SessionCache {
+    fn get(&self, hash: &str) -> Option<CachedSession> {
+        self.map.read().expect("session cache").get(hash).copied()
+    }
+    fn put(&self, hash: String, s: CachedSession, now: i64) {
+        let mut map = self.map.write().expect("session cache");
+        if map.len() > 100_000 {
+            map.retain(|_, v| v.expires_at > now);
+        }
+        map.insert(hash, s);
+    }
+    fn remove(&self, hash: &str) {
+        self.map.write().expect("session cache").remove(hash);
+    }
+}
+
+fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Verifies init data, registers or refreshes the user, attributes a first-contact referral,
+/// and opens a session. Answers the bearer token and the user's id.
+pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(String, i64)> {
+    let now = domain.now();
+    let init = InitData::verify(raw_init_data, &domain.config.bot_token, now, domain.config.auth_max_age_secs)?;
+    let token = random_hex(domain.random.as_ref(), 32);
+    let expires_at = now + domain.config.session_ttl_secs;
+    let mut tx = db::begin_write(&domain.db).await?;
+    users::register_in(&mut tx, domain, &init.user, init.start_param.as_deref(), now).await?;
+    sqlx::query("INSERT INTO sessions(token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+        .bind(token_hash(&token))
+        .bind(init.user.id)
+        .bind(now)
+        .bind(expires_at)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    domain
+        .sessions
+        .put(token_hash(&token), CachedSession { user_id: init.user.id, expires_at }, now);
+    Ok((token, init.user.id))
+}
+
+/// The user behind a bearer token, or `Unauthorized`.
+pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(DomainError::Unauthorized);
+    }
+    let now = domain.now();
+    let hash = token_hash(token);
+    if let Some(s) = domain.sessions.get(&hash) {
+        return if s.expires_at > now { Ok(s.user_id) } else { Err(DomainError::Unauthorized) };
+    }
+    // Not in memory (e.g. after a restart): the database is the source of truth.
+    let row: Option<(i64, i64)> = sqlx::query_as(
+        "SELECT user_id, expires_at FROM sessions WHERE token_hash = ? AND revoked_at IS NULL",
+    )
+    .bind(&hash)
+    .fetch_optional(&domain.db)
+    .await?;
+    match row {
+        Some((user_id, expires_at)) if expires_at > now => {
+            domain.sessions.put(hash, CachedSession { user_id, expires_at }, now);
+            Ok(user_id)
+        }
+        _ => Err(DomainError::Unauthorized),
+    }
+}
+
+/// Revokes one session (logout).
+pub async fn revoke(domain: &Domain, token: &str) -> DomainResult<()> {
+    let hash = token_hash(token);
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL")
+        .bind(domain.now())
+        .bind(&hash)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    domain.sessions.remove(&hash);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "7342037359:AAHI25ES9xCOMPWYWjxpYd1ak7HgwOeZpX8";
+    const NOW: i64 = 1_763_800_000;
+    const USER: &str = r#"{"id":5768337691,"first_name":"Anna Maria","last_name":"","username":"anna","language_code":"ru","allows_write_to_pm":true}"#;
+
+    fn signed(extra: &[(&str, &str)]) -> String {
+        let date = NOW.to_string();
+        let mut pairs = vec![("auth_date", date.as_str()), ("query_id", "AAH"), ("user", USER), ("signature", "abc")];
+        pairs.extend_from_slice(extra);
+        sign_init_data(&pairs, TOKEN)
+    }
+
+    #[test]
+    fn genuine_init_data_is_accepted() {
+        let init = InitData::verify(&signed(&[("start_param", "ref_abc")]), TOKEN, NOW, 86400).unwrap();
+        assert_eq!(init.user.id, 5768337691);
+        assert_eq!(init.user.first_name, "Anna Maria");
+        assert_eq!(init.start_param.as_deref(), Some("ref_abc"));
+    }
+
+    #[test]
+    fn a_tampered_field_is_rejected() {
+        let raw = signed(&[]).replace("anna", "bob");
+        assert!(matches!(InitData::verify(&raw, TOKEN, NOW, 86400), Err(DomainError::InvalidInitData(_))));
+    }
+
+    #[test]
+    fn another_bots_token_is_rejected() {
+        let raw = signed(&[]);
+        assert!(matches!(
+            InitData::verify(&raw, "1:other", NOW, 86400),
+            Err(DomainError::InvalidInitData("signature mismatch"))
+        ));
+    }
+
+    #[test]
+    fn a_missing_or_malformed_or_duplicated_hash_is_rejected() {
+        let raw = signed(&[]);
+        let no_hash: String = raw.split('&').filter(|p| !p.starts_with("hash=")).collect::<Vec<_>>().join("&");
+        assert!(matches!(InitData::verify(&no_hash, TOKEN, NOW, 0), Err(DomainError::InvalidInitData("missing hash"))));
+        let bad = format!("{no_hash}&hash=zz");
+        assert!(matches!(InitData::verify(&bad, TOKEN, NOW, 0), Err(DomainError::InvalidInitData(_))));
+        let twice = format!("{raw}&hash=00");
+        assert!(matches!(InitData::verify(&twice, TOKEN, NOW, 0), Err(DomainError::InvalidInitData("duplicated hash"))));
+    }
+
+    #[test]
+    fn old_init_data_is_expired_unless_the_age_check_is_off() {
+        let raw = signed(&[]);
+        assert!(matches!(InitData::verify(&raw, TOKEN, NOW + 86401, 86400), Err(DomainError::InitDataExpired)));
+        assert!(InitData::verify(&raw, TOKEN, NOW + 10 * 86400, 0).is_ok());
+    }
+
+    #[test]
+    fn future_dated_init_data_is_rejected() {
+        let raw = signed(&[]);
+        assert!(matches!(InitData::verify(&raw, TOKEN, NOW - 3600, 86400), Err(DomainError::InvalidInitData(_))));
+    }
+
+    #[test]
+    fn init_data_without_a_user_or_date_is_rejected() {
+        let date = NOW.to_string();
+        let raw = sign_init_data(&[("auth_date", &date), ("query_id", "x")], TOKEN);
+        assert!(matches!(InitData::verify(&raw, TOKEN, NOW, 0), Err(DomainError::InvalidInitData("missing user"))));
+        let raw = sign_init_data(&[("user", USER)], TOKEN);
+        assert!(matches!(InitData::verify(&raw, TOKEN, NOW, 0), Err(DomainError::InvalidInitData("missing auth_date"))));
+        let raw = sign_init_data(&[("user", USER), ("auth_date", "12x")], TOKEN);
+        assert!(matches!(InitData::verify(&raw, TOKEN, NOW, 0), Err(DomainError::InvalidInitData(_))));
+    }
+
+    #[test]
+    fn a_plus_decodes_as_a_space_and_the_hash_need_not_be_last() {
+        // Signed over "Anna Maria"; sent with '+' for the space and the hash first.
+        let raw = signed(&[]);
+        assert!(raw.contains("Anna+Maria"));
+        let (hash, rest): (Vec<&str>, Vec<&str>) = raw.split('&').partition(|p| p.starts_with("hash="));
+        let reordered = format!("{}&{}", hash[0], rest.join("&"));
+        let init = InitData::verify(&reordered, TOKEN, NOW, 86400).unwrap();
+        assert_eq!(init.user.first_name, "Anna Maria");
+    }
+
+    #[test]
+    fn a_vector_signed_by_an_independent_implementation_verifies() {
+        // Signed with Python's hmac module, not with sign_init_data: keeps `signature` in the string.
+        let raw = "query_id=AAHdF6IQAAAAAN0XohDhrOrc&user=%7B%22id%22%3A279058397%2C%22first_name%22%3A%22Vladislav%22%2C%22last_name%22%3A%22Kibenko%22%2C%22username%22%3A%22vdkfrost%22%2C%22language_code%22%3A%22ru%22%2C%22is_premium%22%3Atrue%7D&auth_date=1662771648&signature=SIG&hash=368fccf64523932545195a093903a003b7e50741cca77041800bca9b756071b7";
+        let token = "5768337691:AAH5YkoiEuPk8-FZa32hStHTqXiLPtAEhx8";
+        let init = InitData::verify(raw, token, 1662771648, 86400).unwrap();
+        assert_eq!(init.user.id, 279058397);
+        assert_eq!(init.user.username.as_deref(), Some("vdkfrost"));
+        let without_signature = raw.replace("&signature=SIG", "");
+        assert!(InitData::verify(&without_signature, token, 1662771648, 86400).is_err());
+    }
+}

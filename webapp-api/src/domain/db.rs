@@ -1,0 +1,65 @@
+//! Opening the SQLite file and applying the schema.
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+use crate::domain::DomainResult;
+
+/// The schema, in order. Each file runs once, inside one transaction.
+const MIGRATIONS: &[(&str, &str)] = &[("0001_init", include_str!("../../../data/migrations/0001_init.sql"))];
+
+pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
+    let options = SqliteConnectOptions::from_str(url)?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(10))
+        .pragma("temp_store", "memory")
+        .pragma("cache_size", "-8000");
+    SqlitePoolOptions::new()
+        .max_connections(8)
+        .min_connections(1)
+        .acquire_timeout(Duration::from_secs(15))
+        .connect_with(options)
+        .await
+}
+
+pub async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)")
+        .execute(pool)
+        .await?;
+    for (name, sql) in MIGRATIONS {
+        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        let done: Option<(String,)> = sqlx::query_as("SELECT name FROM schema_migrations WHERE name = ?")
+            .bind(name)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if done.is_none() {
+            sqlx::raw_sql(sql).execute(&mut *tx).await?;
+            sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES (?, strftime('%s','now'))")
+                .bind(name)
+                .execute(&mut *tx)
+                .await?;
+            tracing::info!(migration = name, "applied");
+        }
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
+/// Every write goes through this: `BEGIN IMMEDIATE` takes the write lock up front, so the
+/// busy timeout applies and a read-then-write never fails on a lock upgrade.
+pub async fn begin_write(pool: &SqlitePool) -> DomainResult<Transaction<'static, Sqlite>> {
+    Ok(pool.begin_with("BEGIN IMMEDIATE").await?)
+}
+
+/// True when the error is a UNIQUE constraint violation.
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(d) => d.is_unique_violation(),
+        _ => false,
+    }
+}

@@ -1,0 +1,172 @@
+use crate::domain::lang::Lang;
+
+pub type DomainResult<T> = Result<T, DomainError>;
+
+/// Every refusal the rules can give, with a stable machine code.
+#[derive(Debug, thiserror::Error)]
+pub enum DomainError {
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    #[error("unauthorized")]
+    Unauthorized,
+    #[error("invalid init data: {0}")]
+    InvalidInitData(&'static str),
+    #[error("init data expired")]
+    InitDataExpired,
+    #[error("forbidden")]
+    Forbidden,
+    #[error("wrong password")]
+    WrongPassword,
+    #[error("not found")]
+    NotFound,
+    #[error("case not found")]
+    CaseNotFound,
+    #[error("item not found")]
+    ItemNotFound,
+    #[error("ticket not found")]
+    TicketNotFound,
+    #[error("transaction not found")]
+    TransactionNotFound,
+    #[error("pack not found")]
+    PackNotFound,
+    #[error("insufficient tokens")]
+    InsufficientTokens,
+    #[error("item not available")]
+    ItemNotAvailable,
+    #[error("already claimed")]
+    AlreadyClaimed,
+    #[error("bonus not available")]
+    BonusNotAvailable,
+    #[error("ticket closed")]
+    TicketClosed,
+    #[error("invalid trade url")]
+    InvalidTradeUrl,
+    #[error("invalid client seed")]
+    InvalidClientSeed,
+    #[error("invalid language")]
+    InvalidLanguage,
+    #[error("empty message")]
+    EmptyMessage,
+    #[error("item required")]
+    ItemRequired,
+    #[error("invalid theme")]
+    InvalidTheme,
+    #[error("too long: {0}")]
+    TooLong(&'static str),
+    #[error("share unavailable")]
+    ShareUnavailable,
+    #[error("rate limited, retry after {0}s")]
+    RateLimited(u64),
+    #[error("telegram unavailable: {0}")]
+    TelegramUnavailable(String),
+    #[error("subscription check failed: {0}")]
+    SubscriptionCheckFailed(String),
+    #[error("maintenance")]
+    Maintenance,
+    #[error("refund refused: {0}")]
+    RefundRefused(&'static str),
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl DomainError {
+    pub fn code(&self) -> &'static str {
+        use DomainError::*;
+        match self {
+            BadRequest(_) => "bad_request",
+            Unauthorized => "unauthorized",
+            InvalidInitData(_) => "invalid_init_data",
+            InitDataExpired => "init_data_expired",
+            Forbidden => "forbidden",
+            WrongPassword => "wrong_password",
+            NotFound => "not_found",
+            CaseNotFound => "case_not_found",
+            ItemNotFound => "item_not_found",
+            TicketNotFound => "ticket_not_found",
+            TransactionNotFound => "transaction_not_found",
+            PackNotFound => "pack_not_found",
+            InsufficientTokens => "insufficient_tokens",
+            ItemNotAvailable => "item_not_available",
+            AlreadyClaimed => "already_claimed",
+            BonusNotAvailable => "bonus_not_available",
+            TicketClosed => "ticket_closed",
+            InvalidTradeUrl => "invalid_trade_url",
+            InvalidClientSeed => "invalid_client_seed",
+            InvalidLanguage => "invalid_language",
+            EmptyMessage => "empty_message",
+            ItemRequired => "item_required",
+            InvalidTheme => "invalid_theme",
+            TooLong(_) => "too_long",
+            ShareUnavailable => "share_unavailable",
+            RateLimited(_) => "rate_limited",
+            TelegramUnavailable(_) => "telegram_unavailable",
+            SubscriptionCheckFailed(_) => "subscription_check_failed",
+            Maintenance => "maintenance",
+            RefundRefused(_) => "refund_refused",
+            Database(_) | Internal(_) => "internal",
+        }
+    }
+
+    /// True for failures whose cause is ours, not the caller's: logged, never shown in detail.
+    pub fn is_internal(&self) -> bool {
+        matches!(self, DomainError::Database(_) | DomainError::Internal(_))
+    }
+
+    /// The human text for a player, in their language.
+    pub fn text(&self, lang: Lang) -> String {
+        use DomainError::*;
+        let ru = lang == Lang::Ru;
+        let s = match self {
+            BadRequest(detail) => {
+                return if ru { format!("Неверный запрос: {detail}") } else { format!("Bad request: {detail}") }
+            }
+            TooLong(field) => {
+                return if ru { format!("Слишком длинный текст: {field}") } else { format!("Text is too long: {field}") }
+            }
+            RateLimited(secs) => {
+                return if ru {
+                    format!("Слишком много запросов. Попробуйте через {secs} с")
+                } else {
+                    format!("Too many requests. Try again in {secs} s")
+                }
+            }
+            Unauthorized => ("Нужно войти заново", "Please sign in again"),
+            InvalidInitData(_) => ("Не удалось проверить данные Telegram", "Telegram sign-in data could not be verified"),
+            InitDataExpired => ("Сессия устарела. Откройте приложение заново", "Session expired. Please reopen the app"),
+            Forbidden => ("Доступ запрещён", "Access denied"),
+            WrongPassword => ("Неверный пароль", "Wrong password"),
+            NotFound => ("Не найдено", "Not found"),
+            CaseNotFound => ("Кейс не найден", "Case not found"),
+            ItemNotFound => ("Предмет не найден", "Item not found"),
+            TicketNotFound => ("Тикет не найден", "Ticket not found"),
+            TransactionNotFound => ("Платёж не найден", "Transaction not found"),
+            PackNotFound => ("Пакет не найден", "Package not found"),
+            InsufficientTokens => ("Недостаточно токенов", "Not enough tokens"),
+            ItemNotAvailable => ("Предмет недоступен для этого действия", "This item is not available for that"),
+            AlreadyClaimed => ("Награда уже получена сегодня", "Reward already claimed today"),
+            BonusNotAvailable => ("Бонус серии недоступен", "Streak bonus is not available"),
+            TicketClosed => ("Тикет закрыт", "The ticket is closed"),
+            InvalidTradeUrl => (
+                "Неверная трейд-ссылка. Формат: https://steamcommunity.com/tradeoffer/new/?partner=...&token=...",
+                "Invalid trade link. Format: https://steamcommunity.com/tradeoffer/new/?partner=...&token=...",
+            ),
+            InvalidClientSeed => ("Сид: от 1 до 64 символов A-Z, a-z, 0-9, _ или -", "Seed: 1 to 64 characters A-Z, a-z, 0-9, _ or -"),
+            InvalidLanguage => ("Язык: ru или en", "Language must be ru or en"),
+            EmptyMessage => ("Пожалуйста, заполните сообщение", "Please enter a message"),
+            ItemRequired => ("Пожалуйста, выберите предмет", "Please choose an item"),
+            InvalidTheme => ("Неизвестная тема обращения", "Unknown ticket topic"),
+            ShareUnavailable => ("Этим предметом нельзя поделиться", "This item cannot be shared"),
+            TelegramUnavailable(_) => ("Telegram не отвечает. Попробуйте позже", "Telegram is not answering. Try again later"),
+            SubscriptionCheckFailed(_) => (
+                "Не удалось проверить подписку. Попробуйте позже",
+                "Could not check the subscription. Try again later",
+            ),
+            Maintenance => ("Технические работы. Сервис временно недоступен", "Maintenance. The service is temporarily unavailable"),
+            RefundRefused(why) => return format!("refund refused: {why}"),
+            Database(_) | Internal(_) => ("Произошла ошибка на сервере", "Something went wrong on our side"),
+        };
+        if ru { s.0.to_string() } else { s.1.to_string() }
+    }
+}

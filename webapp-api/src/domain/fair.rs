@@ -1,0 +1,311 @@
+//! Provably fair draws. `h = HMAC_SHA256(key = server seed hex string, msg = "{client_seed}:{nonce}")`,
+//! `roll = u64_be(h[0..8]) mod total_weight`, then walk the weights in order; the first item whose
+//! running sum exceeds `roll` wins. The seed's SHA-256 is shown before it is used, the seed after.
+use hmac::{Hmac, Mac};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sqlx::SqliteConnection;
+
+use crate::domain::clock::{random_hex, rfc3339};
+use crate::domain::{db, Domain, DomainError, DomainResult};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The roll for one open.
+pub fn roll(server_seed: &str, client_seed: &str, nonce: i64, total_weight: u64) -> u64 {
+    let mut mac = HmacSha256::new_from_slice(server_seed.as_bytes()).expect("hmac accepts any key");
+    mac.update(format!("{client_seed}:{nonce}").as_bytes());
+    let h = mac.finalize().into_bytes();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&h[..8]);
+    u64::from_be_bytes(first) % total_weight
+}
+
+/// Index of the winning entry for `roll` over `weights` (in draw order).
+pub fn pick(weights: &[u64], roll: u64) -> usize {
+    let mut sum = 0u64;
+    for (i, w) in weights.iter().enumerate() {
+        sum += w;
+        if sum > roll {
+            return i;
+        }
+    }
+    weights.len() - 1
+}
+
+pub fn seed_hash(server_seed: &str) -> String {
+    hex::encode(Sha256::digest(server_seed.as_bytes()))
+}
+
+pub fn valid_client_seed(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The active seed of a user, as the open needs it.
+#[derive(Clone, Debug)]
+pub struct ActiveSeed {
+    pub id: i64,
+    pub server_seed: String,
+    pub server_seed_hash: String,
+    pub client_seed: String,
+    pub nonce: i64,
+}
+
+/// The user's active seed, made on first use.
+pub async fn active_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> {
+    let row: Option<(i64, String, String, String, i64)> = sqlx::query_as(
+        "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = ? AND revealed_at IS NULL",
+    )
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some((id, server_seed, server_seed_hash, client_seed, nonce)) = row {
+        return Ok(ActiveSeed { id, server_seed, server_seed_hash, client_seed, nonce });
+    }
+    let client_seed = random_hex(domain.random.as_ref(), 8);
+    new_seed(conn, domain, user_id, &client_seed).await
+}
+
+async fn new_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64, client_seed: &str) -> DomainResult<ActiveSeed> {
+    let server_seed = random_hex(domain.random.as_ref(), 32);
+    let hash = seed_hash(&server_seed);
+    let (id,): (i64,) = sqlx::query_as(
+        "INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(user_id)
+    .bind(&server_seed)
+    .bind(&hash)
+    .bind(client_seed)
+    .bind(domain.now())
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(ActiveSeed { id, server_seed, server_seed_hash: hash, client_seed: client_seed.to_owned(), nonce: 0 })
+}
+
+pub async fn bump_nonce(conn: &mut SqliteConnection, seed_id: i64) -> DomainResult<()> {
+    sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = ?")
+        .bind(seed_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RevealedSeed {
+    pub server_seed: String,
+    pub server_seed_hash: String,
+    pub client_seed: String,
+    pub first_nonce: i64,
+    /// Null when no open used the seed.
+    pub last_nonce: Option<i64>,
+    pub revealed_at: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FairState {
+    pub server_seed_hash: String,
+    pub client_seed: String,
+    pub nonce: i64,
+    pub revealed: Vec<RevealedSeed>,
+}
+
+pub async fn state(domain: &Domain, user_id: i64) -> DomainResult<FairState> {
+    let mut tx = db::begin_write(&domain.db).await?;
+    let active = active_seed(&mut tx, domain, user_id).await?;
+    tx.commit().await?;
+    let rows: Vec<(String, String, String, i64, i64)> = sqlx::query_as(
+        "SELECT server_seed, server_seed_hash, client_seed, next_nonce, revealed_at FROM fair_seeds
+         WHERE user_id = ? AND revealed_at IS NOT NULL ORDER BY id DESC LIMIT 50",
+    )
+    .bind(user_id)
+    .fetch_all(&domain.db)
+    .await?;
+    Ok(FairState {
+        server_seed_hash: active.server_seed_hash,
+        client_seed: active.client_seed,
+        nonce: active.nonce,
+        revealed: rows
+            .into_iter()
+            .map(|(server_seed, server_seed_hash, client_seed, next, at)| RevealedSeed {
+                server_seed,
+                server_seed_hash,
+                client_seed,
+                first_nonce: 0,
+                last_nonce: (next > 0).then_some(next - 1),
+                revealed_at: rfc3339(at),
+            })
+            .collect(),
+    })
+}
+
+/// Reveals the active server seed and starts a new one (with `client_seed`, or the old one).
+pub async fn rotate(domain: &Domain, user_id: i64, client_seed: Option<&str>) -> DomainResult<FairState> {
+    if let Some(cs) = client_seed {
+        if !valid_client_seed(cs) {
+            return Err(DomainError::InvalidClientSeed);
+        }
+    }
+    let mut tx = db::begin_write(&domain.db).await?;
+    let old = active_seed(&mut tx, domain, user_id).await?;
+    sqlx::query("UPDATE fair_seeds SET revealed_at = ? WHERE id = ?")
+        .bind(domain.now())
+        .bind(old.id)
+        .execute(&mut *tx)
+        .await?;
+    new_seed(&mut tx, domain, user_id, client_seed.unwrap_or(&old.client_seed)).await?;
+    tx.commit().await?;
+    state(domain, user_id).await
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verified<'a> {
+    pub server_seed_hash: String,
+    pub roll: u64,
+    pub total_weight: u64,
+    pub item: crate::domain::catalog::CaseItemDto<'a>,
+}
+
+/// Recomputes a draw from public inputs against the case's current weights.
+pub fn verify<'a>(domain: &'a Domain, server_seed: &str, client_seed: &str, nonce: i64, case_id: &str) -> DomainResult<Verified<'a>> {
+    let case = domain.catalog.case(case_id).ok_or(DomainError::CaseNotFound)?;
+    if server_seed.is_empty() || server_seed.len() > 128 || client_seed.len() > 64 || nonce < 0 {
+        return Err(DomainError::BadRequest("server_seed, client_seed or nonce out of range".into()));
+    }
+    let r = roll(server_seed, client_seed, nonce, case.total_weight);
+    let weights: Vec<u64> = case.entries.iter().map(|e| e.1).collect();
+    let (idx, w) = case.entries[pick(&weights, r)];
+    Ok(Verified {
+        server_seed_hash: seed_hash(server_seed),
+        roll: r,
+        total_weight: case.total_weight,
+        item: domain.catalog.item_dto(&domain.catalog.items[idx], w, case.total_weight),
+    })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WeightRow {
+    pub id: String,
+    pub weight: u64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenRecord {
+    pub id: i64,
+    pub case_id: String,
+    pub server_seed_hash: String,
+    pub server_seed: Option<String>,
+    pub client_seed: String,
+    pub nonce: i64,
+    pub roll: i64,
+    pub total_weight: i64,
+    pub weights: Vec<WeightRow>,
+    pub item_id: String,
+    pub inventory_id: Option<i64>,
+    pub created_at: String,
+}
+
+pub const OPENS_PAGE: i64 = 20;
+
+type OpenRow = (i64, String, String, Option<String>, String, i64, i64, i64, String, String, Option<i64>, i64);
+
+/// A user's past opens, newest first, with the seed once it is revealed.
+pub async fn opens(domain: &Domain, user_id: i64, page: i64) -> DomainResult<Vec<OpenRecord>> {
+    let page = page.max(1);
+    let rows: Vec<OpenRow> = sqlx::query_as(
+        "SELECT o.id, o.case_id, o.server_seed_hash,
+                CASE WHEN s.revealed_at IS NOT NULL THEN s.server_seed END,
+                o.client_seed, o.nonce, o.roll, o.total_weight, o.weights, o.item_id,
+                (SELECT i.id FROM inventory_items i WHERE i.open_id = o.id), o.created_at
+         FROM case_opens o JOIN fair_seeds s ON s.id = o.seed_id
+         WHERE o.user_id = ? ORDER BY o.id DESC LIMIT ? OFFSET ?",
+    )
+    .bind(user_id)
+    .bind(OPENS_PAGE)
+    .bind((page - 1) * OPENS_PAGE)
+    .fetch_all(&domain.db)
+    .await?;
+    rows.into_iter()
+        .map(|r| {
+            let weights: Vec<(String, u64)> =
+                serde_json::from_str(&r.8).map_err(|e| DomainError::Internal(format!("open {} weights: {e}", r.0)))?;
+            Ok(OpenRecord {
+                id: r.0,
+                case_id: r.1,
+                server_seed_hash: r.2,
+                server_seed: r.3,
+                client_seed: r.4,
+                nonce: r.5,
+                roll: r.6,
+                total_weight: r.7,
+                weights: weights.into_iter().map(|(id, weight)| WeightRow { id, weight }).collect(),
+                item_id: r.9,
+                inventory_id: r.10,
+                created_at: rfc3339(r.11),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The README's worked example.
+    #[test]
+    fn the_documented_example_draws_the_documented_item() {
+        let seed = "5d2b0f8e3a6c4b1d9e7f0a2c4e6b8d1f3a5c7e9b0d2f4a6c8e1b3d5f7a9c0e2b";
+        assert_eq!(seed_hash(seed), README_HASH);
+        let r = roll(seed, "lucky-player", 0, 10_000);
+        assert_eq!(r, README_ROLL);
+        assert_eq!(pick(&[7000, 2000, 800, 200], r), README_PICK);
+    }
+    const README_HASH: &str = "0dcac7aa5435ca628a31165c58ada40031599e7e97885547e4db61b6320463b5";
+    const README_ROLL: u64 = 6023; // first 8 bytes a74598d6c7163827 = 12053208025957546023
+    const README_PICK: usize = 0;
+
+    #[test]
+    fn pick_walks_running_sums() {
+        let w = [50, 30, 20];
+        assert_eq!(pick(&w, 0), 0);
+        assert_eq!(pick(&w, 49), 0);
+        assert_eq!(pick(&w, 50), 1);
+        assert_eq!(pick(&w, 79), 1);
+        assert_eq!(pick(&w, 80), 2);
+        assert_eq!(pick(&w, 99), 2);
+    }
+
+    #[test]
+    fn draws_follow_the_weights_chi_square() {
+        let weights = [5000u64, 2500, 1500, 700, 250, 50];
+        let total: u64 = weights.iter().sum();
+        let n = 100_000;
+        let mut counts = [0u64; 6];
+        let seed = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+        for nonce in 0..n {
+            counts[pick(&weights, roll(seed, "chi", nonce, total))] += 1;
+        }
+        let chi: f64 = weights
+            .iter()
+            .zip(counts)
+            .map(|(&w, c)| {
+                let e = n as f64 * w as f64 / total as f64;
+                (c as f64 - e).powi(2) / e
+            })
+            .sum();
+        // 5 degrees of freedom: p = 0.001 at 20.52.
+        assert!(chi < 20.52, "chi-square {chi} for {counts:?}");
+    }
+
+    #[test]
+    fn client_seeds_follow_the_rule() {
+        assert!(valid_client_seed("abc_DEF-123"));
+        assert!(!valid_client_seed(""));
+        assert!(!valid_client_seed("a b"));
+        assert!(!valid_client_seed(&"a".repeat(65)));
+    }
+}

@@ -1,0 +1,201 @@
+//! Won skins: listing, the public card of a shared skin, and selling back.
+use serde::Serialize;
+use sqlx::SqliteConnection;
+
+use crate::domain::clock::rfc3339;
+use crate::domain::ledger::{self, Posted};
+use crate::domain::users::display_name;
+use crate::domain::{db, Domain, DomainError, DomainResult, Tokens};
+
+/// Selling pays this share (basis points) of an item's token price.
+pub const SELL_BACK_RATE_BP: i64 = 10_000;
+
+/// An inventory item as the mini app reads it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Item {
+    pub id: i64,
+    pub weapon_id: String,
+    pub name: String,
+    pub variant: String,
+    pub icon_url: String,
+    pub market_hash_name: String,
+    pub token_price: Tokens,
+    pub rarity: String,
+    pub condition: String,
+    pub status: String,
+    pub status_reason: Option<String>,
+    pub owner: String,
+    pub case_id: Option<String>,
+    pub opened_at: String,
+}
+
+/// What anyone may see of a shared skin.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicItem {
+    pub id: i64,
+    pub weapon_id: String,
+    pub name: String,
+    pub variant: String,
+    pub market_hash_name: String,
+    pub icon_url: String,
+    pub rarity: String,
+    pub condition: String,
+    pub token_price: Tokens,
+    pub owner: String,
+}
+
+const ITEM_COLUMNS: &str = "i.id, i.catalog_item_id, i.weapon, i.finish, i.image, i.token_price, i.rarity, i.condition,
+    i.status, i.status_reason, u.first_name, u.last_name, u.username, i.case_id, i.created_at, i.user_id";
+
+type ItemRow = (i64, String, String, String, String, i64, String, String, String, Option<String>, String, String, Option<String>, Option<String>, i64, i64);
+
+fn to_item(r: ItemRow) -> Item {
+    Item {
+        id: r.0,
+        weapon_id: r.1,
+        market_hash_name: format!("{} | {}", r.2, r.3),
+        name: r.2,
+        variant: r.3,
+        icon_url: r.4,
+        token_price: Tokens(r.5),
+        rarity: r.6,
+        condition: r.7,
+        status: r.8,
+        status_reason: r.9,
+        owner: display_name(&r.10, &r.11, r.12.as_deref()),
+        case_id: r.13,
+        opened_at: rfc3339(r.14),
+    }
+}
+
+/// One item of `user_id` (any status but sold), read inside the caller's connection.
+pub async fn item_in(conn: &mut SqliteConnection, user_id: i64, item_id: i64) -> DomainResult<Item> {
+    let sql = format!(
+        "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
+         WHERE i.id = ? AND i.user_id = ? AND i.status <> 'sold'"
+    );
+    let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).bind(user_id).fetch_optional(&mut *conn).await?;
+    row.map(to_item).ok_or(DomainError::ItemNotFound)
+}
+
+pub async fn item(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Item> {
+    let mut conn = domain.db.acquire().await?;
+    item_in(&mut conn, user_id, item_id).await
+}
+
+/// The user's skins, newest first; sold ones are gone from the inventory (kept in history).
+pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<Item>> {
+    let sql = format!(
+        "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
+         WHERE i.user_id = ? AND i.status <> 'sold' ORDER BY i.id DESC LIMIT 1000"
+    );
+    let rows: Vec<ItemRow> = sqlx::query_as(&sql).bind(user_id).fetch_all(&domain.db).await?;
+    Ok(rows.into_iter().map(to_item).collect())
+}
+
+pub async fn public(domain: &Domain, item_id: i64) -> DomainResult<PublicItem> {
+    let sql = format!("SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id WHERE i.id = ?");
+    let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).fetch_optional(&domain.db).await?;
+    let r = row.ok_or(DomainError::ItemNotFound)?;
+    let first = r.10.clone();
+    let it = to_item(r);
+    Ok(PublicItem {
+        id: it.id,
+        weapon_id: it.weapon_id,
+        name: it.name,
+        variant: it.variant,
+        market_hash_name: it.market_hash_name,
+        icon_url: it.icon_url,
+        rarity: it.rarity,
+        condition: it.condition,
+        token_price: it.token_price,
+        owner: if first.trim().is_empty() { "Player".into() } else { first },
+    })
+}
+
+pub fn sell_price(token_price: Tokens) -> Tokens {
+    Tokens(token_price.0 * SELL_BACK_RATE_BP / 10_000)
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sold {
+    pub tokens_awarded: Tokens,
+    pub balance: Tokens,
+}
+
+/// Sells a `received` or `error` item of the user: one transaction marks it sold, records the
+/// sale and credits the ledger. Any other state, or someone else's item, changes nothing.
+pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Sold> {
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    let row: Option<(i64, String)> =
+        sqlx::query_as("SELECT token_price, status FROM inventory_items WHERE id = ? AND user_id = ?")
+            .bind(item_id)
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let (price, status) = row.ok_or(DomainError::ItemNotFound)?;
+    if status != "received" && status != "error" {
+        return Err(DomainError::ItemNotAvailable);
+    }
+    let amount = sell_price(Tokens(price));
+    let changed = sqlx::query(
+        "UPDATE inventory_items SET status = 'sold', updated_at = ? WHERE id = ? AND status IN ('received', 'error')",
+    )
+    .bind(now)
+    .bind(item_id)
+    .execute(&mut *tx)
+    .await?;
+    if changed.rows_affected() != 1 {
+        return Err(DomainError::ItemNotAvailable);
+    }
+    sqlx::query("INSERT INTO sales(user_id, inventory_item_id, amount, created_at) VALUES (?, ?, ?, ?)")
+        .bind(user_id)
+        .bind(item_id)
+        .bind(amount.0)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    let balance = match ledger::post(&mut tx, user_id, amount, "sell", &format!("sell:{item_id}"), now).await? {
+        Posted::Applied(b) => b,
+        Posted::Duplicate => return Err(DomainError::ItemNotAvailable),
+    };
+    tx.commit().await?;
+    Ok(Sold { tokens_awarded: amount, balance })
+}
+
+/// Prepares a message showing one of the user's skins for `shareMessage`; answers its id.
+/// The button opens the skin in the mini app and carries the sharer's referral code.
+pub async fn share(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<String> {
+    let it = match item(domain, user_id, item_id).await {
+        Ok(it) => it,
+        Err(DomainError::ItemNotFound) => return Err(DomainError::ShareUnavailable),
+        Err(e) => return Err(e),
+    };
+    let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = ?").bind(user_id).fetch_one(&domain.db).await?;
+    let lang = crate::domain::users::language(domain, user_id).await;
+    let ru = lang == crate::domain::lang::Lang::Ru;
+    let photo_url = if it.icon_url.starts_with("https://") {
+        Some(it.icon_url.clone())
+    } else if domain.config.webapp_url.starts_with("https://") {
+        Some(format!("{}{}", domain.config.webapp_url.trim_end_matches('/'), it.icon_url))
+    } else {
+        None
+    };
+    let skin = crate::domain::telegram::SharedSkin {
+        user_id,
+        result_id: format!("item{}{}", it.id, crate::domain::clock::random_hex(domain.random.as_ref(), 4)),
+        title: it.market_hash_name.clone(),
+        description: format!("{} · {} · {}", it.condition, it.rarity, it.token_price),
+        photo_url,
+        button_text: if ru { "Открыть в FragBox".into() } else { "Open in FragBox".into() },
+        button_url: format!("https://t.me/{}?startapp=item_{}_ref{}", domain.config.bot_username, it.id, code),
+    };
+    domain.telegram.save_prepared_inline_message(skin).await.map_err(|e| {
+        tracing::warn!(error = %e, "savePreparedInlineMessage failed");
+        DomainError::TelegramUnavailable(e.to_string())
+    })
+}

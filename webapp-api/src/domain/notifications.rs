@@ -1,0 +1,108 @@
+//! The outbox: a change that should reach the player in the chat writes a row here in its own
+//! transaction; the bot drains it, retrying with back-off while Telegram fails.
+use serde::{Deserialize, Serialize};
+use sqlx::SqliteConnection;
+
+use crate::domain::{db, Domain, DomainResult};
+
+/// Give up on a message after this many failed tries.
+pub const MAX_ATTEMPTS: i64 = 8;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Notice {
+    WithdrawalSent { item: String },
+    WithdrawalFailed { item: String, reason: String },
+    PurchaseCredited { tokens: String, stars: i64 },
+    PurchaseRefunded { tokens: String, stars: i64 },
+    SupportReply { ticket_id: i64, message: String },
+    TicketClosed { ticket_id: i64 },
+    ReferralReward { tokens: String, friend: String },
+}
+
+impl Notice {
+    fn kind(&self) -> &'static str {
+        match self {
+            Notice::WithdrawalSent { .. } => "withdrawal_sent",
+            Notice::WithdrawalFailed { .. } => "withdrawal_failed",
+            Notice::PurchaseCredited { .. } => "purchase_credited",
+            Notice::PurchaseRefunded { .. } => "purchase_refunded",
+            Notice::SupportReply { .. } => "support_reply",
+            Notice::TicketClosed { .. } => "ticket_closed",
+            Notice::ReferralReward { .. } => "referral_reward",
+        }
+    }
+}
+
+pub async fn enqueue(conn: &mut SqliteConnection, user_id: i64, notice: &Notice, now: i64) -> DomainResult<()> {
+    let payload = serde_json::to_string(notice).map_err(|e| crate::domain::DomainError::Internal(e.to_string()))?;
+    sqlx::query("INSERT INTO notifications(user_id, kind, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)")
+        .bind(user_id)
+        .bind(notice.kind())
+        .bind(payload)
+        .bind(now)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+#[derive(Debug)]
+pub struct Pending {
+    pub id: i64,
+    pub user_id: i64,
+    pub attempts: i64,
+    pub notice: Option<Notice>,
+}
+
+/// Messages due now, oldest first.
+pub async fn due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
+    let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT id, user_id, attempts, payload FROM notifications WHERE status = 'pending' AND next_attempt_at <= ?
+         ORDER BY id LIMIT ?",
+    )
+    .bind(domain.now())
+    .bind(limit)
+    .fetch_all(&domain.db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, user_id, attempts, payload)| Pending { id, user_id, attempts, notice: serde_json::from_str(&payload).ok() })
+        .collect())
+}
+
+pub async fn mark_sent(domain: &Domain, id: i64) -> DomainResult<()> {
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE notifications SET status = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?")
+        .bind(domain.now())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A failed try: back off exponentially (5 s, 10 s, 20 s ... capped at 30 min), or give up for good.
+pub async fn mark_failed(domain: &Domain, id: i64, attempts_so_far: i64, error: &str, give_up: bool) -> DomainResult<()> {
+    let attempts = attempts_so_far + 1;
+    let give_up = give_up || attempts >= MAX_ATTEMPTS;
+    let delay = (5i64 << attempts.min(9)).min(1800);
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE notifications SET status = ?, attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?")
+        .bind(if give_up { "failed" } else { "pending" })
+        .bind(attempts)
+        .bind(error)
+        .bind(domain.now() + delay)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+pub async fn mark_user_blocked(domain: &Domain, user_id: i64) -> DomainResult<()> {
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE users SET bot_blocked = 1 WHERE id = ?").bind(user_id).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! Telegram Stars purchases of token packages (see the bot issue).

@@ -1,0 +1,220 @@
+//! Earning: the daily reward with its 7-day streak chest, and the channel subscription.
+use chrono::{Duration, NaiveDate};
+use serde::Serialize;
+
+use crate::domain::clock::{rfc3339, utc_day};
+use crate::domain::ledger::{self, Posted};
+use crate::domain::telegram::TelegramError;
+use crate::domain::{db, Domain, DomainError, DomainResult, Tokens};
+
+pub const DAILY_REWARD: Tokens = Tokens::whole(100);
+pub const STREAK_LENGTH: i64 = 7;
+/// The chest after 7 consecutive daily claims: 5 days' worth, so finishing a week is worth more
+/// than a week of claims (700) but less than a cheap case run.
+pub const STREAK_BONUS: Tokens = Tokens::whole(500);
+pub const SUBSCRIBE_REWARD: Tokens = Tokens::whole(100);
+
+#[derive(Clone, Debug)]
+struct LastClaim {
+    day: NaiveDate,
+    streak_day: i64,
+    cycle_start: NaiveDate,
+    at: i64,
+}
+
+fn parse_day(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap_or_default()
+}
+
+fn day_start(d: NaiveDate) -> i64 {
+    d.and_hms_opt(0, 0, 0).map(|t| t.and_utc().timestamp()).unwrap_or_default()
+}
+
+async fn last_claim(conn: &mut sqlx::SqliteConnection, user_id: i64) -> DomainResult<Option<LastClaim>> {
+    let row: Option<(String, i64, String, i64)> = sqlx::query_as(
+        "SELECT day, streak_day, cycle_start, created_at FROM daily_claims WHERE user_id = ? ORDER BY day DESC LIMIT 1",
+    )
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(row.map(|(d, s, c, at)| LastClaim { day: parse_day(&d), streak_day: s, cycle_start: parse_day(&c), at }))
+}
+
+fn bonus_key(user_id: i64, cycle_start: NaiveDate) -> String {
+    format!("streak-bonus:{user_id}:{cycle_start}")
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Check {
+    pub available: bool,
+    pub next_claim_at: String,
+}
+
+#[derive(Serialize)]
+pub struct StreakDay {
+    pub date: String,
+    pub claimed: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Streak {
+    pub current_streak: i64,
+    pub has_streak: bool,
+    pub last_claim: Option<String>,
+    pub next_reward_available: bool,
+    pub can_claim_bonus: bool,
+    pub bonus_already_claimed: bool,
+    pub streak_bonus_tokens: Tokens,
+    pub streak_days: Vec<StreakDay>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Awarded {
+    pub tokens_awarded: Tokens,
+    pub balance: Tokens,
+}
+
+pub async fn check(domain: &Domain, user_id: i64) -> DomainResult<Check> {
+    let today = utc_day(domain.now());
+    let mut conn = domain.db.acquire().await?;
+    let last = last_claim(&mut conn, user_id).await?;
+    let available = last.as_ref().is_none_or(|l| l.day < today);
+    let next = match &last {
+        Some(l) if l.day >= today => day_start(l.day + Duration::days(1)),
+        _ => day_start(today),
+    };
+    Ok(Check { available, next_claim_at: rfc3339(next) })
+}
+
+pub async fn streak(domain: &Domain, user_id: i64) -> DomainResult<Streak> {
+    let today = utc_day(domain.now());
+    let mut conn = domain.db.acquire().await?;
+    let last = last_claim(&mut conn, user_id).await?;
+    let alive = last.as_ref().filter(|l| l.day >= today - Duration::days(1));
+    let cycle_start = alive.map(|l| l.cycle_start).unwrap_or(today);
+    let claimed: Vec<(String,)> = sqlx::query_as("SELECT day FROM daily_claims WHERE user_id = ? AND cycle_start = ?")
+        .bind(user_id)
+        .bind(cycle_start.to_string())
+        .fetch_all(&mut *conn)
+        .await?;
+    let claimed: Vec<String> = if alive.is_some() { claimed.into_iter().map(|c| c.0).collect() } else { Vec::new() };
+    let (can_bonus, bonus_claimed) = match &last {
+        Some(l) if l.streak_day == STREAK_LENGTH => {
+            let paid: Option<(i64,)> = sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = ?")
+                .bind(bonus_key(user_id, l.cycle_start))
+                .fetch_optional(&mut *conn)
+                .await?;
+            (paid.is_none(), paid.is_some())
+        }
+        _ => (false, false),
+    };
+    Ok(Streak {
+        current_streak: alive.map(|l| l.streak_day).unwrap_or(0),
+        has_streak: alive.is_some(),
+        last_claim: last.as_ref().map(|l| rfc3339(l.at)),
+        next_reward_available: last.as_ref().is_none_or(|l| l.day < today),
+        can_claim_bonus: can_bonus,
+        bonus_already_claimed: bonus_claimed,
+        streak_bonus_tokens: STREAK_BONUS,
+        streak_days: (0..STREAK_LENGTH)
+            .map(|i| {
+                let date = (cycle_start + Duration::days(i)).to_string();
+                StreakDay { claimed: claimed.contains(&date), date }
+            })
+            .collect(),
+    })
+}
+
+/// +100 once per UTC day. A claim the day after the last one continues the cycle; a missed day
+/// or a finished 7-day cycle starts a new one (an unclaimed chest of the old cycle is gone).
+pub async fn claim_daily(domain: &Domain, user_id: i64) -> DomainResult<Awarded> {
+    let now = domain.now();
+    let today = utc_day(now);
+    let mut tx = db::begin_write(&domain.db).await?;
+    let last = last_claim(&mut tx, user_id).await?;
+    if last.as_ref().is_some_and(|l| l.day >= today) {
+        return Err(DomainError::AlreadyClaimed);
+    }
+    let (streak_day, cycle_start) = match &last {
+        Some(l) if l.day == today - Duration::days(1) && l.streak_day < STREAK_LENGTH => (l.streak_day + 1, l.cycle_start),
+        _ => (1, today),
+    };
+    sqlx::query("INSERT INTO daily_claims(user_id, day, streak_day, cycle_start, created_at) VALUES (?, ?, ?, ?, ?)")
+        .bind(user_id)
+        .bind(today.to_string())
+        .bind(streak_day)
+        .bind(cycle_start.to_string())
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    let balance = match ledger::post(&mut tx, user_id, DAILY_REWARD, "daily", &format!("daily:{user_id}:{today}"), now).await? {
+        Posted::Applied(b) => b,
+        Posted::Duplicate => return Err(DomainError::AlreadyClaimed),
+    };
+    tx.commit().await?;
+    Ok(Awarded { tokens_awarded: DAILY_REWARD, balance })
+}
+
+/// The chest, once, after the 7th consecutive claim and before the next daily claim.
+pub async fn claim_streak_bonus(domain: &Domain, user_id: i64) -> DomainResult<Awarded> {
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    let last = last_claim(&mut tx, user_id).await?.ok_or(DomainError::BonusNotAvailable)?;
+    if last.streak_day != STREAK_LENGTH {
+        return Err(DomainError::BonusNotAvailable);
+    }
+    let key = bonus_key(user_id, last.cycle_start);
+    let balance = match ledger::post(&mut tx, user_id, STREAK_BONUS, "streak_bonus", &key, now).await? {
+        Posted::Applied(b) => b,
+        Posted::Duplicate => return Err(DomainError::BonusNotAvailable),
+    };
+    tx.commit().await?;
+    Ok(Awarded { tokens_awarded: STREAK_BONUS, balance })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscription {
+    pub subscribed: bool,
+    pub tokens_awarded: Tokens,
+}
+
+/// Asks Telegram whether the user is in the channel; pays +100 the first time they are.
+/// Telegram failing is an error to retry, never a "not subscribed".
+pub async fn check_subscription(domain: &Domain, user_id: i64) -> DomainResult<Subscription> {
+    let channel = domain
+        .config
+        .channel_id
+        .clone()
+        .ok_or_else(|| DomainError::SubscriptionCheckFailed("CHANNEL_ID is not configured".into()))?;
+    let member = match domain.telegram.is_chat_member(&channel, user_id).await {
+        Ok(m) => m,
+        Err(TelegramError::Refused(why)) => {
+            tracing::error!(%channel, %why, "subscription check refused: is the bot an admin of the channel?");
+            return Err(DomainError::SubscriptionCheckFailed(why));
+        }
+        Err(e) => {
+            tracing::warn!(%channel, error = %e, "subscription check failed");
+            return Err(DomainError::TelegramUnavailable(e.to_string()));
+        }
+    };
+    if !member {
+        return Ok(Subscription { subscribed: false, tokens_awarded: Tokens::ZERO });
+    }
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE users SET tg_subscribed = 1, updated_at = ? WHERE id = ?")
+        .bind(now)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    let paid = ledger::post(&mut tx, user_id, SUBSCRIBE_REWARD, "subscribe", &format!("subscribe:{user_id}"), now).await?;
+    tx.commit().await?;
+    Ok(Subscription {
+        subscribed: true,
+        tokens_awarded: if matches!(paid, Posted::Applied(_)) { SUBSCRIBE_REWARD } else { Tokens::ZERO },
+    })
+}

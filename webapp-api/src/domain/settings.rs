@@ -1,0 +1,56 @@
+//! Operator switches stored in the database (so the CLI, the bot and the API agree).
+use std::sync::Mutex;
+
+use crate::domain::{db, Domain, DomainResult};
+
+/// How long a read of the maintenance switch is trusted before asking SQLite again.
+const MAINTENANCE_CACHE_SECS: i64 = 2;
+
+#[derive(Default)]
+pub struct MaintenanceCache(Mutex<Option<(bool, i64)>>);
+
+pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
+    let now = domain.now();
+    if let Some((on, at)) = *domain.maintenance.0.lock().expect("maintenance cache") {
+        if now - at < MAINTENANCE_CACHE_SECS && now >= at {
+            return Ok(on);
+        }
+    }
+    let row: Option<(String,)> = sqlx::query_as("SELECT value FROM settings WHERE key = 'maintenance'")
+        .fetch_optional(&domain.db)
+        .await?;
+    let on = row.map(|r| r.0 == "on").unwrap_or(false);
+    *domain.maintenance.0.lock().expect("maintenance cache") = Some((on, now));
+    Ok(on)
+}
+
+pub async fn set_maintenance(domain: &Domain, on: bool) -> DomainResult<()> {
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("INSERT INTO settings(key, value) VALUES ('maintenance', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        .bind(if on { "on" } else { "off" })
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    *domain.maintenance.0.lock().expect("maintenance cache") = Some((on, domain.now()));
+    Ok(())
+}
+
+/// Records an admin action.
+pub async fn audit_admin(conn: &mut sqlx::SqliteConnection, admin_id: i64, action: &str, detail: &str, now: i64) -> DomainResult<()> {
+    sqlx::query("INSERT INTO admin_audit(admin_id, action, detail, created_at) VALUES (?, ?, ?, ?)")
+        .bind(admin_id)
+        .bind(action)
+        .bind(detail)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn set_maintenance_by_admin(domain: &Domain, admin_id: i64, on: bool) -> DomainResult<()> {
+    set_maintenance(domain, on).await?;
+    let mut tx = db::begin_write(&domain.db).await?;
+    audit_admin(&mut tx, admin_id, "maintenance", if on { "on" } else { "off" }, domain.now()).await?;
+    tx.commit().await?;
+    Ok(())
+}

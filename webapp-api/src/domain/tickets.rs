@@ -1,0 +1,1 @@
+//! Support tickets (see the bot issue).

@@ -1,0 +1,213 @@
+//! Players: registration from Telegram, profile, trade link, agreement, language.
+use serde::Serialize;
+use sqlx::SqliteConnection;
+
+use crate::domain::auth::TelegramUser;
+use crate::domain::clock::random_hex;
+use crate::domain::lang::Lang;
+use crate::domain::trade_url::TradeUrl;
+use crate::domain::{db, demo, ledger, referrals, Domain, DomainError, DomainResult, Tokens};
+
+/// What `/me` and sign-in answer.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    pub telegram_id: i64,
+    pub first_name: String,
+    pub last_name: String,
+    pub username: Option<String>,
+    pub avatar_url: Option<String>,
+    pub balance: Tokens,
+    #[serde(rename = "ref")]
+    pub ref_code: String,
+    pub tg_subscribed: bool,
+    pub case_opened: bool,
+    #[serde(rename = "trade_url")]
+    pub trade_url: Option<String>,
+    pub language: &'static str,
+    pub is_admin: bool,
+    pub demo: bool,
+}
+
+/// Inserts a user seen for the first time or refreshes their Telegram fields. True when new.
+pub async fn upsert_from_telegram(
+    conn: &mut SqliteConnection,
+    domain: &Domain,
+    user: &TelegramUser,
+    now: i64,
+) -> DomainResult<bool> {
+    let updated = sqlx::query(
+        "UPDATE users SET first_name = ?, last_name = ?, username = ?, language_code = ?, photo_url = ?, updated_at = ?
+         WHERE id = ?",
+    )
+    .bind(&user.first_name)
+    .bind(user.last_name.as_deref().unwrap_or(""))
+    .bind(&user.username)
+    .bind(&user.language_code)
+    .bind(&user.photo_url)
+    .bind(now)
+    .bind(user.id)
+    .execute(&mut *conn)
+    .await?;
+    if updated.rows_affected() > 0 {
+        return Ok(false);
+    }
+    sqlx::query(
+        "INSERT INTO users(id, first_name, last_name, username, language_code, photo_url, ref_code, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(user.id)
+    .bind(&user.first_name)
+    .bind(user.last_name.as_deref().unwrap_or(""))
+    .bind(&user.username)
+    .bind(&user.language_code)
+    .bind(&user.photo_url)
+    .bind(random_hex(domain.random.as_ref(), 5))
+    .bind(now)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(true)
+}
+
+/// A first or repeated contact (mini-app sign-in or bot `/start`): registers or refreshes the
+/// user; for a new user, attributes the referral in `start_param` and (demo mode) grants the
+/// demo tokens. True when the user is new.
+pub async fn register_in(
+    conn: &mut SqliteConnection,
+    domain: &Domain,
+    user: &TelegramUser,
+    start_param: Option<&str>,
+    now: i64,
+) -> DomainResult<bool> {
+    let is_new = upsert_from_telegram(conn, domain, user, now).await?;
+    if is_new {
+        if let Some(code) = start_param.and_then(referrals::code_from_start_param) {
+            referrals::attribute(conn, user.id, &code, now).await?;
+        }
+        if domain.config.demo && demo::is_demo_id(user.id) {
+            sqlx::query("UPDATE users SET is_demo = 1 WHERE id = ?").bind(user.id).execute(&mut *conn).await?;
+            ledger::post(conn, user.id, demo::DEMO_GRANT, "demo_grant", &format!("demo-grant:{}", user.id), now).await?;
+        }
+    }
+    Ok(is_new)
+}
+
+pub async fn register(domain: &Domain, user: &TelegramUser, start_param: Option<&str>) -> DomainResult<bool> {
+    let mut tx = db::begin_write(&domain.db).await?;
+    let is_new = register_in(&mut tx, domain, user, start_param, domain.now()).await?;
+    tx.commit().await?;
+    Ok(is_new)
+}
+
+type ProfileRow = (i64, String, String, Option<String>, Option<String>, i64, String, bool, Option<i64>, Option<String>, Option<String>, Option<String>, bool);
+
+pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
+    let row: Option<ProfileRow> = sqlx::query_as(
+        "SELECT id, first_name, last_name, username, photo_url, balance, ref_code, tg_subscribed, first_case_at,
+                trade_url, language, language_code, is_demo FROM users WHERE id = ?",
+    )
+    .bind(user_id)
+    .fetch_optional(&domain.db)
+    .await?;
+    let r = row.ok_or(DomainError::Unauthorized)?;
+    Ok(Profile {
+        telegram_id: r.0,
+        first_name: r.1,
+        last_name: r.2,
+        username: r.3,
+        avatar_url: r.4,
+        balance: Tokens(r.5),
+        ref_code: r.6,
+        tg_subscribed: r.7,
+        case_opened: r.8.is_some(),
+        trade_url: r.9,
+        language: Lang::resolve(r.10.as_deref(), r.11.as_deref()).as_str(),
+        is_admin: domain.config.is_admin(r.0),
+        demo: r.12,
+    })
+}
+
+/// The language to speak to a user in (their choice, else their Telegram language).
+pub async fn language(domain: &Domain, user_id: i64) -> Lang {
+    let row: Option<(Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT language, language_code FROM users WHERE id = ?")
+            .bind(user_id)
+            .fetch_optional(&domain.db)
+            .await
+            .ok()
+            .flatten();
+    match row {
+        Some((chosen, code)) => Lang::resolve(chosen.as_deref(), code.as_deref()),
+        None => Lang::Ru,
+    }
+}
+
+pub async fn set_language(domain: &Domain, user_id: i64, language: &str) -> DomainResult<()> {
+    let lang = Lang::parse(language).ok_or(DomainError::InvalidLanguage)?;
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE users SET language = ?, updated_at = ? WHERE id = ?")
+        .bind(lang.as_str())
+        .bind(domain.now())
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+pub async fn trade_url(domain: &Domain, user_id: i64) -> DomainResult<Option<String>> {
+    let row: Option<(Option<String>,)> = sqlx::query_as("SELECT trade_url FROM users WHERE id = ?")
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await?;
+    Ok(row.and_then(|r| r.0))
+}
+
+pub async fn set_trade_url(domain: &Domain, user_id: i64, raw: &str) -> DomainResult<TradeUrl> {
+    let url = TradeUrl::parse(raw)?;
+    let mut tx = db::begin_write(&domain.db).await?;
+    save_trade_url(&mut tx, user_id, &url, domain.now()).await?;
+    tx.commit().await?;
+    Ok(url)
+}
+
+pub async fn save_trade_url(conn: &mut SqliteConnection, user_id: i64, url: &TradeUrl, now: i64) -> DomainResult<()> {
+    sqlx::query("UPDATE users SET trade_url = ?, updated_at = ? WHERE id = ?")
+        .bind(url.to_string())
+        .bind(now)
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn has_agreed(domain: &Domain, user_id: i64) -> DomainResult<bool> {
+    let row: Option<(Option<i64>,)> = sqlx::query_as("SELECT agreed_at FROM users WHERE id = ?")
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await?;
+    Ok(row.and_then(|r| r.0).is_some())
+}
+
+pub async fn agree(domain: &Domain, user_id: i64) -> DomainResult<()> {
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE users SET agreed_at = COALESCE(agreed_at, ?), updated_at = ? WHERE id = ?")
+        .bind(domain.now())
+        .bind(domain.now())
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The name a skin's owner is shown by.
+pub fn display_name(first: &str, last: &str, username: Option<&str>) -> String {
+    let full = format!("{first} {last}").trim().to_string();
+    if !full.is_empty() {
+        full
+    } else {
+        username.map(|u| format!("@{u}")).unwrap_or_else(|| "Player".into())
+    }
+}

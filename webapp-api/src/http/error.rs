@@ -1,0 +1,86 @@
+//! The one mapping from errors to HTTP: status, and `{"success":false,"error","message","code"}`.
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use crate::domain::lang::Lang;
+use crate::domain::DomainError;
+
+tokio::task_local! {
+    /// The language of the request being answered (set by the `language` middleware).
+    pub static REQUEST_LANG: Lang;
+}
+
+#[derive(Debug)]
+pub enum ApiError {
+    Domain(DomainError),
+    UnsupportedMediaType,
+    PayloadTooLarge,
+}
+
+impl From<DomainError> for ApiError {
+    fn from(e: DomainError) -> Self {
+        ApiError::Domain(e)
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::Domain(DomainError::Database(e))
+    }
+}
+
+pub fn status_of(e: &DomainError) -> StatusCode {
+    use DomainError::*;
+    match e {
+        BadRequest(_) => StatusCode::BAD_REQUEST,
+        Unauthorized | InvalidInitData(_) | InitDataExpired => StatusCode::UNAUTHORIZED,
+        Forbidden | WrongPassword => StatusCode::FORBIDDEN,
+        NotFound | CaseNotFound | ItemNotFound | TicketNotFound | TransactionNotFound | PackNotFound => StatusCode::NOT_FOUND,
+        InsufficientTokens | ItemNotAvailable | AlreadyClaimed | BonusNotAvailable | TicketClosed | ShareUnavailable
+        | RefundRefused(_) => StatusCode::CONFLICT,
+        InvalidTradeUrl | InvalidClientSeed | InvalidLanguage | EmptyMessage | ItemRequired | InvalidTheme | TooLong(_) => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+        TelegramUnavailable(_) | SubscriptionCheckFailed(_) => StatusCode::BAD_GATEWAY,
+        Maintenance => StatusCode::SERVICE_UNAVAILABLE,
+        Database(_) | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+pub fn error_body(code: &str, text: &str) -> String {
+    serde_json::json!({ "success": false, "error": text, "message": text, "code": code }).to_string()
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    let mut res = (status, body).into_response();
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    res
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let lang = REQUEST_LANG.try_with(|l| *l).unwrap_or(Lang::Ru);
+        let ru = lang == Lang::Ru;
+        match self {
+            ApiError::UnsupportedMediaType => {
+                let text = if ru { "Нужен Content-Type: application/json" } else { "Expected Content-Type: application/json" };
+                json_response(StatusCode::UNSUPPORTED_MEDIA_TYPE, error_body("unsupported_media_type", text))
+            }
+            ApiError::PayloadTooLarge => {
+                let text = if ru { "Слишком большой запрос" } else { "Request body is too large" };
+                json_response(StatusCode::PAYLOAD_TOO_LARGE, error_body("payload_too_large", text))
+            }
+            ApiError::Domain(e) => {
+                if e.is_internal() {
+                    tracing::error!(error = %e, "internal error");
+                }
+                let mut res = json_response(status_of(&e), error_body(e.code(), &e.text(lang)));
+                if let DomainError::RateLimited(secs) = e {
+                    res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                }
+                res
+            }
+        }
+    }
+}

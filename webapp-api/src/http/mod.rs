@@ -1,0 +1,134 @@
+//! The axum side: routes, middleware, static files. Translation only: each handler makes one
+//! domain call and maps its result.
+pub mod error;
+pub mod extract;
+pub mod routes;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use tower_http::cors::CorsLayer;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::domain::lang::Lang;
+use crate::domain::{auth, settings, Domain, DomainError};
+use error::{ApiError, REQUEST_LANG};
+
+/// Bodies over this are refused with 413 in our error shape.
+pub const BODY_LIMIT_BYTES: usize = 64 * 1024;
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What the HTTP layer needs beyond the domain.
+#[derive(Clone, Debug, Default)]
+pub struct HttpConfig {
+    pub channel_url: String,
+    pub community_url: String,
+    pub terms_url: String,
+    pub privacy_url: String,
+    pub dev_gate_password: Option<String>,
+    pub webapp_dist: PathBuf,
+    pub catalog_dir: PathBuf,
+    pub legal_dir: PathBuf,
+    /// Origin allowed by CORS (the mini app's), if it is served from elsewhere.
+    pub cors_origin: Option<String>,
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub domain: Domain,
+    pub config: Arc<HttpConfig>,
+}
+
+pub fn router(domain: Domain, config: HttpConfig) -> Router {
+    let state = AppState { domain, config: Arc::new(config) };
+    let api = routes::api()
+        .fallback(|| async { ApiError::Domain(DomainError::NotFound) })
+        .layer(middleware::from_fn_with_state(state.clone(), maintenance_gate))
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES));
+
+    let dist = &state.config.webapp_dist;
+    let spa = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+    let mut app = Router::new()
+        .route("/healthz", get(healthz))
+        .nest("/api/v1", api)
+        .nest_service("/catalog/images", ServeDir::new(state.config.catalog_dir.join("images")))
+        .nest_service("/legal", ServeDir::new(&state.config.legal_dir))
+        .fallback_service(spa)
+        .layer(middleware::from_fn(language))
+        .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, REQUEST_TIMEOUT))
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ));
+    if let Some(origin) = state.config.cors_origin.as_deref().and_then(|o| HeaderValue::from_str(o).ok()) {
+        app = app.layer(
+            CorsLayer::new()
+                .allow_origin(origin)
+                .allow_methods([Method::GET, Method::POST, Method::PUT])
+                .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT_LANGUAGE]),
+        );
+    }
+    app.with_state(state)
+}
+
+async fn healthz(State(state): State<AppState>) -> Response {
+    match sqlx::query("SELECT 1").execute(&state.domain.db).await {
+        Ok(_) => "ok".into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "health check: database");
+            (StatusCode::SERVICE_UNAVAILABLE, "database unavailable").into_response()
+        }
+    }
+}
+
+/// Error texts follow the client's `Accept-Language` (the mini app sends its chosen language).
+async fn language(req: Request, next: Next) -> Response {
+    let lang = req
+        .headers()
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| Lang::from_telegram_code(v.split([',', ';']).next()))
+        .unwrap_or(Lang::Ru);
+    REQUEST_LANG.scope(lang, next.run(req)).await
+}
+
+/// While maintenance is on, state changes answer 503 for everyone but the admins.
+async fn maintenance_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    let exempt = req.method() == Method::GET
+        || req.method() == Method::HEAD
+        || path.ends_with("/auth")
+        || path.ends_with("/dev-gate")
+        || path.contains("/dev/");
+    if !exempt {
+        match settings::maintenance(&state.domain).await {
+            Ok(false) => {}
+            Ok(true) => {
+                let (parts, body) = req.into_parts();
+                let admin = match extract::bearer(&parts) {
+                    Some(token) => auth::authenticate(&state.domain, token)
+                        .await
+                        .map(|id| state.domain.config.is_admin(id))
+                        .unwrap_or(false),
+                    None => false,
+                };
+                if !admin {
+                    return ApiError::Domain(DomainError::Maintenance).into_response();
+                }
+                return next.run(Request::from_parts(parts, body)).await;
+            }
+            Err(e) => return ApiError::Domain(e).into_response(),
+        }
+    }
+    next.run(req).await
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Prints the gzipped size of the JavaScript the browser loads before the first screen (the
+// entry chunk plus the chunks it imports statically, as listed in index.html's module
+// preloads) and fails when it is over the budget of issue 6: 150 KB gzipped.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const BUDGET_BYTES = 150 * 1024;
+const dist = resolve(import.meta.dirname, '..', 'dist');
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+
+const initial = new Set();
+for (const m of html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)) initial.add(m[1]);
+for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)) initial.add(m[1]);
+
+const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+let total = 0;
+console.log('Initial JavaScript (gzipped):');
+for (const src of initial) {
+  const file = join(dist, src.replace(/^\//, ''));
+  const size = gz(file);
+  total += size;
+  console.log(`  ${src.padEnd(48)} ${kb(size)}`);
+}
+const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+\.css)"/g)].map((m) => m[1]);
+const cssSize = css.reduce((n, src) => n + gz(join(dist, src.replace(/^\//, ''))), 0);
+
+const assets = join(dist, 'assets');
+const lazy = readdirSync(assets).filter((f) => f.endsWith('.js') && !initial.has(`/assets/${f}`));
+const lazySize = lazy.reduce((n, f) => n + gz(join(assets, f)), 0);
+const biggest = lazy
+  .map((f) => ({ f, size: gz(join(assets, f)), raw: statSync(join(assets, f)).size }))
+  .sort((a, b) => b.size - a.size)
+  .slice(0, 5);
+
+console.log(`Initial JS total: ${kb(total)} gzipped (budget ${kb(BUDGET_BYTES)}); initial CSS ${kb(cssSize)} gzipped`);
+console.log(`Route chunks: ${lazy.length} files, ${kb(lazySize)} gzipped in all; largest:`);
+for (const b of biggest) console.log(`  /assets/${b.f.padEnd(40)} ${kb(b.size)}`);
+
+if (total > BUDGET_BYTES) {
+  console.error(`FAIL: initial JavaScript ${kb(total)} gzipped is over the ${kb(BUDGET_BYTES)} budget`);
+  process.exit(1);
+}

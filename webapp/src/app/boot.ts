@@ -1,0 +1,80 @@
+import { create } from 'zustand';
+
+import { MAINTENANCE_POLL_MS, useGates } from '../features/gates/store';
+import { useSession } from '../features/session/store';
+import { useSettings } from '../features/settings/store';
+import { configureApiClient } from '../lib/api-client';
+import { startPath } from '../lib/deep-link';
+import { isSupportedPlatform, launch } from '../lib/telegram';
+import { readString, writeString } from '../lib/storage';
+
+export type BootPhase = 'starting' | 'ready' | 'failed';
+
+interface BootState {
+  phase: BootPhase;
+  setPhase: (phase: BootPhase) => void;
+}
+
+export const useBoot = create<BootState>((set) => ({
+  phase: 'starting',
+  setPhase: (phase) => set({ phase }),
+}));
+
+const DEEP_LINK_HANDLED_KEY = 'deepLinkHandled';
+
+/** Remembers the start-up deep link once per Telegram launch (not again on every reload). */
+function rememberDeepLink(): void {
+  const path = startPath(launch.startParam);
+  if (!path || readString(DEEP_LINK_HANDLED_KEY, 'session') === launch.startParam) return;
+  writeString(DEEP_LINK_HANDLED_KEY, launch.startParam, 'session');
+  useGates.getState().setPendingPath(path);
+}
+
+let maintenanceTimer: ReturnType<typeof setInterval> | null = null;
+
+/** Polls `/status` every 60 s (spec section 4); never on web/unknown platforms. */
+function startMaintenancePolling(): void {
+  if (!isSupportedPlatform(launch.platform) || maintenanceTimer) return;
+  const gates = useGates.getState();
+  void gates.checkMaintenance();
+  maintenanceTimer = setInterval(() => void useGates.getState().checkMaintenance(), MAINTENANCE_POLL_MS);
+}
+
+/** Signs in (or reuses the stored token when it belongs to this Telegram user). */
+async function startSession(): Promise<void> {
+  const session = useSession.getState();
+  if (session.token) {
+    const result = await session.loadProfile();
+    if (result.ok && (launch.userId === null || result.user.telegramId === launch.userId)) return;
+  }
+  await useSession.getState().signIn();
+}
+
+/**
+ * Runs once the environment is known: settings from Telegram, maintenance polling, deep link,
+ * session, agreement. Failures end in phase 'failed' (or the session's `expired` flag).
+ */
+export async function boot(): Promise<void> {
+  useSettings.getState().adoptTelegram({ languageCode: launch.languageCode, colorScheme: launch.colorScheme });
+  configureApiClient({
+    onError: (error) => {
+      // A write refused for maintenance: show the maintenance screen at once, not in 60 s.
+      if (error.code === 'maintenance') useGates.getState().setMaintenance(true);
+      if (error.code === 'init_data_expired') useSession.setState({ expired: true });
+    },
+  });
+  startMaintenancePolling();
+  rememberDeepLink();
+  // With a stored agreement the app renders at once; the server's answer follows.
+  if (useGates.getState().termsAccepted) useGates.setState({ agreement: 'agreed' });
+  try {
+    await startSession();
+    const user = useSession.getState().user;
+    useSettings.getState().adoptServerLanguage(user?.language);
+    useBoot.getState().setPhase('ready');
+    await useGates.getState().checkAgreement();
+  } catch (e) {
+    console.warn('sign-in failed', e);
+    useBoot.getState().setPhase('failed');
+  }
+}

@@ -1,0 +1,36 @@
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+
+import { Skeleton } from '../components/ui';
+
+import { hasBottomPadding, isTabBarHidden } from './navigation';
+import styles from './layout.module.css';
+import { TabBar } from './tab-bar';
+
+/** The main layout: content below the safe area, the tab bar unless the path hides it. */
+export function Layout() {
+  const { pathname } = useLocation();
+  const tabBar = !isTabBarHidden(pathname);
+  const padded = tabBar && hasBottomPadding(pathname);
+  return (
+    <div className={styles.layout}>
+      <div className={`${styles.content} ${padded ? styles.withTabBar : ''}`}>
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </div>
+      {tabBar && <TabBar />}
+    </div>
+  );
+}
+
+/** While a screen's chunk loads for the first time (tab screens are usually prefetched). */
+function PageFallback() {
+  return (
+    <div className={styles.fallback} aria-busy="true">
+      <Skeleton height={28} width="45%" />
+      <Skeleton height={120} radius={14} />
+      <Skeleton height={120} radius={14} />
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * Navigation rules of spec section 2, as pure functions (unit-tested in navigation.test.ts).
+ */
+
+export type TabKey = 'home' | 'cases' | 'skins' | 'referrals' | 'profile';
+
+export const tabs: ReadonlyArray<{ key: TabKey; path: string }> = [
+  { key: 'home', path: '/' },
+  { key: 'cases', path: '/cases' },
+  { key: 'skins', path: '/skins' },
+  { key: 'referrals', path: '/referrals' },
+  { key: 'profile', path: '/profile' },
+];
+
+/** The active tab is the one whose path equals or is a prefix of the current path ('/' only exactly). */
+export function activeTab(pathname: string): TabKey | null {
+  let best: { key: TabKey; path: string } | null = null;
+  for (const tab of tabs) {
+    const matches =
+      tab.path === '/' ? pathname === '/' : pathname === tab.path || pathname.startsWith(`${tab.path}/`);
+    if (matches && (!best || tab.path.length > best.path.length)) best = tab;
+  }
+  return best?.key ?? null;
+}
+
+const tabBarHiddenPrefixes = ['/case/', '/case-result', '/skin/', '/packages', '/farm', '/trade-url', '/support', '/fair'];
+
+/** The tab bar is hidden on detail screens (spec list, plus the fairness page). */
+export function isTabBarHidden(pathname: string): boolean {
+  return tabBarHiddenPrefixes.some((p) => pathname.startsWith(p));
+}
+
+/** Support screens have no bottom padding; the others keep room for the tab bar. */
+export function hasBottomPadding(pathname: string): boolean {
+  return !(pathname === '/support' || pathname.startsWith('/support/'));
+}
+
+/**
+ * Where Telegram's back button goes on this path: `null` = hidden (tab roots, login,
+ * onboarding), `-1` = one step back, a path = that screen (case → store, ticket → support).
+ */
+export function backTarget(pathname: string): null | -1 | string {
+  if (tabs.some((t) => t.path === pathname)) return null;
+  if (pathname === '/login' || pathname === '/onboarding' || pathname === '/inventory') return null;
+  if (pathname.startsWith('/case/')) return '/cases';
+  if (pathname.startsWith('/support/ticket/')) return '/support';
+  return -1;
+}
+
+export type Agreement = 'unknown' | 'agreed' | 'not_agreed';
+
+export type GateDecision = { kind: 'render' } | { kind: 'wait' } | { kind: 'redirect'; to: string };
+
+/**
+ * Gates in the spec's order after maintenance (which replaces the whole app): the /login
+ * development gate, then the terms agreement (/onboarding), then the app.
+ */
+export function decideGate(p: {
+  pathname: string;
+  devGate: boolean;
+  isAuthenticated: boolean;
+  agreement: Agreement;
+  /** A start-up deep link waiting for the gates (opened once they pass). */
+  pendingPath?: string | null;
+}): GateDecision {
+  if (p.devGate && !p.isAuthenticated) {
+    return p.pathname === '/login' ? { kind: 'render' } : { kind: 'redirect', to: '/login' };
+  }
+  if (p.pathname === '/login') return { kind: 'redirect', to: '/' };
+  if (p.agreement === 'unknown') return { kind: 'wait' };
+  if (p.agreement === 'not_agreed') {
+    return p.pathname === '/onboarding' ? { kind: 'render' } : { kind: 'redirect', to: '/onboarding' };
+  }
+  if (p.pendingPath && p.pathname !== p.pendingPath) return { kind: 'redirect', to: p.pendingPath };
+  if (p.pathname === '/onboarding') return { kind: 'redirect', to: '/' };
+  return { kind: 'render' };
+}

@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+
+import { useSettings } from '../features/settings/store';
+import { applyChromeColors, setBackButton } from '../lib/telegram';
+import { useBackOverride } from './back-button';
+import { backTarget } from './navigation';
+
+/** Spec section 2: scroll resets to the top on every path change. */
+export function useScrollReset(): void {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+}
+
+/** Telegram's native back button on detail screens, with the spec's exceptions. */
+export function useNativeBackButton(): void {
+  const { pathname, key } = useLocation();
+  const navigate = useNavigate();
+  const hidden = useBackOverride((s) => s.hiders > 0);
+  useEffect(() => {
+    const target = backTarget(pathname);
+    if (target === null || hidden) {
+      setBackButton(null);
+      return;
+    }
+    setBackButton(() => {
+      if (target !== -1) navigate(target);
+      // Opened straight on a detail screen (deep link): there is no step back inside the app.
+      else if (key === 'default' || window.history.length <= 1) navigate('/', { replace: true });
+      else navigate(-1);
+    });
+  }, [pathname, key, hidden, navigate]);
+}
+
+/** Applies the theme to the document and to Telegram's header and bottom bar. */
+export function useThemeSync(): void {
+  const theme = useSettings((s) => s.theme);
+  const telegramScheme = useSettings((s) => s.telegramScheme);
+  const language = useSettings((s) => s.language);
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.theme = theme;
+    const matches = telegramScheme === theme;
+    if (matches) root.dataset.tgTheme = '';
+    else delete root.dataset.tgTheme;
+    applyChromeColors(theme, matches);
+  }, [theme, telegramScheme]);
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
+}

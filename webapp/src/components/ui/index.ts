@@ -1,0 +1,10 @@
+export { BottomSheet, Modal, type BottomSheetProps } from './bottom-sheet';
+export { Button, type ButtonProps } from './button';
+export * from './icons';
+export { Img, type ImgProps } from './img';
+export { Segmented } from './segmented';
+export { Skeleton, SkeletonCards, SkeletonRows } from './skeleton';
+export { Splash, StatusScreen } from './status-screen';
+export { DEFAULT_TOAST_MS, toast, Toaster, useToasts, type ToastOptions } from './toast';
+export { Toggle } from './toggle';
+export { PageHeader } from './page-header';

@@ -1,0 +1,60 @@
+import { api, ApiError, unwrapData } from '../../lib/api-client';
+import type { InventoryItem } from '../inventory/api';
+import type { OpenAnswer, OpenFair } from './open-case';
+
+/** docs/api.md "CaseItem". */
+export interface CaseItem {
+  id: string;
+  iconUrl?: string;
+  icon_url?: string;
+  marketHashName?: string;
+  market_hash_name?: string;
+  name: string;
+  variant?: string;
+  tokenPrice: number;
+  rarity?: string;
+  condition?: string;
+  weight?: number;
+  chance?: number;
+}
+
+/** docs/api.md "Case". */
+export interface Case {
+  id: string;
+  name: string;
+  image: string;
+  tokens: number;
+  items: CaseItem[];
+}
+
+export async function fetchCases(): Promise<Case[]> {
+  const list = unwrapData<Case[]>(await api.get<unknown>('/cases', { auth: false }));
+  return Array.isArray(list) ? list : [];
+}
+
+export async function fetchCase(id: string): Promise<Case> {
+  const c = unwrapData<Case | null>(await api.get<unknown>(`/cases/${encodeURIComponent(id)}`, { auth: false }));
+  if (!c || typeof c !== 'object' || !('id' in c)) throw new ApiError(404, 'case_not_found', 'Case not found');
+  return c;
+}
+
+interface OpenBody {
+  success?: boolean;
+  error?: string;
+  item?: InventoryItem;
+  balance?: number;
+  fair?: OpenFair;
+}
+
+/** POST /cases/{id}/open; a `success: false` answer raises the server's text (spec section 5). */
+export async function openCase(caseId: string, telegramId: number, requestId: string): Promise<OpenAnswer<InventoryItem>> {
+  const body = await api.post<OpenBody>(`/cases/${encodeURIComponent(caseId)}/open`, { telegramId, requestId });
+  if (!body || body.success === false || !body.item) {
+    throw new ApiError(200, 'open_failed', body?.error || 'Error while opening the case', body);
+  }
+  return { item: body.item, balance: Number(body.balance), fair: body.fair };
+}
+
+export const itemIcon = (i: { iconUrl?: string; icon_url?: string }) => i.iconUrl ?? i.icon_url ?? '';
+export const itemMarketName = (i: { marketHashName?: string; market_hash_name?: string; name?: string }) =>
+  i.marketHashName ?? i.market_hash_name ?? i.name ?? '';

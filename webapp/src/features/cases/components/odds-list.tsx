@@ -1,0 +1,33 @@
+import { Img } from '../../../components/ui';
+import { useT } from '../../../i18n';
+import { itemIcon, type CaseItem } from '../api';
+import { rarityColor, rarityKey } from '../rarity';
+import { TokenAmount } from './token-amount';
+import styles from './odds-list.module.css';
+
+/** What a case can drop and how likely: the player sees it before paying. */
+export function OddsList({ items, compact = false }: { items: readonly CaseItem[]; compact?: boolean }) {
+  const t = useT();
+  const sorted = [...items].sort((a, b) => (a.chance ?? 0) - (b.chance ?? 0));
+  return (
+    <ul className={`${styles.list} ${compact ? styles.compact : ''}`} data-testid="odds-list">
+      {sorted.map((it) => {
+        const rk = rarityKey(it.rarity);
+        return (
+          <li key={it.id} className={styles.row} style={{ ['--rarity' as string]: rarityColor(it.rarity) }}>
+            {!compact && <Img src={itemIcon(it)} alt="" className={styles.img} />}
+            <span className={styles.text}>
+              <span className={styles.name}>{it.marketHashName ?? it.name}</span>
+              <span className={styles.rarity}>{rk ? t(rk) : (it.rarity ?? '')}</span>
+            </span>
+            {!compact && <TokenAmount value={it.tokenPrice} size={13} className={styles.price} />}
+            <span className={styles.chance}>{formatChance(it.chance)}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+const chanceFmt = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
+export const formatChance = (chance: number | undefined) => (chance === undefined ? '—' : `${chanceFmt.format(chance)}%`);

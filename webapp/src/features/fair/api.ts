@@ -1,0 +1,57 @@
+import { api, unwrapData } from '../../lib/api-client';
+import type { CaseItem } from '../cases/api';
+import type { Weight } from './verify';
+
+export interface RevealedSeed {
+  serverSeed: string;
+  serverSeedHash: string;
+  clientSeed: string;
+  firstNonce: number;
+  lastNonce: number;
+  revealedAt: string;
+}
+
+export interface FairState {
+  serverSeedHash: string;
+  clientSeed: string;
+  nonce: number;
+  revealed: RevealedSeed[];
+}
+
+export interface FairOpen {
+  id: number;
+  caseId: string;
+  serverSeedHash: string;
+  serverSeed: string | null;
+  clientSeed: string;
+  nonce: number;
+  roll: number;
+  totalWeight: number;
+  weights: Weight[];
+  itemId: string;
+  inventoryId: number;
+  createdAt: string;
+}
+
+export const fetchFair = async () => unwrapData<FairState>(await api.get<unknown>('/fair'));
+export const changeClientSeed = async (clientSeed: string) =>
+  unwrapData<FairState>(await api.put<unknown>('/fair/client-seed', { clientSeed }));
+export const rotateSeed = async () => unwrapData<FairState>(await api.post<unknown>('/fair/rotate'));
+
+export async function fetchOpens(page = 1): Promise<FairOpen[]> {
+  const list = unwrapData<FairOpen[]>(await api.get<unknown>('/fair/opens', { query: { page } }));
+  return Array.isArray(list) ? list : [];
+}
+
+/** Server-side check (public): used beside the in-browser one, never instead of it. */
+export async function serverVerify(q: { serverSeed: string; clientSeed: string; nonce: number; caseId: string }) {
+  return unwrapData<{ serverSeedHash: string; roll: number; totalWeight: number; item: CaseItem }>(
+    await api.get<unknown>('/fair/verify', {
+      auth: false,
+      query: { server_seed: q.serverSeed, client_seed: q.clientSeed, nonce: q.nonce, case_id: q.caseId },
+    }),
+  );
+}
+
+/** A client seed the server accepts: 1..64 of [A-Za-z0-9_-]. */
+export const isValidClientSeed = (s: string) => /^[A-Za-z0-9_-]{1,64}$/.test(s);

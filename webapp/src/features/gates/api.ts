@@ -1,0 +1,38 @@
+import { api } from '../../lib/api-client';
+
+/** `GET /config` (public). */
+export interface AppConfig {
+  botUsername: string;
+  inviteLinkBase: string;
+  channelUrl: string;
+  communityUrl: string;
+  termsUrl: string;
+  privacyUrl: string;
+  devGate: boolean;
+  demo: boolean;
+  version: string;
+}
+
+export function getConfig(): Promise<AppConfig> {
+  return api.get<AppConfig>('/config', { auth: false });
+}
+
+export async function getMaintenance(): Promise<boolean> {
+  const body = await api.get<{ maintenance?: unknown }>('/status', { auth: false });
+  return body?.maintenance === true;
+}
+
+/** `POST /dev-gate`: `403 wrong_password` when the password is wrong. */
+export function postDevGate(password: string): Promise<unknown> {
+  return api.post('/dev-gate', { password }, { auth: false, retryOn401: false });
+}
+
+export async function getAgreement(): Promise<boolean> {
+  const body = await api.get<{ success?: boolean; agreed?: boolean }>('/user/check-agreements');
+  return body?.success !== false && body?.agreed === true;
+}
+
+export async function postAgreement(): Promise<boolean> {
+  const body = await api.post<{ success?: boolean }>('/user/agreements', {});
+  return body?.success !== false;
+}

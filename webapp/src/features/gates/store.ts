@@ -1,0 +1,121 @@
+import { create } from 'zustand';
+
+import { isApiError } from '../../lib/api-client';
+import { readBool, readJson, readString, storageKeys, writeBool, writeJson, writeString } from '../../lib/storage';
+import { getAgreement, getConfig, getMaintenance, postAgreement, postDevGate, type AppConfig } from './api';
+
+/** Spec section 9: the maintenance status is polled every 60 s. */
+export const MAINTENANCE_POLL_MS = 60_000;
+
+const PENDING_PATH_KEY = 'pendingPath';
+
+export type Agreement = 'unknown' | 'agreed' | 'not_agreed';
+
+interface MaintenanceState {
+  isMaintenance: boolean;
+  lastChecked: number | null;
+}
+
+interface GatesState {
+  config: AppConfig | null;
+  maintenance: MaintenanceState;
+  /** Passed the development gate (spec: `isAuthenticated`). */
+  isAuthenticated: boolean;
+  /** Local memory of the agreement (spec: `termsAccepted`); the server's answer decides. */
+  termsAccepted: boolean;
+  agreement: Agreement;
+  /** A deep-link target waiting for the terms to be agreed. */
+  pendingPath: string | null;
+  loadConfig: () => Promise<AppConfig>;
+  checkMaintenance: () => Promise<void>;
+  setMaintenance: (on: boolean) => void;
+  submitDevGate: (password: string) => Promise<'ok' | 'wrong' | 'error'>;
+  checkAgreement: () => Promise<Agreement>;
+  acceptAgreement: () => Promise<boolean>;
+  setPendingPath: (path: string | null) => void;
+  /** Returns the remembered deep-link path (or '/') and forgets it. */
+  takePendingPath: () => string;
+}
+
+const storedMaintenance = readJson<MaintenanceState>(storageKeys.maintenance);
+
+export const useGates = create<GatesState>((set, get) => ({
+  config: null,
+  maintenance: {
+    isMaintenance: storedMaintenance?.isMaintenance === true,
+    lastChecked: storedMaintenance?.lastChecked ?? null,
+  },
+  isAuthenticated: readBool(storageKeys.isAuthenticated, false),
+  termsAccepted: readBool(storageKeys.termsAccepted, false),
+  agreement: 'unknown',
+  pendingPath: readString(PENDING_PATH_KEY, 'session'),
+
+  loadConfig: async () => {
+    const config = await getConfig();
+    set({ config });
+    return config;
+  },
+
+  checkMaintenance: async () => {
+    try {
+      get().setMaintenance(await getMaintenance());
+    } catch (e) {
+      // Spec section 4: a failed check is only logged.
+      console.warn('maintenance check failed', e);
+    }
+  },
+
+  setMaintenance: (on) => {
+    const maintenance = { isMaintenance: on, lastChecked: Date.now() };
+    writeJson(storageKeys.maintenance, maintenance);
+    set({ maintenance });
+  },
+
+  submitDevGate: async (password) => {
+    try {
+      await postDevGate(password);
+      writeBool(storageKeys.isAuthenticated, true);
+      set({ isAuthenticated: true });
+      return 'ok';
+    } catch (e) {
+      if (isApiError(e) && e.code === 'wrong_password') return 'wrong';
+      return 'error';
+    }
+  },
+
+  checkAgreement: async () => {
+    let agreed = false;
+    try {
+      agreed = await getAgreement();
+    } catch (e) {
+      // Spec section 4: a failed check at start counts as not agreed.
+      console.warn('agreement check failed', e);
+    }
+    const agreement: Agreement = agreed ? 'agreed' : 'not_agreed';
+    writeBool(storageKeys.termsAccepted, agreed);
+    set({ agreement, termsAccepted: agreed });
+    return agreement;
+  },
+
+  acceptAgreement: async () => {
+    try {
+      if (!(await postAgreement())) return false;
+    } catch {
+      return false;
+    }
+    writeBool(storageKeys.termsAccepted, true);
+    set({ agreement: 'agreed', termsAccepted: true });
+    return true;
+  },
+
+  setPendingPath: (path) => {
+    writeString(PENDING_PATH_KEY, path, 'session');
+    set({ pendingPath: path });
+  },
+
+  takePendingPath: () => {
+    const path = get().pendingPath ?? '/';
+    get().setPendingPath(null);
+    return path;
+  },
+}));

@@ -1,0 +1,66 @@
+/**
+ * Skin actions shared by the skin screen and the case result: sell and share.
+ * They talk to the stores and show the spec's toasts; screens only decide where to go next.
+ */
+import { toast } from '../../components/ui';
+import { t } from '../../i18n';
+import { errorText } from '../../lib/errors';
+import { formatTokens } from '../../lib/format';
+import { copyText, sharePreparedMessage } from '../../lib/telegram-actions';
+import { haptic } from '../../lib/telegram';
+import { useSession } from '../session/store';
+import { prepareShare, sellItem, type InventoryItem } from './api';
+import { playSaleSound } from './sound';
+import { priceValue, splitMarketName } from './status';
+import { useInventory } from './store';
+
+/** Spec section 9: the sale toast lasts 3 s. */
+export const SALE_TOAST_MS = 3000;
+
+/**
+ * Sells the item: server sale, forced list refresh, profile refresh, optional sound and the
+ * 3 s toast with image, "item sold", name and price. Resolves true on success.
+ */
+export async function sellSkin(item: InventoryItem): Promise<boolean> {
+  try {
+    const res = await sellItem(item.id);
+    if (typeof res.balance === 'number') useSession.getState().setBalance(res.balance);
+    useInventory.getState().remove(item.id);
+    void useInventory.getState().load(true);
+    void useSession.getState().refreshBalance();
+    playSaleSound();
+    haptic.success();
+    const price = priceValue(item.tokenPrice);
+    const name = item.marketHashName ?? item.name;
+    toast.success(t('skin.soldText', { name, price: typeof price === 'number' ? formatTokens(res.tokensAwarded ?? price) : price }), {
+      title: t('skin.sold'),
+      image: item.iconUrl ?? null,
+      durationMs: SALE_TOAST_MS,
+    });
+    return true;
+  } catch (e) {
+    haptic.error();
+    toast.error(errorText(e, t, 'skin.sellError'));
+    return false;
+  }
+}
+
+/**
+ * Shares the item as a prepared inline message on clients >= 8.0; when the client cannot
+ * (older version, refused, dialog unavailable) the item id is copied with a toast.
+ */
+export async function shareSkin(item: InventoryItem): Promise<void> {
+  let preparedId: string;
+  try {
+    preparedId = await prepareShare(item.id);
+  } catch (e) {
+    toast.error(errorText(e, t, 'skin.shareError'));
+    return;
+  }
+  if (await sharePreparedMessage(preparedId)) return;
+  const id = String(item.id);
+  if (await copyText(id)) toast.info(t('skin.idCopied', { id }));
+  else toast.error(t('skin.shareError'));
+}
+
+export const displayName = (item: { marketHashName?: string; name: string }) => splitMarketName(item.marketHashName ?? item.name);

@@ -1,0 +1,68 @@
+import { api, ApiError, unwrapData } from '../../lib/api-client';
+
+/** docs/api.md "InventoryItem". */
+export interface InventoryItem {
+  id: number;
+  weaponId?: string;
+  name: string;
+  variant?: string;
+  iconUrl?: string;
+  marketHashName?: string;
+  tokenPrice: number | { formatted: string };
+  rarity?: string;
+  condition?: string;
+  status?: string;
+  statusReason?: string | null;
+  owner?: string | { name: string };
+  caseId?: string;
+  openedAt?: string;
+}
+
+/** GET /items/{id}/public: what anyone may see of a shared skin. */
+export interface PublicItem {
+  id: number;
+  weaponId?: string;
+  name: string;
+  marketHashName?: string;
+  iconUrl?: string;
+  rarity?: string;
+  condition?: string;
+  tokenPrice: number;
+  owner?: string;
+}
+
+export async function fetchItems(): Promise<InventoryItem[]> {
+  const list = unwrapData<InventoryItem[]>(await api.get<unknown>('/user/items'));
+  return Array.isArray(list) ? list : [];
+}
+
+/** Spec section 5: success and an item field, else 'Invalid response format'. */
+export async function fetchItem(id: number | string): Promise<InventoryItem> {
+  const body = await api.get<{ success?: boolean; item?: InventoryItem }>(`/user/item/${encodeURIComponent(String(id))}`);
+  if (!body?.success || !body.item) throw new ApiError(200, 'bad_response', 'Invalid response format', body);
+  return body.item;
+}
+
+export async function fetchPublicItem(id: number | string): Promise<PublicItem> {
+  const body = await api.get<{ success?: boolean; item?: PublicItem }>(
+    `/items/${encodeURIComponent(String(id))}/public`,
+    { auth: false },
+  );
+  if (!body?.success || !body.item) throw new ApiError(200, 'bad_response', 'Invalid response format', body);
+  return body.item;
+}
+
+export async function sellItem(id: number): Promise<{ tokensAwarded?: number; balance?: number }> {
+  return (await api.post<{ tokensAwarded?: number; balance?: number }>('/sales/sell', { item_id: id })) ?? {};
+}
+
+export async function requestWithdrawal(id: number, tradeUrl: string): Promise<InventoryItem | undefined> {
+  const body = await api.post<{ item?: InventoryItem }>(`/user/item/${id}/request-withdrawal`, { trade_url: tradeUrl });
+  return body?.item;
+}
+
+export async function prepareShare(id: number): Promise<string> {
+  const body = await api.post<{ id?: string }>('/savePreparedInlineMessage', { item_id: id });
+  if (!body?.id) throw new ApiError(200, 'bad_response', 'Invalid response format', body);
+  return body.id;
+}

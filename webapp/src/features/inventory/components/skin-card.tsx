@@ -1,0 +1,35 @@
+import { Img } from '../../../components/ui';
+import { useT } from '../../../i18n';
+import { TokenAmount } from '../../cases/components/token-amount';
+import { rarityColor } from '../../cases/rarity';
+import type { InventoryItem } from '../api';
+import { capitalize, isError, priceValue, splitMarketName } from '../status';
+import styles from './skin-card.module.css';
+
+/** A skin in the grid: image, name, price, status; error skins get the red border and title. */
+export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item: InventoryItem) => void }) {
+  const t = useT();
+  const { name, description } = splitMarketName(item.marketHashName ?? item.name);
+  const err = isError(item.status);
+  const price = priceValue(item.tokenPrice);
+  return (
+    <button
+      type="button"
+      className={`${styles.card} ${err ? styles.error : ''}`}
+      style={{ ['--rarity' as string]: rarityColor(item.rarity) }}
+      onClick={() => onOpen(item)}
+      data-testid="skin-card"
+      data-status={item.status ?? 'received'}
+    >
+      <Img src={item.iconUrl} alt={name} className={styles.img} />
+      <span className={styles.name}>{name}</span>
+      <span className={styles.desc}>{description || '\u00a0'}</span>
+      <span className={styles.foot}>
+        {typeof price === 'number' ? <TokenAmount value={price} size={14} /> : <span>{price}</span>}
+        {item.status && item.status !== 'received' && (
+          <span className={styles.status}>{capitalize(t(`status.${item.status}`))}</span>
+        )}
+      </span>
+    </button>
+  );
+}

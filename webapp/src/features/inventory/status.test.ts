@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { canTrade, capitalize, filterByTab, ownerName, priceValue, showSellBar, showWithdraw, splitMarketName } from './status';
+
+const items = [
+  { id: 1, status: 'received' },
+  { id: 2, status: 'pending' },
+  { id: 3, status: 'sent' },
+  { id: 4, status: 'error' },
+  { id: 5, status: 'something-new' },
+  { id: 6, status: null },
+];
+
+describe('skin tabs', () => {
+  it('received holds everything but sent and pending', () => {
+    expect(filterByTab(items, 'received').map((i) => i.id)).toEqual([1, 4, 5, 6]);
+  });
+  it('pending holds only pending', () => {
+    expect(filterByTab(items, 'pending').map((i) => i.id)).toEqual([2]);
+  });
+  it('sent holds only sent', () => {
+    expect(filterByTab(items, 'sent').map((i) => i.id)).toEqual([3]);
+  });
+});
+
+describe('skin actions by status', () => {
+  it('locks sell and withdraw while pending, sent or busy', () => {
+    expect(canTrade('received', false)).toBe(true);
+    expect(canTrade('error', false)).toBe(true);
+    expect(canTrade('pending', false)).toBe(false);
+    expect(canTrade('sent', false)).toBe(false);
+    expect(canTrade('received', true)).toBe(false);
+  });
+  it('hides withdraw once sent', () => {
+    expect(showWithdraw('sent')).toBe(false);
+    expect(showWithdraw('pending')).toBe(true);
+  });
+  it('shows the sell bar only for a sellable skin without error', () => {
+    expect(showSellBar('received')).toBe(true);
+    expect(showSellBar('error')).toBe(false);
+    expect(showSellBar('pending')).toBe(false);
+  });
+});
+
+describe('skin texts', () => {
+  it('splits the market name at the first pipe', () => {
+    expect(splitMarketName('AK-47 | Redline | x')).toEqual({ name: 'AK-47', description: 'Redline | x' });
+    expect(splitMarketName('Sticker')).toEqual({ name: 'Sticker', description: '' });
+  });
+  it('capitalises statuses and reads owners and prices in both shapes', () => {
+    expect(capitalize('pending')).toBe('Pending');
+    expect(ownerName({ name: 'Ann' })).toBe('Ann');
+    expect(ownerName('Bob')).toBe('Bob');
+    expect(priceValue(12.5)).toBe(12.5);
+    expect(priceValue({ formatted: '12,5' })).toBe('12,5');
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Skin statuses and what they allow (spec section 4): pending, sent and error
+ * are known; anything else counts as received (available).
+ */
+
+export type SkinTab = 'received' | 'pending' | 'sent';
+export const SKIN_TABS: readonly SkinTab[] = ['received', 'pending', 'sent'];
+
+export interface HasStatus {
+  status?: string | null;
+}
+
+export function tabOf(status: string | null | undefined): SkinTab {
+  if (status === 'pending') return 'pending';
+  if (status === 'sent') return 'sent';
+  return 'received';
+}
+
+export function filterByTab<T extends HasStatus>(items: readonly T[], tab: SkinTab): T[] {
+  return items.filter((i) => tabOf(i.status) === tab);
+}
+
+export const isError = (status: string | null | undefined) => status === 'error';
+
+/** Sell and withdraw are off while pending or sent, and while an action runs. */
+export function canTrade(status: string | null | undefined, busy: boolean): boolean {
+  return !busy && status !== 'pending' && status !== 'sent';
+}
+
+/** The withdraw button disappears once the skin was sent. */
+export const showWithdraw = (status: string | null | undefined) => status !== 'sent';
+
+/** The fixed bottom sell button: loaded, no error, not pending (nor sent: it cannot be sold). */
+export function showSellBar(status: string | null | undefined): boolean {
+  return status !== 'pending' && status !== 'sent' && status !== 'error';
+}
+
+/** "received" -> "Received": the spec shows statuses with a capital first letter. */
+export function capitalize(text: string): string {
+  return text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : text;
+}
+
+/** Splits "AK-47 | Redline" at the first pipe into name and description. */
+export function splitMarketName(marketName: string | null | undefined): { name: string; description: string } {
+  const s = marketName ?? '';
+  const i = s.indexOf('|');
+  if (i < 0) return { name: s.trim(), description: '' };
+  return { name: s.slice(0, i).trim(), description: s.slice(i + 1).trim() };
+}
+
+/** Owner is a string or an object with a name. */
+export function ownerName(owner: unknown): string {
+  if (typeof owner === 'string') return owner;
+  if (owner && typeof owner === 'object' && 'name' in owner) return String((owner as { name: unknown }).name ?? '');
+  return '';
+}
+
+/** tokenPrice is a number or an object with a formatted field. */
+export function priceValue(price: unknown): number | string {
+  if (typeof price === 'number') return price;
+  if (price && typeof price === 'object' && 'formatted' in price) return String((price as { formatted: unknown }).formatted);
+  const n = Number(price);
+  return Number.isFinite(n) ? n : 0;
+}

@@ -1,0 +1,38 @@
+import { api, ApiError, unwrapData } from '../../lib/api-client';
+
+export interface TokenPack {
+  id: string;
+  tokens: number;
+  bonus: number;
+  stars: number;
+}
+
+export async function fetchPackages(): Promise<TokenPack[]> {
+  const list = unwrapData<TokenPack[]>(await api.get<unknown>('/payments/packages'));
+  return Array.isArray(list) ? list : [];
+}
+
+/** Spec section 3: invoice_link and transaction_id at the top level or under `data`. */
+export async function createInvoiceLink(
+  packId: string,
+  telegramId: number,
+  initData: string,
+): Promise<{ invoiceLink: string; transactionId: string | null }> {
+  const body = await api.post<Record<string, unknown>>('/payments/create-invoice-link', {
+    pack_id: packId,
+    telegram_id: telegramId,
+    init_data: initData,
+  });
+  const src = (body?.invoice_link ? body : (body?.data as Record<string, unknown> | undefined)) ?? {};
+  const link = src.invoice_link;
+  if (typeof link !== 'string' || !link) {
+    throw new ApiError(200, 'bad_response', 'Failed to create invoice: Invalid response format', body);
+  }
+  const tx = src.transaction_id;
+  return { invoiceLink: link, transactionId: typeof tx === 'string' && tx ? tx : null };
+}
+
+export async function fetchTransactionStatus(id: string, signal?: AbortSignal): Promise<string> {
+  const body = await api.get<{ status?: string }>(`/payments/transaction-status/${encodeURIComponent(id)}`, { signal });
+  return String(body?.status ?? '');
+}

@@ -1,0 +1,70 @@
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+
+import { toast } from '../../components/ui';
+import { t } from '../../i18n';
+import { errorText } from '../../lib/errors';
+import { formatTokens } from '../../lib/format';
+import { getRawInitData, haptic, launch, versionAtLeast } from '../../lib/telegram';
+import { onInvoiceClosed, openInvoiceLink } from '../../lib/telegram-actions';
+import { useSession } from '../session/store';
+import { createInvoiceLink, fetchTransactionStatus } from './api';
+import { abortableSleep, createPurchaser, type Notice, type Pack } from './purchase';
+
+/** Spec section 9: the purchase congratulation lasts 2 s. */
+export const PURCHASE_TOAST_MS = 2000;
+
+function show(notice: Notice): void {
+  switch (notice.kind) {
+    case 'success':
+      haptic.success();
+      toast.success(t('purchase.success', { tokens: formatTokens(notice.tokens) }), { durationMs: PURCHASE_TOAST_MS });
+      return;
+    case 'failed':
+      haptic.error();
+      toast.error(t('purchase.failed'));
+      return;
+    case 'cancelled':
+      toast.info(t('purchase.cancelled'));
+      return;
+    case 'invoiceError':
+      haptic.error();
+      toast.error(errorText(notice.error, t));
+      return;
+    default:
+      toast.info(t(`purchase.${notice.kind}`));
+  }
+}
+
+/** The purchase flow bound to Telegram, the API and the toasts; `busy` is the pack in flight. */
+export function usePurchase() {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState<string | null>(null);
+  const purchaser = useMemo(
+    () =>
+      createPurchaser({
+        userId: () => launch.userId ?? useSession.getState().user?.telegramId,
+        clientVersionAtLeast: versionAtLeast,
+        createInvoice: (packId, telegramId) => createInvoiceLink(packId, telegramId, getRawInitData() ?? ''),
+        openInvoice: openInvoiceLink,
+        onInvoiceClosed,
+        transactionStatus: fetchTransactionStatus,
+        sleep: abortableSleep,
+        notify: show,
+        refreshProfile: () => useSession.getState().refreshBalance(),
+        goBack: () => navigate(-1),
+      }),
+    [navigate],
+  );
+  const buy = async (pack: Pack) => {
+    if (purchaser.busy) return;
+    haptic.light();
+    setBusy(pack.id ?? '');
+    try {
+      await purchaser.buy(pack);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { buy, busy };
+}

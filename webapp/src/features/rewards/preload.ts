@@ -1,0 +1,24 @@
+/**
+ * Spec section 7: cases, packages, referrals and items are loaded at start. The home screen
+ * warms these stores once the first paint is done, so the other tabs open with data.
+ */
+import { useCases } from '../cases/store';
+import { useInventory } from '../inventory/store';
+import { usePayments } from '../payments/store';
+import { useReferrals } from '../referrals/store';
+
+let done = false;
+
+export function preloadStartData(): void {
+  if (done) return;
+  done = true;
+  const run = () => {
+    void useCases.getState().load();
+    void useInventory.getState().load();
+    void usePayments.getState().load();
+    void useReferrals.getState().load(1);
+  };
+  const idle = (window as unknown as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
+  if (idle) idle(run, { timeout: 1500 });
+  else setTimeout(run, 300);
+}

@@ -1,0 +1,77 @@
+import { api, ApiError, clientErrorCodes } from '../../lib/api-client';
+
+/** `GET /me` data; `docs/api.md` "Profile". Unknown extra fields are kept. */
+export interface Profile {
+  telegramId: number;
+  firstName: string;
+  lastName: string;
+  username?: string | null;
+  avatarUrl?: string | null;
+  /** Tokens; the spec allows a numeric string, the store normalises it to a number. */
+  balance: number;
+  ref?: string;
+  tgSubscribed: boolean;
+  caseOpened: boolean;
+  trade_url?: string | null;
+  language?: string | null;
+  isAdmin?: boolean;
+  demo?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface AuthAnswer {
+  token: string;
+  user: Profile;
+}
+
+/** Turns whatever the server sent into a Profile (balance as a number, `caseOpened` present). */
+export function normaliseProfile(raw: Record<string, unknown>): Profile {
+  const balance = Number(raw.balance ?? 0);
+  return {
+    ...(raw as Partial<Profile>),
+    telegramId: Number(raw.telegramId),
+    firstName: typeof raw.firstName === 'string' ? raw.firstName : '',
+    lastName: typeof raw.lastName === 'string' ? raw.lastName : '',
+    balance: Number.isFinite(balance) ? balance : 0,
+    tgSubscribed: raw.tgSubscribed === true,
+    caseOpened: raw.caseOpened === true,
+  };
+}
+
+/** Spec section 5: sign-in fails with 'Токен не получен' when the answer has no token. */
+export async function postAuth(initData: string): Promise<AuthAnswer> {
+  const body = await api.post<Record<string, unknown> | undefined>(
+    '/auth',
+    { initData },
+    { auth: false, retryOn401: false },
+  );
+  const token = body?.token;
+  if (typeof token !== 'string' || !token) {
+    throw new ApiError(200, 'no_token', 'Токен не получен', body);
+  }
+  const user = body?.user && typeof body.user === 'object' ? normaliseProfile(body.user as Record<string, unknown>) : null;
+  return { token, user: user ?? normaliseProfile({}) };
+}
+
+/**
+ * Spec section 5: a profile answer is valid with status 'success' and data, or when it carries
+ * `telegramId` itself; status 'error' is a failure with the server's text or 'Ошибка при загрузке'.
+ */
+export function parseProfileAnswer(body: unknown): Profile {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    if (b.status === 'error') {
+      const text = typeof b.error === 'string' && b.error ? b.error : 'Ошибка при загрузке';
+      throw new ApiError(200, 'profile_error', text, body);
+    }
+    if (b.status === 'success' && b.data && typeof b.data === 'object') {
+      return normaliseProfile(b.data as Record<string, unknown>);
+    }
+    if (b.telegramId !== undefined) return normaliseProfile(b);
+  }
+  throw new ApiError(200, clientErrorCodes.badResponse, 'Invalid server response format', body);
+}
+
+export async function getMe(): Promise<Profile> {
+  return parseProfileAnswer(await api.get<unknown>('/me'));
+}

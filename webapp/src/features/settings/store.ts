@@ -1,0 +1,69 @@
+import { create } from 'zustand';
+
+import { isLanguage, resolveLanguage, type Language } from '../../i18n/language';
+import { readBool, readString, storageKeys, writeBool, writeString } from '../../lib/storage';
+
+export type Theme = 'dark' | 'light';
+
+export function isTheme(value: unknown): value is Theme {
+  return value === 'dark' || value === 'light';
+}
+
+/** Spec section 9: a stored choice wins; else Telegram's colour scheme; dark when unknown. */
+export function resolveTheme(stored: string | null, telegramScheme: Theme | null): Theme {
+  if (isTheme(stored)) return stored;
+  return telegramScheme ?? 'dark';
+}
+
+interface SettingsState {
+  language: Language;
+  /** True once the player picked a language (then it is stored and wins over everything). */
+  languageChosen: boolean;
+  theme: Theme;
+  themeChosen: boolean;
+  soundEnabled: boolean;
+  /** Telegram's own colour scheme, when known; the theme follows it until the player chooses. */
+  telegramScheme: Theme | null;
+  /** Applies what Telegram says about the player (language code, colour scheme). */
+  adoptTelegram: (p: { languageCode?: string | null; colorScheme?: Theme | null }) => void;
+  /** The server's idea of the language (profile `language`), used only without a local choice. */
+  adoptServerLanguage: (language: unknown) => void;
+  setLanguage: (language: Language) => void;
+  setTheme: (theme: Theme) => void;
+  setSoundEnabled: (on: boolean) => void;
+}
+
+const storedLanguage = readString(storageKeys.language);
+const storedTheme = readString(storageKeys.theme);
+
+export const useSettings = create<SettingsState>((set, get) => ({
+  language: resolveLanguage(storedLanguage, null),
+  languageChosen: isLanguage(storedLanguage),
+  theme: resolveTheme(storedTheme, null),
+  themeChosen: isTheme(storedTheme),
+  soundEnabled: readBool(storageKeys.sound, true),
+  telegramScheme: null,
+  adoptTelegram: ({ languageCode, colorScheme }) => {
+    const s = get();
+    set({
+      language: s.languageChosen ? s.language : resolveLanguage(null, languageCode),
+      telegramScheme: colorScheme ?? s.telegramScheme,
+      theme: s.themeChosen ? s.theme : resolveTheme(null, colorScheme ?? s.telegramScheme),
+    });
+  },
+  adoptServerLanguage: (language) => {
+    if (!get().languageChosen && isLanguage(language)) set({ language });
+  },
+  setLanguage: (language) => {
+    writeString(storageKeys.language, language);
+    set({ language, languageChosen: true });
+  },
+  setTheme: (theme) => {
+    writeString(storageKeys.theme, theme);
+    set({ theme, themeChosen: true });
+  },
+  setSoundEnabled: (on) => {
+    writeBool(storageKeys.sound, on);
+    set({ soundEnabled: on });
+  },
+}));

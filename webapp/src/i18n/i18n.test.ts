@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+
+import en from './en.json';
+import { flattenKeys, translate } from './index';
+import { resolveLanguage } from './language';
+import ru from './ru.json';
+
+describe('dictionaries', () => {
+  it('ru and en have exactly the same keys', () => {
+    const ruKeys = new Set(flattenKeys(ru));
+    const enKeys = new Set(flattenKeys(en));
+    const missingInEn = [...ruKeys].filter((k) => !enKeys.has(k));
+    const missingInRu = [...enKeys].filter((k) => !ruKeys.has(k));
+    expect({ missingInEn, missingInRu }).toEqual({ missingInEn: [], missingInRu: [] });
+  });
+
+  it('has no empty texts', () => {
+    for (const [lang, dict] of [['ru', ru], ['en', en]] as const) {
+      for (const key of flattenKeys(dict)) {
+        expect(translate(lang, key).trim(), `${lang}:${key}`).not.toBe('');
+      }
+    }
+  });
+
+  it('keeps the spec Russian texts verbatim', () => {
+    expect(translate('ru', 'app.maintenanceTitle')).toBe('Технические работы');
+    expect(translate('ru', 'login.title')).toBe('Приложение в разработке');
+    expect(translate('ru', 'login.wrongPassword')).toBe('Неверный пароль');
+    expect(translate('ru', 'onboarding.confirmError')).toBe('Ошибка подтверждения. Попробуйте ещё раз.');
+    expect(translate('ru', 'errors.network_error')).toBe('Не удалось связаться с сервером. Проверьте подключение к интернету');
+  });
+
+  it('replaces placeholders', () => {
+    expect(translate('en', 'profile.version', { version: '1.0.0' })).toBe('Version 1.0.0');
+  });
+});
+
+describe('language rule', () => {
+  it('a stored choice wins over the Telegram language', () => {
+    expect(resolveLanguage('en', 'ru')).toBe('en');
+    expect(resolveLanguage('ru', 'de')).toBe('ru');
+  });
+
+  it('answers Russian for the Russian-speaking Telegram codes', () => {
+    for (const code of ['ru', 'uk', 'be', 'by', 'kk', 'kz', 'uz', 'tg', 'tj', 'ru-RU', 'UK']) {
+      expect(resolveLanguage(null, code), code).toBe('ru');
+    }
+  });
+
+  it('answers English for any other known code', () => {
+    for (const code of ['en', 'de', 'pt-br', 'fr']) expect(resolveLanguage(null, code), code).toBe('en');
+  });
+
+  it('answers Russian when nothing is known', () => {
+    expect(resolveLanguage(null, null)).toBe('ru');
+    expect(resolveLanguage(undefined, '')).toBe('ru');
+    expect(resolveLanguage('xx', undefined)).toBe('ru');
+  });
+});

@@ -1,0 +1,377 @@
+/**
+ * Everything that talks to the Telegram client, through `@telegram-apps/sdk-react` only
+ * (never `telegram-web-app.js` beside it: buttons stop firing).
+ *
+ * Bootstrap follows the official React template: read the launch parameters; outside Telegram
+ * render the notice; inside, `init()`, mount back button, mini app, theme params and viewport,
+ * bind their CSS variables and call `miniApp.ready()` early. In demo mode (server `/config`
+ * says `demo: true`) the environment is mocked with the server's demo init data.
+ */
+import {
+  backButton,
+  bindMiniAppCssVars,
+  bindThemeParamsCssVars,
+  bindViewportCssVars,
+  emitEvent,
+  expandViewport,
+  hapticFeedbackImpactOccurred,
+  hapticFeedbackNotificationOccurred,
+  hapticFeedbackSelectionChanged,
+  init as initSdk,
+  isThemeParamsDark,
+  miniAppReady,
+  mockTelegramEnv,
+  mountBackButton,
+  mountMiniAppSync,
+  mountSwipeBehavior,
+  mountThemeParamsSync,
+  mountViewport,
+  openLink as sdkOpenLink,
+  openTelegramLink as sdkOpenTelegramLink,
+  requestFullscreen,
+  retrieveLaunchParams,
+  retrieveRawInitData,
+  setMiniAppBackgroundColor,
+  setMiniAppBottomBarColor,
+  setMiniAppHeaderColor,
+} from '@telegram-apps/sdk-react';
+import { create } from 'zustand';
+
+import type { Theme } from '../features/settings/store';
+import { readString, storageKeys, writeString } from './storage';
+import { palettes } from './theme-palettes';
+
+export interface LaunchInfo {
+  platform: string;
+  version: string;
+  startParam: string | null;
+  languageCode: string | null;
+  userId: number | null;
+  colorScheme: Theme | null;
+  demo: boolean;
+}
+
+/** What the bootstrap found; read by the stores and screens (version checks, platform). */
+export let launch: LaunchInfo = {
+  platform: 'unknown',
+  version: '0',
+  startParam: null,
+  languageCode: null,
+  userId: null,
+  colorScheme: null,
+  demo: false,
+};
+
+const INIT_DATA_KEY = 'fragbox.initData';
+let rawInitData: string | null = null;
+
+/**
+ * The raw init data from the first load of this tab. Browser routing keeps the hash, but
+ * Telegram's own navigation or a reload can lose it, so it is kept in session storage.
+ */
+export function getRawInitData(): string | null {
+  return rawInitData ?? readString(INIT_DATA_KEY, 'session');
+}
+
+/** Compares dotted versions: `versionAtLeast('6.9')` for the Stars purchase, etc. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
+    const d = (pa[i] || 0) - (pb[i] || 0);
+    if (d !== 0) return d > 0 ? 1 : -1;
+  }
+  return 0;
+}
+
+export function versionAtLeast(min: string): boolean {
+  return compareVersions(launch.version, min) >= 0;
+}
+
+/** A real Telegram client is around: its bridge object, or we are framed by Telegram Web. */
+function telegramBridgePresent(): boolean {
+  const w = window as unknown as { TelegramWebviewProxy?: unknown; external?: { notify?: unknown } };
+  if (w.TelegramWebviewProxy) return true;
+  if (w.external && typeof w.external.notify === 'function') return true;
+  try {
+    return window.parent !== window;
+  } catch {
+    return true;
+  }
+}
+
+/** Reads the launch parameters; null when there are none (not opened by Telegram). */
+function readLaunch(demo: boolean): LaunchInfo | null {
+  try {
+    const lp = retrieveLaunchParams(true);
+    const data = lp.tgWebAppData as { user?: { id?: number; languageCode?: string } } | undefined;
+    const bg = (lp.tgWebAppThemeParams as { bgColor?: string } | undefined)?.bgColor;
+    return {
+      platform: String(lp.tgWebAppPlatform || 'unknown'),
+      version: String(lp.tgWebAppVersion || '0'),
+      startParam: lp.tgWebAppStartParam ?? null,
+      languageCode: data?.user?.languageCode ?? null,
+      userId: typeof data?.user?.id === 'number' ? data.user.id : null,
+      colorScheme: bg ? (isDarkColor(bg) ? 'dark' : 'light') : null,
+      demo,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function isDarkColor(hex: string): boolean {
+  const m = /^#?([0-9a-f]{6})$/i.exec(hex);
+  if (!m) return true;
+  const n = parseInt(m[1], 16);
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+}
+
+/** Spec section 1: platform web or unknown (or no launch parameters) means "not in Telegram". */
+export function isSupportedPlatform(platform: string): boolean {
+  return platform !== 'web' && platform !== 'unknown' && platform !== '';
+}
+
+/** Demo-only UI state: the on-screen stand-in for Telegram's native back button. */
+interface DemoUiState {
+  backVisible: boolean;
+  setBackVisible: (visible: boolean) => void;
+}
+
+export const useDemoUi = create<DemoUiState>((set) => ({
+  backVisible: false,
+  setBackVisible: (backVisible) => set({ backVisible }),
+}));
+
+export function pressDemoBack(): void {
+  emitEvent('back_button_pressed');
+}
+
+/** Every method the app sent to the (mocked) client; e2e tests read `window.__tgEvents`. */
+function recordEvent(name: string, params: unknown): void {
+  const w = window as unknown as { __tgEvents?: Array<[string, unknown]> };
+  (w.__tgEvents ??= []).push([name, params]);
+}
+
+function themeParamsFor(theme: Theme): Record<string, string> {
+  return palettes[theme];
+}
+
+/**
+ * Mocks the Telegram environment with the demo init data: an Android client on Bot API 8.0, so
+ * maintenance polling, sharing and purchases take their real code paths. The mock answers the
+ * requests the SDK makes (theme, viewport, safe areas, fullscreen) and plays the client's part
+ * for links, invoices and prepared messages.
+ */
+export function mockDemoEnvironment(initData: string, theme: Theme, startParam: string | null): void {
+  const noInsets = { top: 0, bottom: 0, left: 0, right: 0 };
+  const params = new URLSearchParams([
+    ['tgWebAppData', initData],
+    ['tgWebAppVersion', '8.0'],
+    ['tgWebAppPlatform', 'android'],
+    ['tgWebAppThemeParams', JSON.stringify(themeParamsFor(theme))],
+  ]);
+  if (startParam) params.set('tgWebAppStartParam', startParam);
+  mockTelegramEnv({
+    launchParams: params,
+    resetPostMessage: true,
+    onEvent: (event) => {
+      const [name, payload] = event as [string, Record<string, unknown> | undefined];
+      recordEvent(name, payload);
+      switch (name) {
+        case 'web_app_request_theme':
+          emitEvent('theme_changed', { theme_params: themeParamsFor(demoTheme) as never });
+          break;
+        case 'web_app_request_viewport':
+          emitEvent('viewport_changed', {
+            height: window.innerHeight,
+            width: window.innerWidth,
+            is_expanded: true,
+            is_state_stable: true,
+          });
+          break;
+        case 'web_app_request_safe_area':
+          emitEvent('safe_area_changed', noInsets);
+          break;
+        case 'web_app_request_content_safe_area':
+          emitEvent('content_safe_area_changed', noInsets);
+          break;
+        case 'web_app_request_fullscreen':
+          emitEvent('fullscreen_changed', { is_fullscreen: true });
+          break;
+        case 'web_app_exit_fullscreen':
+          emitEvent('fullscreen_changed', { is_fullscreen: false });
+          break;
+        case 'web_app_setup_back_button':
+          useDemoUi.getState().setBackVisible(payload?.is_visible === true);
+          break;
+        case 'web_app_open_link':
+          window.open(String(payload?.url ?? ''), '_blank', 'noopener');
+          break;
+        case 'web_app_open_tg_link':
+          window.open(`https://t.me${String(payload?.path_full ?? '')}`, '_blank', 'noopener');
+          break;
+        case 'web_app_open_invoice':
+          // The demo server's Telegram stand-in settles the payment; the client reports "paid".
+          setTimeout(() => emitEvent('invoice_closed', { slug: String(payload?.slug ?? ''), status: 'paid' }), 600);
+          break;
+        case 'web_app_send_prepared_message':
+          setTimeout(() => emitEvent('prepared_message_sent'), 300);
+          break;
+        default:
+          break;
+      }
+    },
+  });
+}
+
+let demoTheme: Theme = 'dark';
+
+/** Fetches demo init data for this browser (the same demo user across reloads). */
+async function fetchDemoInitData(startParam: string | null): Promise<string> {
+  const query = new URLSearchParams();
+  const demoId = readString(storageKeys.demoId);
+  if (demoId) query.set('demoId', demoId);
+  if (startParam) query.set('startParam', startParam);
+  const qs = query.toString();
+  const res = await fetch(`/api/v1/dev/init-data${qs ? `?${qs}` : ''}`, { headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`demo init data: HTTP ${res.status}`);
+  const body = (await res.json()) as { initData?: string; demoId?: number | string };
+  if (!body.initData) throw new Error('demo init data: empty answer');
+  if (body.demoId !== undefined) writeString(storageKeys.demoId, String(body.demoId));
+  return body.initData;
+}
+
+export type EnvironmentResult = { ok: true; info: LaunchInfo } | { ok: false };
+
+/**
+ * Decides where we run. A real client (bridge present, launch parameters readable) wins;
+ * otherwise, in demo mode, the environment is mocked; otherwise we are not in Telegram.
+ * `demo` is a promise so a real client never waits for `/config`.
+ */
+export async function detectEnvironment(demo: () => Promise<boolean>, preferredTheme: Theme): Promise<EnvironmentResult> {
+  if (telegramBridgePresent()) {
+    const info = readLaunch(false);
+    if (info && isSupportedPlatform(info.platform)) return keep(info);
+  }
+  if (!(await demo())) return { ok: false };
+  // `?startapp=...` on the demo URL stands in for Telegram's start parameter (deep-link tests).
+  const startParam = new URLSearchParams(window.location.search).get('startapp');
+  const initData = await fetchDemoInitData(startParam);
+  demoTheme = preferredTheme;
+  mockDemoEnvironment(initData, preferredTheme, startParam);
+  const info = readLaunch(true);
+  return info ? keep(info) : { ok: false };
+}
+
+function keep(info: LaunchInfo): EnvironmentResult {
+  launch = info;
+  try {
+    rawInitData = retrieveRawInitData() ?? null;
+  } catch {
+    rawInitData = null;
+  }
+  if (rawInitData) writeString(INIT_DATA_KEY, rawInitData, 'session');
+  return { ok: true, info };
+}
+
+/** Mounts the SDK components and binds their CSS variables. Call once, before rendering. */
+export function initTelegram(): void {
+  initSdk();
+  safe(() => mountBackButton.ifAvailable());
+  safe(() => mountThemeParamsSync.ifAvailable());
+  safe(() => mountMiniAppSync.ifAvailable());
+  safe(() => bindThemeParamsCssVars.ifAvailable());
+  safe(() => bindMiniAppCssVars.ifAvailable());
+  safe(() => mountSwipeBehavior.ifAvailable());
+  if (mountViewport.isAvailable()) {
+    mountViewport()
+      .then(() => {
+        safe(() => bindViewportCssVars.ifAvailable());
+        safe(() => expandViewport.ifAvailable());
+        // Spec section 1: on android and ios the app asks for fullscreen.
+        if (launch.platform === 'android' || launch.platform === 'ios') {
+          const r = safe(() => requestFullscreen.ifAvailable());
+          if (r && Array.isArray(r) && r[1] instanceof Promise) r[1].catch(() => undefined);
+        }
+      })
+      .catch((e: unknown) => console.warn('viewport mount failed', e));
+  }
+  try {
+    const dark = isThemeParamsDark();
+    if (typeof dark === 'boolean') launch = { ...launch, colorScheme: dark ? 'dark' : 'light' };
+  } catch {
+    // Theme params unknown: the theme defaults to dark.
+  }
+}
+
+/** Tells Telegram the first screen can render (hides its loading placeholder). */
+export function signalReady(): void {
+  safe(() => miniAppReady.ifAvailable());
+}
+
+/**
+ * Paints Telegram's header, background and bottom bar in the app's theme. When the chosen
+ * theme is Telegram's own, the client's colour keys are used so they match exactly.
+ */
+export function applyChromeColors(theme: Theme, matchesTelegram: boolean): void {
+  const p = palettes[theme];
+  safe(() => (matchesTelegram ? setMiniAppHeaderColor.ifAvailable('bg_color') : setMiniAppHeaderColor.ifAvailable(p.bg_color)));
+  safe(() => setMiniAppBackgroundColor.ifAvailable(matchesTelegram ? 'bg_color' : p.bg_color));
+  safe(() => setMiniAppBottomBarColor.ifAvailable(matchesTelegram ? 'bottom_bar_bg_color' : p.bottom_bar_bg_color));
+  if (launch.demo && demoTheme !== theme) {
+    // In demo mode the "client" follows the chosen theme, like a player switching Telegram's.
+    demoTheme = theme;
+    emitEvent('theme_changed', { theme_params: themeParamsFor(theme) as never });
+  }
+}
+
+// --- Back button ---------------------------------------------------------------------------
+
+let backHandler: (() => void) | null = null;
+let backSubscribed = false;
+
+/** Shows Telegram's back button with `onClick`, or hides it (`null`). */
+export function setBackButton(onClick: (() => void) | null): void {
+  backHandler = onClick;
+  if (!backSubscribed) {
+    backSubscribed = true;
+    safe(() => backButton.onClick.ifAvailable(() => backHandler?.()));
+  }
+  if (onClick) safe(() => backButton.show.ifAvailable());
+  else safe(() => backButton.hide.ifAvailable());
+}
+
+// --- Haptics and links ----------------------------------------------------------------------
+
+export const haptic = {
+  light: () => safe(() => hapticFeedbackImpactOccurred.ifAvailable('light')),
+  medium: () => safe(() => hapticFeedbackImpactOccurred.ifAvailable('medium')),
+  selection: () => safe(() => hapticFeedbackSelectionChanged.ifAvailable()),
+  success: () => safe(() => hapticFeedbackNotificationOccurred.ifAvailable('success')),
+  error: () => safe(() => hapticFeedbackNotificationOccurred.ifAvailable('error')),
+};
+
+/** Opens a link: t.me links inside Telegram, others in the external browser. */
+export function openLink(url: string): void {
+  if (!url) return;
+  const absolute = url.startsWith('/') ? new URL(url, window.location.origin).toString() : url;
+  if (/^https:\/\/t\.me\//i.test(absolute)) {
+    const r = safe(() => sdkOpenTelegramLink.ifAvailable(absolute));
+    if (r && Array.isArray(r) && r[0]) return;
+  } else {
+    const r = safe(() => sdkOpenLink.ifAvailable(absolute));
+    if (r && Array.isArray(r) && r[0]) return;
+  }
+  window.open(absolute, '_blank', 'noopener');
+}
+
+function safe<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (e) {
+    console.warn('telegram call failed', e);
+    return undefined;
+  }
+}

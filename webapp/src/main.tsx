@@ -1,0 +1,82 @@
+import './styles/theme.css';
+import './styles/global.css';
+
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+
+import { App, Bare } from './app/app';
+import { boot } from './app/boot';
+import { prefetchTabs } from './app/routes';
+import { Button, IconAlert, Splash, StatusScreen } from './components/ui';
+import { useGates } from './features/gates/store';
+import { setInitDataSource } from './features/session/store';
+import { useSettings } from './features/settings/store';
+import { t } from './i18n';
+import { NotInTelegramPage } from './pages/not-in-telegram';
+import { detectEnvironment, getRawInitData, initTelegram, signalReady } from './lib/telegram';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('#root missing');
+const root = createRoot(container);
+root.render(
+  <Bare>
+    <Splash />
+  </Bare>,
+);
+
+function renderStartFailure(): void {
+  root.render(
+    <Bare>
+      <StatusScreen testId="start-failed" icon={<IconAlert size={44} />} title={t('app.errorTitle')} text={t('errors.network_error')}>
+        <Button block size="lg" onClick={() => window.location.reload()}>
+          {t('app.reload')}
+        </Button>
+      </StatusScreen>
+    </Bare>,
+  );
+}
+
+async function start(): Promise<void> {
+  const config = useGates
+    .getState()
+    .loadConfig()
+    .catch((e: unknown) => {
+      console.warn('config failed', e);
+      return null;
+    });
+  let env;
+  try {
+    env = await detectEnvironment(async () => (await config)?.demo === true, useSettings.getState().theme);
+  } catch (e) {
+    console.error('demo bootstrap failed', e);
+    renderStartFailure();
+    return;
+  }
+  if (!env.ok) {
+    const cfg = await config;
+    root.render(
+      <Bare>
+        <NotInTelegramPage botUsername={cfg?.botUsername} />
+      </Bare>,
+    );
+    return;
+  }
+  initTelegram();
+  setInitDataSource(getRawInitData);
+  if (!(await config)) {
+    renderStartFailure();
+    signalReady();
+    return;
+  }
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+  signalReady();
+  await boot();
+  prefetchTabs();
+  (window as { __fragboxBooted?: boolean }).__fragboxBooted = true;
+}
+
+void start();

@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+
+import { Button, Img, Skeleton } from '../../components/ui';
+import { TokenAmount } from '../../features/cases/components/token-amount';
+import { DEFAULT_CONDITION, rarityColor, rarityKey } from '../../features/cases/rarity';
+import { sellSkin, shareSkin } from '../../features/inventory/actions';
+import { fetchItem, type InventoryItem } from '../../features/inventory/api';
+import { priceValue, splitMarketName } from '../../features/inventory/status';
+import { useInventory } from '../../features/inventory/store';
+import { useT } from '../../i18n';
+import { formatTokens } from '../../lib/format';
+import type { CaseResultState } from '../case';
+import styles from './case-result.module.css';
+
+/** `/case-result/{assetId}`: the won skin, with share, spin again and sell. */
+export function CaseResultPage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const { assetId = '' } = useParams();
+  const state = useLocation().state as Partial<CaseResultState> | null;
+  const local = useInventory((s) => s.items.find((i) => String(i.id) === assetId));
+  const [item, setItem] = useState<InventoryItem | null>(state?.weapon ?? local ?? null);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState<'sell' | 'share' | null>(null);
+  const caseId = state?.caseId ?? item?.caseId ?? null;
+
+  // Reloaded without navigation state: the item comes from the server.
+  useEffect(() => {
+    if (item) return;
+    fetchItem(assetId)
+      .then(setItem)
+      .catch(() => setFailed(true));
+  }, [assetId, item]);
+
+  const spinAgain = () => navigate(caseId ? `/case/${caseId}` : '/cases', { replace: true });
+
+  const onSell = async () => {
+    if (!item || busy) return;
+    setBusy('sell');
+    const ok = await sellSkin(item);
+    setBusy(null);
+    // Spec: after a sale from the result screen the player returns to the case.
+    if (ok) spinAgain();
+  };
+
+  const onShare = async () => {
+    if (!item || busy) return;
+    setBusy('share');
+    await shareSkin(item);
+    setBusy(null);
+  };
+
+  if (failed) {
+    return (
+      <main className={styles.page} data-testid="page-case-result">
+        <p className={styles.missing}>{t('result.notFound')}</p>
+        <Button block onClick={() => navigate('/cases', { replace: true })}>
+          {t('skins.openCases')}
+        </Button>
+      </main>
+    );
+  }
+  if (!item) {
+    return (
+      <main className={styles.page} data-testid="page-case-result" aria-busy="true">
+        <Skeleton height={260} radius={20} />
+        <Skeleton height={24} width="60%" />
+      </main>
+    );
+  }
+
+  const { name, description } = splitMarketName(item.marketHashName ?? item.name);
+  const price = priceValue(item.tokenPrice);
+  const rk = rarityKey(item.rarity);
+  const condition = item.condition || DEFAULT_CONDITION;
+  const sellable = item.status !== 'pending' && item.status !== 'sent';
+  return (
+    <main className={styles.page} data-testid="page-case-result" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
+      <p className={styles.kicker}>{t('result.title')}</p>
+      <div className={styles.stage}>
+        <span className={styles.glow} aria-hidden />
+        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" />
+      </div>
+      <h1 className={styles.name} data-testid="result-name">
+        {name}
+        {description && <span className={styles.desc}>{description}</span>}
+      </h1>
+      <p className={styles.meta}>
+        {rk && <span className={styles.rarity}>{t(rk)}</span>}
+        <span>{t(`condition.${condition}`) !== `condition.${condition}` ? t(`condition.${condition}`) : condition}</span>
+      </p>
+      <p className={styles.price}>
+        {typeof price === 'number' ? <TokenAmount value={price} size={20} /> : price}
+      </p>
+
+      <div className={styles.actions}>
+        <Button block size="lg" variant="secondary" onClick={onShare} loading={busy === 'share'} disabled={busy !== null}>
+          {t('result.share')}
+        </Button>
+        <Button block size="lg" variant="secondary" onClick={spinAgain} disabled={busy !== null} data-testid="spin-again">
+          {t('result.spin')}
+        </Button>
+        {sellable && (
+          <Button block size="lg" onClick={onSell} loading={busy === 'sell'} disabled={busy !== null} data-testid="result-sell">
+            {t('result.sell', { price: typeof price === 'number' ? formatTokens(price) : price })}
+          </Button>
+        )}
+      </div>
+    </main>
+  );
+}

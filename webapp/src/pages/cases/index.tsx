@@ -1,0 +1,103 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+
+import { BottomSheet, Button, Img, SkeletonCards } from '../../components/ui';
+import type { Case } from '../../features/cases/api';
+import { OddsList, formatChance } from '../../features/cases/components/odds-list';
+import { TokenAmount } from '../../features/cases/components/token-amount';
+import { chancesByRarity } from '../../features/cases/odds';
+import { rarityColor, rarityKey } from '../../features/cases/rarity';
+import { useCases } from '../../features/cases/store';
+import { useT } from '../../i18n';
+import { haptic } from '../../lib/telegram';
+import styles from './cases.module.css';
+
+export function CasesPage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const cases = useCases((s) => s.cases);
+  const loading = useCases((s) => s.loading);
+  const error = useCases((s) => s.error);
+  const fetchedAt = useCases((s) => s.fetchedAt);
+  const [odds, setOdds] = useState<Case | null>(null);
+
+  useEffect(() => {
+    void useCases.getState().load();
+  }, []);
+
+  const showSkeleton = (loading || fetchedAt === 0) && cases.length === 0 && !error;
+  return (
+    <main className={styles.page} data-testid="page-cases">
+      <h1 className={styles.title}>{t('store.title')}</h1>
+      <p className={styles.subtitle}>{t('store.subtitle')}</p>
+      {error && cases.length === 0 ? (
+        <div className={styles.empty}>
+          <p>{t('store.loadError')}</p>
+          <Button variant="secondary" onClick={() => void useCases.getState().load(true)}>
+            {t('common.retry')}
+          </Button>
+        </div>
+      ) : (
+        <div className={styles.grid} aria-busy={showSkeleton || undefined}>
+          {showSkeleton && <SkeletonCards count={6} height={236} />}
+          {!showSkeleton && cases.length === 0 && <p className={styles.empty}>{t('store.empty')}</p>}
+          {cases.map((c) => (
+            <article key={c.id} className={styles.card} data-testid="case-card">
+              <button
+                type="button"
+                className={styles.open}
+                onClick={() => {
+                  haptic.light();
+                  navigate(`/case/${c.id}`);
+                }}
+              >
+                <Img src={c.image} alt={c.name} className={styles.img} />
+                <span className={styles.name}>{c.name}</span>
+                <TokenAmount value={c.tokens} whole className={styles.price} />
+              </button>
+              <button type="button" className={styles.oddsBtn} onClick={() => setOdds(c)} aria-label={`${t('store.odds')}: ${c.name}`}>
+                <span className={styles.bar} aria-hidden>
+                  {chancesByRarity(c.items).map((r) => (
+                    <span key={r.rarity} style={{ flexGrow: Math.max(r.chance, 0.8), background: rarityColor(r.rarity) }} />
+                  ))}
+                </span>
+                <span className={styles.oddsLabel}>{t('store.odds')} ›</span>
+              </button>
+            </article>
+          ))}
+        </div>
+      )}
+
+      <BottomSheet open={odds !== null} onClose={() => setOdds(null)} title={odds ? `${odds.name} — ${t('store.oddsTitle')}` : ''}>
+        {odds && (
+          <div className={styles.sheet} data-testid="odds-sheet">
+            <ul className={styles.summary}>
+              {chancesByRarity(odds.items).map((r) => {
+                const key = rarityKey(r.rarity);
+                return (
+                  <li key={r.rarity} style={{ ['--rarity' as string]: rarityColor(r.rarity) }}>
+                    <span className={styles.dot} />
+                    {key ? t(key) : r.rarity}
+                    <b>{formatChance(Math.round(r.chance * 1000) / 1000)}</b>
+                  </li>
+                );
+              })}
+            </ul>
+            <OddsList items={odds.items} />
+            <Button
+              block
+              size="lg"
+              onClick={() => {
+                const id = odds.id;
+                setOdds(null);
+                navigate(`/case/${id}`);
+              }}
+            >
+              {t('store.open')}
+            </Button>
+          </div>
+        )}
+      </BottomSheet>
+    </main>
+  );
+}

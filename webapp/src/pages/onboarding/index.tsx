@@ -1,0 +1,147 @@
+import { useEffect, useRef, useState, type ComponentType } from 'react';
+
+import { Button, Skeleton, toast } from '../../components/ui';
+import { useGates } from '../../features/gates/store';
+import { useT } from '../../i18n';
+import { haptic, openLink } from '../../lib/telegram';
+import styles from './onboarding.module.css';
+import { CaseArt, CoinsArt, SkinArt } from './slides';
+
+/** Spec section 9: autoplay every 4000 ms, not stopped by interaction. */
+export const AUTOPLAY_MS = 4000;
+
+const slides: ReadonlyArray<{ key: string; Art: ComponentType }> = [
+  { key: 'slide1', Art: CaseArt },
+  { key: 'slide2', Art: SkinArt },
+  { key: 'slide3', Art: CoinsArt },
+];
+
+/** Onboarding (spec section 2): loading, three-slide carousel, terms checkbox, start. */
+export function OnboardingPage() {
+  const t = useT();
+  const config = useGates((s) => s.config);
+  const [loading, setLoading] = useState(true);
+  const [index, setIndex] = useState(0);
+  const [accepted, setAccepted] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const touchX = useRef<number | null>(null);
+
+  // Spec section 7: the agreement is checked on onboarding load; agreed players are sent on.
+  useEffect(() => {
+    void useGates
+      .getState()
+      .checkAgreement()
+      .finally(() => setLoading(false));
+  }, []);
+
+  useEffect(() => {
+    const timer = setInterval(() => setIndex((i) => (i + 1) % slides.length), AUTOPLAY_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  const start = async () => {
+    if (!accepted || submitting) return;
+    setSubmitting(true);
+    const ok = await useGates.getState().acceptAgreement();
+    if (ok) {
+      haptic.success();
+      // The root gates now open the app (or the remembered deep link).
+    } else {
+      haptic.error();
+      toast.error(t('onboarding.confirmError'));
+      setSubmitting(false);
+    }
+  };
+
+  if (loading) {
+    return (
+      <main className={styles.page} data-testid="onboarding-loading" aria-busy="true">
+        <Skeleton height={220} radius={20} />
+        <Skeleton height={24} width="60%" />
+        <Skeleton height={16} width="85%" />
+      </main>
+    );
+  }
+
+  return (
+    <main className={styles.page} data-testid="page-onboarding">
+      <div
+        className={styles.viewport}
+        onTouchStart={(e) => {
+          touchX.current = e.touches[0]?.clientX ?? null;
+        }}
+        onTouchEnd={(e) => {
+          const start = touchX.current;
+          const end = e.changedTouches[0]?.clientX;
+          touchX.current = null;
+          if (start === null || end === undefined || Math.abs(end - start) < 40) return;
+          setIndex((i) => (end < start ? Math.min(slides.length - 1, i + 1) : Math.max(0, i - 1)));
+        }}
+      >
+        <div className={styles.track} style={{ transform: `translateX(calc(${-index} * (100% + 20px)))` }}>
+          {slides.map(({ key, Art }, i) => (
+            <section key={key} className={styles.slide} aria-hidden={i !== index} data-slide={i}>
+              <div className={styles.art}>
+                <Art />
+              </div>
+              <h1 className={styles.title}>{t(`onboarding.${key}Title`)}</h1>
+              <p className={styles.text}>{t(`onboarding.${key}Text`)}</p>
+            </section>
+          ))}
+        </div>
+      </div>
+      <div className={styles.dots} role="tablist">
+        {slides.map((s, i) => (
+          <button
+            key={s.key}
+            type="button"
+            role="tab"
+            aria-selected={i === index}
+            aria-label={t('onboarding.slideLabel', { n: i + 1 })}
+            className={`${styles.dot} ${i === index ? styles.dotActive : ''}`}
+            onClick={() => setIndex(i)}
+          />
+        ))}
+      </div>
+
+      <div className={styles.bottom}>
+        <label className={styles.terms}>
+          <input
+            type="checkbox"
+            checked={accepted}
+            onChange={(e) => {
+              haptic.selection();
+              setAccepted(e.target.checked);
+            }}
+            data-testid="terms-checkbox"
+          />
+          <span>
+            {t('onboarding.agreePrefix')}{' '}
+            <a
+              href={config?.termsUrl ?? '#'}
+              onClick={(e) => {
+                e.preventDefault();
+                if (config?.termsUrl) openLink(config.termsUrl);
+              }}
+            >
+              {t('onboarding.terms')}
+            </a>{' '}
+            {t('onboarding.and')}{' '}
+            <a
+              href={config?.privacyUrl ?? '#'}
+              onClick={(e) => {
+                e.preventDefault();
+                if (config?.privacyUrl) openLink(config.privacyUrl);
+              }}
+            >
+              {t('onboarding.privacy')}
+            </a>
+          </span>
+        </label>
+        <Button block size="lg" disabled={!accepted} loading={submitting} onClick={start} data-testid="onboarding-start">
+          {t('onboarding.start')}
+        </Button>
+      </div>
+    </main>
+  );
+}

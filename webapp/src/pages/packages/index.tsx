@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+
+import { Button, IconToken, PageHeader, SkeletonCards } from '../../components/ui';
+import { usePayments } from '../../features/payments/store';
+import { usePurchase } from '../../features/payments/use-purchase';
+import { useT } from '../../i18n';
+import { formatTokensInt } from '../../lib/format';
+import styles from './packages.module.css';
+
+/** `/packages`: token packs for Telegram Stars, with the whole purchase flow of spec section 4. */
+export function PackagesPage() {
+  const t = useT();
+  const packages = usePayments((s) => s.packages);
+  const loading = usePayments((s) => s.loading);
+  const error = usePayments((s) => s.error);
+  const fetchedAt = usePayments((s) => s.fetchedAt);
+  const { buy, busy } = usePurchase();
+
+  useEffect(() => {
+    void usePayments.getState().load();
+  }, []);
+
+  return (
+    <main className={styles.page} data-testid="page-packages">
+      <PageHeader title={t('packages.title')} subtitle={t('packages.subtitle')} />
+      {error && packages.length === 0 ? (
+        <div className={styles.empty}>
+          <p>{t('packages.loadError')}</p>
+          <Button variant="secondary" onClick={() => void usePayments.getState().load(true)}>
+            {t('common.retry')}
+          </Button>
+        </div>
+      ) : (
+        <ul className={styles.list}>
+          {(loading || fetchedAt === 0) && packages.length === 0 && <SkeletonCards count={4} height={72} />}
+          {packages.map((p) => (
+            <li key={p.id}>
+              <button
+                type="button"
+                className={styles.pack}
+                onClick={() => void buy(p)}
+                disabled={busy !== null}
+                aria-busy={busy === p.id || undefined}
+                data-testid="package"
+              >
+                <span className={styles.coin} aria-hidden>
+                  <IconToken size={26} />
+                </span>
+                <span className={styles.texts}>
+                  <span className={styles.tokens}>{t('packages.tokens', { amount: formatTokensInt(p.tokens) })}</span>
+                  {p.bonus > 0 && <span className={styles.bonus}>{t('packages.bonus', { amount: formatTokensInt(p.bonus) })}</span>}
+                </span>
+                <span className={styles.stars}>{busy === p.id ? t('packages.buying') : t('packages.stars', { amount: formatTokensInt(p.stars) })}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className={styles.terms}>{t('packages.terms')}</p>
+    </main>
+  );
+}

@@ -1,0 +1,232 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+
+import { Button, IconAlert, Img, Modal, Skeleton } from '../../components/ui';
+import { TokenAmount } from '../../features/cases/components/token-amount';
+import { DEFAULT_CONDITION, rarityColor, rarityKey } from '../../features/cases/rarity';
+import { sellSkin, shareSkin } from '../../features/inventory/actions';
+import { fetchItem, fetchPublicItem, type InventoryItem, type PublicItem } from '../../features/inventory/api';
+import { TradeHelp } from '../../features/inventory/components/trade-help';
+import {
+  canTrade,
+  capitalize,
+  isError,
+  ownerName,
+  priceValue,
+  showSellBar,
+  showWithdraw,
+  splitMarketName,
+} from '../../features/inventory/status';
+import { useInventory } from '../../features/inventory/store';
+import { isApiError } from '../../lib/api-client';
+import { useT } from '../../i18n';
+import { formatTokens } from '../../lib/format';
+import styles from './skin.module.css';
+
+/** Spec section 9: the app goes back 100 ms after a sale. */
+export const SALE_BACK_DELAY_MS = 100;
+
+type Loaded = { kind: 'own'; item: InventoryItem } | { kind: 'public'; item: PublicItem } | { kind: 'missing' } | { kind: 'error' };
+
+/** `/skin/{id}`: the owner's skin with its actions, or a friend's skin as a public card. */
+export function SkinPage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const { weaponId = '' } = useParams();
+  const state = useLocation().state as { skin?: InventoryItem } | null;
+  const local = useInventory((s) => s.items.find((i) => String(i.id) === weaponId));
+  const [loaded, setLoaded] = useState<Loaded | null>(() => {
+    const item = local ?? (state?.skin && String(state.skin.id) === weaponId ? state.skin : undefined);
+    return item ? { kind: 'own', item } : null;
+  });
+  const [busy, setBusy] = useState<'sell' | 'share' | null>(null);
+  const [confirm, setConfirm] = useState(false);
+  const [help, setHelp] = useState(false);
+
+  // The local list wins (status changes after a withdrawal show at once).
+  useEffect(() => {
+    if (local) setLoaded({ kind: 'own', item: local });
+  }, [local]);
+
+  // Not in the local list: fetch it; someone else's item shows its public card.
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    fetchItem(weaponId)
+      .then((item) => live && setLoaded({ kind: 'own', item }))
+      .catch(async (e: unknown) => {
+        if (!live) return;
+        if (isApiError(e) && (e.status === 404 || e.status === 403)) {
+          try {
+            const item = await fetchPublicItem(weaponId);
+            if (live) setLoaded({ kind: 'public', item });
+          } catch {
+            if (live) setLoaded({ kind: 'missing' });
+          }
+        } else {
+          setLoaded({ kind: 'error' });
+        }
+      });
+    return () => {
+      live = false;
+    };
+  }, [weaponId, loaded]);
+
+  if (!loaded) {
+    return (
+      <main className={styles.page} data-testid="page-skin" aria-busy="true">
+        <Skeleton height={240} radius={20} />
+        <Skeleton height={26} width="60%" />
+        <Skeleton height={140} radius={14} />
+      </main>
+    );
+  }
+  if (loaded.kind === 'missing' || loaded.kind === 'error') {
+    return (
+      <main className={styles.page} data-testid="page-skin">
+        <p className={styles.missing}>{t(loaded.kind === 'missing' ? 'skin.notFound' : 'skin.loadError')}</p>
+        <Button block onClick={() => navigate('/skins', { replace: true })}>
+          {t('skins.title')}
+        </Button>
+      </main>
+    );
+  }
+  if (loaded.kind === 'public') {
+    const it = loaded.item;
+    const { name, description } = splitMarketName(it.marketHashName ?? it.name);
+    const rk = rarityKey(it.rarity);
+    return (
+      <main className={styles.page} data-testid="page-skin-public" style={{ ['--rarity' as string]: rarityColor(it.rarity) }}>
+        <p className={styles.kicker}>{t('skin.publicTitle')}</p>
+        <div className={styles.hero}>
+          <Img src={it.iconUrl} alt={name} className={styles.img} loading="eager" />
+        </div>
+        <h1 className={styles.name}>
+          {name}
+          {description && <span className={styles.desc}>{description}</span>}
+        </h1>
+        <dl className={styles.rows}>
+          {rk && <Row label={t('skin.rarity')} value={<span className={styles.rarity}>{t(rk)}</span>} />}
+          <Row label={t('skin.condition')} value={conditionText(t, it.condition)} />
+          <Row label={t('skin.price')} value={<TokenAmount value={it.tokenPrice} />} />
+        </dl>
+        <p className={styles.pitch}>{t('skin.publicText', { owner: it.owner || '—' })}</p>
+        <Button block size="lg" onClick={() => navigate('/cases')} data-testid="public-open-cases">
+          {t('skin.openCases')}
+        </Button>
+      </main>
+    );
+  }
+
+  const item = loaded.item;
+  const { name, description } = splitMarketName(item.marketHashName ?? item.name);
+  const price = priceValue(item.tokenPrice);
+  const priceText = typeof price === 'number' ? formatTokens(price) : price;
+  const status = item.status ?? 'received';
+  const err = isError(status);
+  const tradable = canTrade(status, busy !== null);
+  const rk = rarityKey(item.rarity);
+
+  const doSell = async () => {
+    if (busy) return;
+    setBusy('sell');
+    const ok = await sellSkin(item);
+    setConfirm(false);
+    setBusy(null);
+    if (ok) setTimeout(() => navigate(-1), SALE_BACK_DELAY_MS);
+  };
+  const doShare = async () => {
+    if (busy) return;
+    setBusy('share');
+    await shareSkin(item);
+    setBusy(null);
+  };
+
+  const sellBar = showSellBar(status);
+  return (
+    <main className={`${styles.page} ${sellBar ? styles.withBar : ''}`} data-testid="page-skin" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
+      <div className={`${styles.hero} ${err ? styles.heroError : ''}`}>
+        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" />
+      </div>
+      <h1 className={`${styles.name} ${err ? styles.errorText : ''}`}>
+        {name}
+        {description && <span className={styles.desc}>{description}</span>}
+      </h1>
+
+      <dl className={styles.rows}>
+        <Row label={t('skin.owner')} value={ownerName(item.owner) || '—'} />
+        <Row label={t('skin.price')} value={typeof price === 'number' ? <TokenAmount value={price} /> : price} />
+        {rk && <Row label={t('skin.rarity')} value={<span className={styles.rarity}>{t(rk)}</span>} />}
+        <Row label={t('skin.condition')} value={conditionText(t, item.condition)} />
+        <Row
+          label={t('skin.status')}
+          value={
+            <span className={err ? styles.errorText : undefined} data-testid="skin-status">
+              {capitalize(t(`status.${status}`) === `status.${status}` ? status : t(`status.${status}`))}
+              {err && (
+                <button type="button" className={styles.info} onClick={() => setHelp(true)} aria-label={t('skin.errorHelp')} data-testid="error-help">
+                  <IconAlert size={18} />
+                </button>
+              )}
+            </span>
+          }
+        />
+        {err && item.statusReason && <Row label="" value={<span className={styles.reason}>{t('skin.reason', { reason: item.statusReason })}</span>} />}
+      </dl>
+
+      <div className={styles.actions}>
+        <Button variant="secondary" onClick={() => setConfirm(true)} disabled={!tradable} data-testid="skin-sell">
+          {t('skin.sell')}
+        </Button>
+        {showWithdraw(status) && (
+          <Button variant="secondary" onClick={() => navigate('/withdraw', { state: { item } })} disabled={!tradable} data-testid="skin-withdraw">
+            {t('skin.withdraw')}
+          </Button>
+        )}
+        <Button variant="secondary" onClick={doShare} loading={busy === 'share'} disabled={busy !== null} data-testid="skin-share">
+          {t('skin.share')}
+        </Button>
+      </div>
+
+      {sellBar && (
+        <div className={styles.bar}>
+          <Button block size="lg" onClick={() => setConfirm(true)} disabled={!tradable} data-testid="sell-bar">
+            {t('skin.sellFor', { price: priceText })}
+          </Button>
+        </div>
+      )}
+
+      <Modal open={confirm} onClose={() => busy === null && setConfirm(false)} dismissible={busy === null} title={t('skin.sellTitle')}>
+        <div className={styles.confirm} data-testid="sell-confirm">
+          <Img src={item.iconUrl} alt="" className={styles.confirmImg} />
+          <p>{t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText })}</p>
+          <div className={styles.confirmButtons}>
+            <Button variant="secondary" onClick={() => setConfirm(false)} disabled={busy !== null}>
+              {t('common.cancel')}
+            </Button>
+            <Button onClick={doSell} loading={busy === 'sell'} data-testid="sell-confirm-button">
+              {t('skin.sell')}
+            </Button>
+          </div>
+        </div>
+      </Modal>
+      <TradeHelp open={help} onClose={() => setHelp(false)} />
+    </main>
+  );
+}
+
+function Row({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <div className={styles.row}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+function conditionText(t: (k: string) => string, condition: string | undefined): string {
+  const c = condition || DEFAULT_CONDITION;
+  const key = `condition.${c}`;
+  const text = t(key);
+  return text === key ? c : text;
+}

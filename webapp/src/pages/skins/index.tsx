@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+
+import { Button, PageHeader, Segmented, SkeletonCards } from '../../components/ui';
+import type { InventoryItem } from '../../features/inventory/api';
+import { SkinCard } from '../../features/inventory/components/skin-card';
+import { filterByTab, type SkinTab } from '../../features/inventory/status';
+import { useInventory } from '../../features/inventory/store';
+import { useT } from '../../i18n';
+import { haptic } from '../../lib/telegram';
+import styles from './skins.module.css';
+
+const emptyKey: Record<SkinTab, string> = {
+  received: 'skins.emptyReceived',
+  pending: 'skins.emptyPending',
+  sent: 'skins.emptySent',
+};
+
+/** `/skins` and `/inventory`: the three tabs of spec section 4, refreshed at most every 15 s. */
+export function SkinsPage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const items = useInventory((s) => s.items);
+  const loading = useInventory((s) => s.loading);
+  const fetchedAt = useInventory((s) => s.fetchedAt);
+  const error = useInventory((s) => s.error);
+  const [tab, setTab] = useState<SkinTab>('received');
+
+  useEffect(() => {
+    void useInventory.getState().load();
+  }, []);
+
+  const open = (item: InventoryItem) => {
+    haptic.light();
+    navigate(`/skin/${item.id}`, { state: { skin: item } });
+  };
+
+  const shown = filterByTab(items, tab);
+  const firstLoad = fetchedAt === 0 && (loading || !error);
+  return (
+    <main className={styles.page} data-testid="page-skins">
+      <PageHeader title={t('skins.title')} />
+      <div className={styles.tabs}>
+        <Segmented
+          label={t('skins.title')}
+          value={tab}
+          onChange={(v) => {
+            haptic.selection();
+            setTab(v);
+          }}
+          options={[
+            { value: 'received', label: t('skins.tabReceived') },
+            { value: 'pending', label: t('skins.tabPending') },
+            { value: 'sent', label: t('skins.tabSent') },
+          ]}
+        />
+      </div>
+      {firstLoad ? (
+        <div className={styles.grid} aria-busy="true">
+          <SkeletonCards count={6} height={178} />
+        </div>
+      ) : error && items.length === 0 ? (
+        <div className={styles.empty}>
+          <p>{t('skins.loadError')}</p>
+          <Button variant="secondary" onClick={() => void useInventory.getState().load(true)}>
+            {t('common.retry')}
+          </Button>
+        </div>
+      ) : shown.length === 0 ? (
+        <div className={styles.empty} data-testid="skins-empty">
+          <p>{t(emptyKey[tab])}</p>
+          {tab === 'received' && (
+            <Button onClick={() => navigate('/cases')}>{t('skins.openCases')}</Button>
+          )}
+        </div>
+      ) : (
+        <div className={styles.grid}>
+          {shown.map((item) => (
+            <SkinCard key={item.id} item={item} onOpen={open} />
+          ))}
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+
+import { Button, PageHeader, toast } from '../../components/ui';
+import { CreateTicket } from '../../features/support/components/create-ticket';
+import { Faq } from '../../features/support/components/faq';
+import { useSupport } from '../../features/support/store';
+import { useT } from '../../i18n';
+import { formatDateTime } from '../../lib/format';
+import { haptic } from '../../lib/telegram';
+import styles from './support.module.css';
+
+/** `/support`: my tickets, the FAQ and the create-ticket modal. */
+export function SupportPage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const tickets = useSupport((s) => s.tickets);
+  const loading = useSupport((s) => s.loading);
+  const loaded = useSupport((s) => s.loaded);
+  const error = useSupport((s) => s.error);
+  const [creating, setCreating] = useState(false);
+
+  useEffect(() => {
+    void useSupport.getState().load();
+  }, []);
+  useEffect(() => {
+    if (error) toast.error(t('support.loadError'));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [error]);
+
+  return (
+    <main className={styles.page} data-testid="page-support">
+      <PageHeader
+        title={t('support.title')}
+        action={
+          <Button size="sm" onClick={() => setCreating(true)} data-testid="create-ticket-button">
+            + {t('support.create')}
+          </Button>
+        }
+      />
+      <h2 className={styles.h2}>{t('support.myTickets')}</h2>
+      {loading && !loaded ? (
+        <p className={styles.state}>{t('support.loading')}</p>
+      ) : tickets.length === 0 ? (
+        <div className={styles.empty} data-testid="tickets-empty">
+          <span className={styles.notes} aria-hidden>
+            🗒️
+          </span>
+          <p>{t('support.empty')}</p>
+        </div>
+      ) : (
+        <ul className={styles.list}>
+          {tickets.map((tk) => (
+            <li key={tk.id}>
+              <button
+                type="button"
+                className={styles.ticket}
+                onClick={() => {
+                  haptic.light();
+                  navigate(`/support/ticket/${tk.id}`);
+                }}
+                data-testid="ticket-card"
+              >
+                <span className={styles.ticketHead}>
+                  <span className={styles.ticketTitle}>{tk.title || t(`theme.${tk.theme}`)}</span>
+                  <span className={`${styles.badge} ${tk.status === 'open' ? styles.badgeOpen : ''}`}>
+                    {tk.status === 'open' ? t('support.open') : t('support.closed')}
+                  </span>
+                </span>
+                {tk.lastMessage && <span className={styles.last}>{tk.lastMessage}</span>}
+                <span className={styles.date}>{formatDateTime(tk.created_at)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2 className={styles.h2}>{t('support.faqTitle')}</h2>
+      <Faq />
+
+      <CreateTicket open={creating} onClose={() => setCreating(false)} onCreated={() => void useSupport.getState().load()} />
+    </main>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useState } from 'react';
+
+import { Button, PageHeader, Skeleton, toast } from '../../components/ui';
+import { useSession } from '../../features/session/store';
+import { getTradeUrl, putTradeUrl } from '../../features/trade-url/api';
+import { isValidTradeUrl, TRADE_URL_HELP } from '../../features/trade-url/validate';
+import { useT } from '../../i18n';
+import { errorText } from '../../lib/errors';
+import { haptic, openLink } from '../../lib/telegram';
+import styles from './trade-url.module.css';
+
+const steps = ['step1', 'step2', 'step3', 'step4', 'step5'] as const;
+const requirements = ['reqPublic', 'reqGuard', 'reqAge', 'reqBan'] as const;
+
+/** Trade URL (spec section 2): input with the server's rule, how-to link, five steps. */
+export function TradeUrlPage() {
+  const t = useT();
+  const [value, setValue] = useState('');
+  const [loading, setLoading] = useState(true);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let alive = true;
+    getTradeUrl()
+      .then((url) => alive && setValue(url ?? ''))
+      .catch(() => alive && toast.error(t('tradeUrl.loadError')))
+      .finally(() => alive && setLoading(false));
+    return () => {
+      alive = false;
+    };
+    // Loaded once per visit.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const trimmed = value.trim();
+  const valid = isValidTradeUrl(trimmed);
+  const showInvalid = trimmed.length > 0 && !valid;
+  const canSave = valid && !loading && !saving;
+
+  const save = async () => {
+    if (!valid) {
+      toast.error(t('common.error'));
+      return;
+    }
+    setSaving(true);
+    try {
+      const saved = await putTradeUrl(trimmed);
+      useSession.getState().patchUser({ trade_url: saved });
+      haptic.success();
+      toast.success(t('tradeUrl.saved'));
+    } catch (e) {
+      haptic.error();
+      toast.error(errorText(e, t, 'tradeUrl.saveError'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className={styles.page} data-testid="page-trade-url">
+      <PageHeader title={t('tradeUrl.title')} subtitle={t('tradeUrl.description')} />
+      <div className={styles.body}>
+        {loading ? (
+          <Skeleton height={76} radius={12} />
+        ) : (
+          <textarea
+            className={`field ${styles.input}`}
+            rows={3}
+            value={value}
+            placeholder={t('tradeUrl.placeholder')}
+            aria-label={t('tradeUrl.title')}
+            aria-invalid={showInvalid}
+            autoCapitalize="off"
+            autoCorrect="off"
+            spellCheck={false}
+            inputMode="url"
+            onChange={(e) => setValue(e.target.value.replace(/\s+/g, ''))}
+          />
+        )}
+        {showInvalid && (
+          <p className={styles.error} role="alert">
+            {t('tradeUrl.invalid')}
+          </p>
+        )}
+        <button type="button" className={styles.link} onClick={() => openLink(TRADE_URL_HELP)}>
+          {t('tradeUrl.howToGet')}
+        </button>
+        <Button block size="lg" disabled={!canSave} loading={saving} onClick={save} data-testid="trade-url-save">
+          {saving ? t('common.saving') : t('common.save')}
+        </Button>
+
+        <section className={styles.box}>
+          <h2 className={styles.boxTitle}>{t('tradeUrl.instructionTitle')}</h2>
+          <ol className={styles.steps}>
+            {steps.map((s) => (
+              <li key={s}>{t(`tradeUrl.${s}`)}</li>
+            ))}
+          </ol>
+        </section>
+        <section className={styles.box}>
+          <h2 className={styles.boxTitle}>{t('tradeUrl.requirementsTitle')}</h2>
+          <ul className={styles.reqs}>
+            {requirements.map((r) => (
+              <li key={r}>{t(`tradeUrl.${r}`)}</li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+
+import { Button, Img, toast } from '../../components/ui';
+import { requestWithdrawal, type InventoryItem } from '../../features/inventory/api';
+import { TradeHelp } from '../../features/inventory/components/trade-help';
+import { useInventory } from '../../features/inventory/store';
+import { useSession } from '../../features/session/store';
+import { getTradeUrl } from '../../features/trade-url/api';
+import { useT } from '../../i18n';
+import { haptic, openLink } from '../../lib/telegram';
+import styles from './withdraw.module.css';
+
+/** Steam's page that shows the player's trade-offer link. */
+export const STEAM_TRADE_OFFERS_URL = 'https://steamcommunity.com/my/tradeoffers/privacy#trade_offer_access_url';
+
+/** The saved trade link, under any of the names the spec has seen. */
+function savedTradeLink(user: Record<string, unknown> | null): string {
+  for (const key of ['tradeLink', 'trade_link', 'trade_url']) {
+    const v = user?.[key];
+    if (typeof v === 'string' && v) return v;
+  }
+  return '';
+}
+
+/** `/withdraw`: the item arrives in navigation state; success goes back, failure explains. */
+export function WithdrawPage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const item = (useLocation().state as { item?: InventoryItem } | null)?.item ?? null;
+  const user = useSession((s) => s.user);
+  const [link, setLink] = useState(() => savedTradeLink(user));
+  const [sending, setSending] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [help, setHelp] = useState(false);
+
+  // Without a saved link in the profile, ask the server once.
+  useEffect(() => {
+    if (link) return;
+    getTradeUrl()
+      .then((url) => url && setLink((cur) => cur || url))
+      .catch(() => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const name = item?.marketHashName || item?.name || t('withdraw.genericItem');
+
+  const submit = async () => {
+    const value = link.trim();
+    if (!item || !value || sending) return;
+    setSending(true);
+    setFailed(false);
+    try {
+      const updated = await requestWithdrawal(item.id, value);
+      // Spec: the item's status becomes pending locally.
+      useInventory.getState().patch(item.id, { ...(updated ?? {}), status: 'pending' });
+      haptic.success();
+      toast.success(t('withdraw.success'), { durationMs: 2000 });
+      navigate(-1);
+    } catch {
+      haptic.error();
+      toast.error(t('withdraw.error'), { durationMs: 3000 });
+      setFailed(true);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <main className={styles.page} data-testid="page-withdraw">
+      {item && <Img src={item.iconUrl} alt="" className={styles.img} />}
+      <h1 className={styles.title}>{t('withdraw.title', { name })}</h1>
+      <p className={styles.text}>
+        {t('withdraw.text')}{' '}
+        <a
+          href={STEAM_TRADE_OFFERS_URL}
+          onClick={(e) => {
+            e.preventDefault();
+            openLink(STEAM_TRADE_OFFERS_URL);
+          }}
+        >
+          {t('withdraw.tradePage')}
+        </a>
+        .
+      </p>
+      {!item && <p className={styles.error}>{t('withdraw.noItem')}</p>}
+      <label className={styles.label} htmlFor="withdraw-link">
+        {t('withdraw.label')}
+      </label>
+      <textarea
+        id="withdraw-link"
+        className={`field ${styles.area}`}
+        rows={3}
+        value={link}
+        onChange={(e) => setLink(e.target.value)}
+        placeholder="https://steamcommunity.com/tradeoffer/new/?partner=…&token=…"
+        aria-invalid={failed || undefined}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoCorrect="off"
+        data-testid="withdraw-link"
+      />
+      {failed && (
+        <p className={styles.error} role="alert" data-testid="withdraw-error">
+          {t('withdraw.inlineError')}{' '}
+          <button type="button" className={styles.linkBtn} onClick={() => setHelp(true)}>
+            {t('withdraw.instruction')}
+          </button>
+        </p>
+      )}
+      <Button block size="lg" onClick={submit} disabled={sending || !link.trim() || !item} data-testid="withdraw-submit">
+        {sending ? t('withdraw.sending') : t('withdraw.submit')}
+      </Button>
+      <TradeHelp open={help} onClose={() => setHelp(false)} title={t('withdraw.instruction')} />
+    </main>
+  );
+}
