@@ -260,17 +260,34 @@ export async function detectEnvironment(demo: () => Promise<boolean>, preferredT
   const startParam = new URLSearchParams(window.location.search).get('startapp');
   const initData = await fetchDemoInitData(startParam);
   demoTheme = preferredTheme;
-  mockDemoEnvironment(initData, preferredTheme, startParam);
+  mockDemoEnvironment(withSignatureField(initData), preferredTheme, startParam);
   const info = readLaunch(true);
-  return info ? keep(info) : { ok: false };
+  // Sign in with exactly what the server signed, not the mock's copy.
+  return info ? keep(info, initData) : { ok: false };
 }
 
-function keep(info: LaunchInfo): EnvironmentResult {
+/**
+ * The SDK's launch-parameter schema requires the `signature` field that current Telegram
+ * clients send. If the demo init data lacks it, the mock gets a placeholder so the SDK accepts
+ * it; sign-in still sends the server's original string (its hash covers only what it signed).
+ */
+function withSignatureField(initData: string): string {
+  const params = new URLSearchParams(initData);
+  if (params.has('signature')) return initData;
+  params.set('signature', 'demo');
+  return params.toString();
+}
+
+function keep(info: LaunchInfo, raw?: string): EnvironmentResult {
   launch = info;
-  try {
-    rawInitData = retrieveRawInitData() ?? null;
-  } catch {
-    rawInitData = null;
+  if (raw !== undefined) {
+    rawInitData = raw;
+  } else {
+    try {
+      rawInitData = retrieveRawInitData() ?? null;
+    } catch {
+      rawInitData = null;
+    }
   }
   if (rawInitData) writeString(INIT_DATA_KEY, rawInitData, 'session');
   return { ok: true, info };

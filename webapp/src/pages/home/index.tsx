@@ -5,6 +5,7 @@ import { Button, IconChevron, IconToken, toast } from '../../components/ui';
 import { useGates } from '../../features/gates/store';
 import { checkSubscription } from '../../features/rewards/api';
 import { DailySheet } from '../../features/rewards/components/daily-sheet';
+import { IconCalendar, IconCheck, IconHandshake, IconMegaphone, IconTarget } from '../../features/rewards/components/icons';
 import { preloadStartData } from '../../features/rewards/preload';
 import { useRewards } from '../../features/rewards/store';
 import { useSession } from '../../features/session/store';
@@ -25,7 +26,7 @@ function Task({
   action,
   testId,
 }: {
-  icon: string;
+  icon: ReactNode;
   title: string;
   subtitle?: string;
   reward: string;
@@ -46,7 +47,13 @@ function Task({
           {subtitle && <> · {subtitle}</>}
         </span>
       </span>
-      {done ? <span className={styles.check}>✓ {t('tasks.done')}</span> : action}
+      {done ? (
+        <span className={styles.check}>
+          <IconCheck size={16} /> {t('tasks.done')}
+        </span>
+      ) : (
+        action
+      )}
     </li>
   );
 }
@@ -116,7 +123,7 @@ export function HomePage() {
       <ul className={styles.tasks}>
         <Task
           testId="task-daily"
-          icon="📅"
+          icon={<IconCalendar />}
           title={t('tasks.dailyTitle')}
           subtitle={t('tasks.dailyStreak', { count: streak?.currentStreak ?? 0 })}
           reward="+100"
@@ -129,7 +136,7 @@ export function HomePage() {
         />
         <Task
           testId="task-subscribe"
-          icon="📣"
+          icon={<IconMegaphone />}
           title={t('tasks.subscribeTitle')}
           reward="+100"
           done={user?.tgSubscribed === true}
@@ -148,7 +155,7 @@ export function HomePage() {
         />
         <Task
           testId="task-invite"
-          icon="🤝"
+          icon={<IconHandshake />}
           title={t('tasks.inviteTitle')}
           subtitle={t('tasks.inviteText')}
           reward="+500"
@@ -161,7 +168,7 @@ export function HomePage() {
         />
         <Task
           testId="task-first-case"
-          icon="🎯"
+          icon={<IconTarget />}
           title={t('tasks.firstCaseTitle')}
           reward="+100"
           done={user?.caseOpened === true}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 
 import { Button, IconToken, PageHeader, SkeletonCards } from '../../components/ui';
 import { usePayments } from '../../features/payments/store';
+import { IconStar } from '../../features/rewards/components/icons';
 import { usePurchase } from '../../features/payments/use-purchase';
 import { useT } from '../../i18n';
 import { formatTokensInt } from '../../lib/format';
@@ -50,7 +51,13 @@ export function PackagesPage() {
                   <span className={styles.tokens}>{t('packages.tokens', { amount: formatTokensInt(p.tokens) })}</span>
                   {p.bonus > 0 && <span className={styles.bonus}>{t('packages.bonus', { amount: formatTokensInt(p.bonus) })}</span>}
                 </span>
-                <span className={styles.stars}>{busy === p.id ? t('packages.buying') : t('packages.stars', { amount: formatTokensInt(p.stars) })}</span>
+                <span className={styles.stars}>{busy === p.id ? (
+                    t('packages.buying')
+                  ) : (
+                    <>
+                      <IconStar size={15} className={styles.star} /> {formatTokensInt(p.stars)}
+                    </>
+                  )}</span>
               </button>
             </li>
           ))}

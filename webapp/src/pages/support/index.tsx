@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { Button, PageHeader, toast } from '../../components/ui';
 import { CreateTicket } from '../../features/support/components/create-ticket';
 import { Faq } from '../../features/support/components/faq';
+import { IconNotes } from '../../features/rewards/components/icons';
 import { useSupport } from '../../features/support/store';
 import { useT } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
@@ -43,9 +44,7 @@ export function SupportPage() {
         <p className={styles.state}>{t('support.loading')}</p>
       ) : tickets.length === 0 ? (
         <div className={styles.empty} data-testid="tickets-empty">
-          <span className={styles.notes} aria-hidden>
-            🗒️
-          </span>
+          <IconNotes size={36} className={styles.notes} />
           <p>{t('support.empty')}</p>
         </div>
       ) : (

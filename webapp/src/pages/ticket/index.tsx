@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 
 import { Button, toast } from '../../components/ui';
 import { closeTicket, fetchMessages, fetchTicket, sendMessage, type Ticket } from '../../features/support/api';
@@ -20,7 +20,6 @@ function dayText(label: DayLabel, t: TFunction): string {
 /** `/support/ticket/{id}`: the chat with support. */
 export function TicketPage() {
   const t = useT();
-  const navigate = useNavigate();
   const { ticketId = '' } = useParams();
   const [ticket, setTicket] = useState<Ticket | null>(null);
   const [messages, setMessages] = useState<ChatMessage[] | null>(null);
@@ -113,9 +112,6 @@ export function TicketPage() {
   return (
     <main className={styles.page} data-testid="page-ticket" data-status={ticket?.status}>
       <header className={styles.header}>
-        <button type="button" className={styles.back} onClick={() => navigate('/support')} aria-label={t('common.back')}>
-          ‹
-        </button>
         <div className={styles.headText}>
           <h1 className={styles.title}>{title}</h1>
           <span className={styles.subtitle}>{t('ticket.subtitle')}</span>

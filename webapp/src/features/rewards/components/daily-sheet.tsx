@@ -6,6 +6,7 @@ import { formatTokens } from '../../../lib/format';
 import { haptic } from '../../../lib/telegram';
 import { formatCountdown, msUntilNextClaim } from '../countdown';
 import { useRewards } from '../store';
+import { IconCheck, IconGift } from './icons';
 import styles from './daily-sheet.module.css';
 
 /** Spec section 9: the chest opens at a streak of 7. */
@@ -63,12 +64,16 @@ export function DailySheet({ open, onClose }: { open: boolean; onClose: () => vo
             <ol className={styles.days}>
               {streak.streakDays.map((d, i) => (
                 <li key={d.date} className={`${styles.day} ${d.claimed ? styles.claimed : ''}`} data-claimed={d.claimed}>
-                  <span className={styles.mark} aria-hidden>{d.claimed ? '✓' : i + 1}</span>
+                  <span className={styles.mark} aria-hidden>
+                    {d.claimed ? <IconCheck size={14} strokeWidth={2.6} /> : i + 1}
+                  </span>
                   <span className={styles.dayLabel}>{t('daily.day', { n: i + 1 })}</span>
                 </li>
               ))}
               <li className={`${styles.chest} ${canBonus ? styles.chestReady : ''}`} data-testid="daily-chest">
-                <span className={styles.chestIcon} aria-hidden>🎁</span>
+                <span className={styles.chestIcon} aria-hidden>
+                  <IconGift size={24} />
+                </span>
                 <span className={styles.dayLabel}>+{formatTokens(streak.streakBonusTokens)}</span>
               </li>
             </ol>

@@ -1,0 +1,192 @@
+//! Starts the real app (router over HTTP, real SQLite file, real dispatcher) for a test.
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use fragbox::{Config, Running};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use webapp_api::domain::auth::sign_init_data;
+use webapp_api::domain::Domain;
+
+use crate::fake_bot_api::FakeBotApi;
+
+pub const TOKEN: &str = "7000000001:TEST_secret-token";
+pub const ADMIN_ID: i64 = 111_111;
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A fresh folder under the system temp dir, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new() -> TempDir {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+        let dir = std::env::temp_dir().join(format!("fragbox-test-{}-{n}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub running: Option<Running>,
+    pub fake: Option<FakeBotApi>,
+    pub http: reqwest::Client,
+    pub dir: TempDir,
+    pub token: Option<String>,
+}
+
+#[derive(Default)]
+pub struct Options {
+    /// Run with a bot token against a fake Bot API (else demo mode).
+    pub bot: bool,
+    pub env: Vec<(&'static str, String)>,
+}
+
+impl TestApp {
+    pub async fn demo() -> TestApp {
+        TestApp::start(Options::default()).await
+    }
+
+    pub async fn with_bot() -> TestApp {
+        TestApp::start(Options { bot: true, ..Options::default() }).await
+    }
+
+    pub async fn start(opts: Options) -> TestApp {
+        let dir = TempDir::new();
+        let dist = dir.0.join("dist");
+        std::fs::create_dir_all(&dist).unwrap();
+        std::fs::write(dist.join("index.html"), "<!doctype html><title>FragBox</title>").unwrap();
+        let fake = if opts.bot { Some(FakeBotApi::start().await) } else { None };
+        let mut env: HashMap<String, String> = HashMap::new();
+        env.insert("BIND_ADDR".into(), "127.0.0.1:0".into());
+        env.insert("DATABASE_URL".into(), format!("sqlite://{}", dir.0.join("fragbox.db").display()));
+        env.insert("CATALOG_DIR".into(), repo_root().join("data/catalog").display().to_string());
+        env.insert("LEGAL_DIR".into(), repo_root().join("data/legal").display().to_string());
+        env.insert("WEBAPP_DIST".into(), dist.display().to_string());
+        env.insert("ADMIN_IDS".into(), ADMIN_ID.to_string());
+        if let Some(f) = &fake {
+            env.insert("TELEGRAM_BOT_TOKEN".into(), TOKEN.into());
+            env.insert("TELEGRAM_API_URL".into(), f.url.clone());
+            env.insert("WEBAPP_URL".into(), "https://app.fragbox.test".into());
+            env.insert("CHANNEL_ID".into(), "@fragbox_news".into());
+        }
+        for (k, v) in opts.env {
+            env.insert(k.into(), v);
+        }
+        let config = Config::from_lookup(&move |k| env.get(k).cloned()).expect("test config");
+        let token = config.bot_token.clone();
+        let running = fragbox::start(config).await.expect("app starts");
+        let base = format!("http://{}", running.addr);
+        TestApp { base, running: Some(running), fake, http: reqwest::Client::new(), dir, token }
+    }
+
+    pub fn domain(&self) -> &Domain {
+        &self.running.as_ref().unwrap().domain
+    }
+
+    pub fn fake(&self) -> &FakeBotApi {
+        self.fake.as_ref().expect("started with a bot")
+    }
+
+    pub fn db_url(&self) -> String {
+        format!("sqlite://{}", self.dir.0.join("fragbox.db").display())
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(r) = self.running.take() {
+            r.shutdown().await;
+        }
+    }
+
+    /// Init data signed like Telegram signs it for this app's token.
+    pub fn init_data(&self, user_id: i64, first_name: &str, start_param: Option<&str>) -> String {
+        let token = self.token.clone().unwrap_or_else(|| self.domain().config.bot_token.clone());
+        let user = json!({"id": user_id, "first_name": first_name, "last_name": "", "language_code": "en"}).to_string();
+        let date = self.domain().now().to_string();
+        let mut pairs = vec![("auth_date", date.as_str()), ("user", user.as_str())];
+        if let Some(p) = start_param {
+            pairs.push(("start_param", p));
+        }
+        sign_init_data(&pairs, &token)
+    }
+
+    /// Signs in a user; answers the bearer token.
+    pub async fn sign_in(&self, user_id: i64, first_name: &str) -> String {
+        self.sign_in_with(user_id, first_name, None).await
+    }
+
+    pub async fn sign_in_with(&self, user_id: i64, first_name: &str, start_param: Option<&str>) -> String {
+        let init = self.init_data(user_id, first_name, start_param);
+        let (status, body) = self.post("/api/v1/auth", None, json!({ "initData": init })).await;
+        assert_eq!(status, StatusCode::OK, "sign-in failed: {body}");
+        body["token"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+        let mut req = self.http.get(format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        read(req.send().await.expect("request")).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        let mut req = self.http.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        read(req.send().await.expect("request")).await
+    }
+
+    pub async fn put(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        let mut req = self.http.put(format!("{}{path}", self.base)).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        read(req.send().await.expect("request")).await
+    }
+
+    /// Runs the binary's operator CLI logic against this app's database.
+    pub async fn grant(&self, user_id: i64, tokens: i64) {
+        fragbox::cli::grant(self.domain(), user_id, webapp_api::domain::Tokens::whole(tokens), "test").await.unwrap();
+    }
+
+    pub async fn audit_clean(&self) {
+        let problems = webapp_api::domain::audit::run(&self.domain().db).await.unwrap();
+        assert!(problems.is_empty(), "audit: {problems:#?}");
+    }
+
+    pub async fn balance(&self, user_id: i64) -> i64 {
+        let (b,): (i64,) = sqlx::query_as("SELECT balance FROM users WHERE id = ?").bind(user_id).fetch_one(&self.domain().db).await.unwrap();
+        b
+    }
+}
+
+pub async fn read(res: reqwest::Response) -> (StatusCode, Value) {
+    let status = res.status();
+    let text = res.text().await.unwrap_or_default();
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, body)
+}
+
+/// Asserts our error shape and code.
+pub fn assert_error(status: StatusCode, body: &Value, expected_status: u16, code: &str) {
+    assert_eq!(status.as_u16(), expected_status, "body: {body}");
+    assert_eq!(body["success"], json!(false), "body: {body}");
+    assert_eq!(body["code"], json!(code), "body: {body}");
+    assert!(body["error"].as_str().is_some_and(|s| !s.is_empty()));
+    assert_eq!(body["error"], body["message"]);
+}

@@ -1,0 +1,185 @@
+//! A fake Telegram Bot API on 127.0.0.1: records every call, feeds queued updates through
+//! `getUpdates`, and answers each method with a scripted reply, delay or error.
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use tokio::sync::Notify;
+
+pub const BOT_ID: i64 = 7_000_000_001;
+
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// Lower-case method name.
+    pub method: String,
+    pub body: Value,
+}
+
+#[derive(Clone, Debug)]
+pub enum Script {
+    /// `{"ok":true,"result":..}`
+    Ok(Value),
+    /// `{"ok":false,"error_code":..,"description":..}`
+    Err(u16, String),
+    /// Wait, then answer the default reply.
+    Delay(Duration),
+    /// Drop the connection without an answer (Telegram unreachable).
+    Hang,
+}
+
+#[derive(Default)]
+struct Inner {
+    calls: Vec<Call>,
+    updates: VecDeque<Value>,
+    next_update_id: i64,
+    scripts: HashMap<String, VecDeque<Script>>,
+    sticky: HashMap<String, Script>,
+    next_message_id: i64,
+}
+
+#[derive(Clone)]
+pub struct FakeBotApi {
+    inner: Arc<Mutex<Inner>>,
+    notify: Arc<Notify>,
+    pub url: String,
+}
+
+impl FakeBotApi {
+    pub async fn start() -> FakeBotApi {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind fake bot api");
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let fake = FakeBotApi { inner: Arc::default(), notify: Arc::new(Notify::new()), url };
+        let app = Router::new().route("/{bot}/{method}", post(handle)).with_state(fake.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await.ok() });
+        fake
+    }
+
+    /// Queues an update (its `update_id` is set here).
+    pub fn push_update(&self, mut update: Value) {
+        {
+            let mut inner = self.inner.lock().unwrap();
+            inner.next_update_id += 1;
+            update["update_id"] = json!(inner.next_update_id);
+            inner.updates.push_back(update);
+        }
+        self.notify.notify_waiters();
+    }
+
+    /// The next call of `method` gets this answer (queued scripts run once, in order).
+    pub fn script(&self, method: &str, script: Script) {
+        self.inner.lock().unwrap().scripts.entry(method.to_lowercase()).or_default().push_back(script);
+    }
+
+    /// Every call of `method` gets this answer until replaced.
+    pub fn script_always(&self, method: &str, script: Script) {
+        self.inner.lock().unwrap().sticky.insert(method.to_lowercase(), script);
+    }
+
+    pub fn calls(&self, method: &str) -> Vec<Value> {
+        let m = method.to_lowercase();
+        self.inner.lock().unwrap().calls.iter().filter(|c| c.method == m).map(|c| c.body.clone()).collect()
+    }
+
+    pub fn all_calls(&self) -> Vec<Call> {
+        self.inner.lock().unwrap().calls.clone()
+    }
+
+    /// Waits until `method` has been called at least `n` times; answers those calls.
+    pub async fn wait_calls(&self, method: &str, n: usize) -> Vec<Value> {
+        for _ in 0..200 {
+            let calls = self.calls(method);
+            if calls.len() >= n {
+                return calls;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("{method} was called {} times, expected {n}; calls: {:?}", self.calls(method).len(), self.all_calls());
+    }
+
+    fn default_reply(inner: &mut Inner, method: &str, body: &Value) -> Value {
+        match method {
+            "getme" => json!({
+                "id": BOT_ID, "is_bot": true, "first_name": "FragBox", "username": "fragbox_test_bot",
+                "can_join_groups": true, "can_read_all_group_messages": false, "supports_inline_queries": true,
+                "can_connect_to_business": false, "has_main_web_app": true
+            }),
+            "sendmessage" => {
+                inner.next_message_id += 1;
+                let chat_id = body["chat_id"].as_i64().unwrap_or(0);
+                json!({
+                    "message_id": inner.next_message_id, "date": 1_700_000_000,
+                    "chat": {"id": chat_id, "type": "private", "first_name": "User"},
+                    "from": {"id": BOT_ID, "is_bot": true, "first_name": "FragBox"},
+                    "text": body["text"].clone()
+                })
+            }
+            "createinvoicelink" => json!(format!("https://t.me/$fakeinvoice{}", body["payload"].as_str().unwrap_or(""))),
+            "getchatmember" => json!({
+                "status": "member",
+                "user": {"id": body["user_id"].as_i64().unwrap_or(0), "is_bot": false, "first_name": "User"}
+            }),
+            "savepreparedinlinemessage" => json!({"id": "prepared-1", "expiration_date": 1_900_000_000}),
+            _ => json!(true),
+        }
+    }
+}
+
+async fn handle(State(fake): State<FakeBotApi>, Path((_bot, method)): Path<(String, String)>, body: axum::body::Bytes) -> Json<Value> {
+    let method = method.to_lowercase();
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    if method == "getupdates" {
+        for _ in 0..2 {
+            {
+                let mut inner = fake.inner.lock().unwrap();
+                if !inner.updates.is_empty() {
+                    let ups: Vec<Value> = inner.updates.drain(..).collect();
+                    return Json(json!({"ok": true, "result": ups}));
+                }
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(300), fake.notify.notified()).await;
+        }
+        return Json(json!({"ok": true, "result": []}));
+    }
+    let script = {
+        let mut inner = fake.inner.lock().unwrap();
+        inner.calls.push(Call { method: method.clone(), body: body.clone() });
+        let queued = inner.scripts.get_mut(&method).and_then(|q| q.pop_front());
+        queued.or_else(|| inner.sticky.get(&method).cloned())
+    };
+    match script {
+        Some(Script::Ok(v)) => Json(json!({"ok": true, "result": v})),
+        Some(Script::Err(code, description)) => Json(json!({"ok": false, "error_code": code, "description": description})),
+        Some(Script::Delay(d)) => {
+            tokio::time::sleep(d).await;
+            let mut inner = fake.inner.lock().unwrap();
+            Json(json!({"ok": true, "result": FakeBotApi::default_reply(&mut inner, &method, &body)}))
+        }
+        Some(Script::Hang) => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            Json(json!({"ok": false}))
+        }
+        None => {
+            let mut inner = fake.inner.lock().unwrap();
+            Json(json!({"ok": true, "result": FakeBotApi::default_reply(&mut inner, &method, &body)}))
+        }
+    }
+}
+
+/// A private-chat text message from a user.
+pub fn text_update(user_id: i64, first_name: &str, lang: &str, text: &str) -> Value {
+    json!({
+        "message": {
+            "message_id": 1, "date": 1_700_000_000,
+            "chat": {"id": user_id, "type": "private", "first_name": first_name},
+            "from": {"id": user_id, "is_bot": false, "first_name": first_name, "language_code": lang},
+            "text": text,
+            "entities": if text.starts_with('/') {
+                json!([{"type": "bot_command", "offset": 0, "length": text.split(' ').next().unwrap().len()}])
+            } else { json!([]) }
+        }
+    })
+}
