@@ -13,7 +13,7 @@ import { setInitDataSource } from './features/session/store';
 import { useSettings } from './features/settings/store';
 import { t } from './i18n';
 import { NotInTelegramPage } from './pages/not-in-telegram';
-import { detectEnvironment, getRawInitData, initTelegram, signalReady } from './lib/telegram';
+import { detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root missing');
@@ -62,6 +62,7 @@ async function start(): Promise<void> {
     return;
   }
   initTelegram();
+  onColorSchemeChange((colorScheme) => useSettings.getState().adoptTelegram({ colorScheme }));
   setInitDataSource(getRawInitData);
   if (!(await config)) {
     renderStartFailure();

@@ -16,24 +16,43 @@ import { Root } from './root';
  * data router's loaders/actions are not used (stores fetch). Every screen is its own chunk
  * (React.lazy); the tab screens are prefetched when the browser is idle (`prefetchTabs`).
  */
+/** Spec section 9: a screen's script chunk may take up to 120 s, then the error screen offers a reload. */
+export const CHUNK_TIMEOUT_MS = 120_000;
+
+function withTimeout<T>(load: Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('ChunkLoadError: timed out loading a screen')), CHUNK_TIMEOUT_MS);
+    load.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
 const imports = {
-  home: () => import('../pages/home').then((m) => ({ default: m.HomePage })),
-  cases: () => import('../pages/cases').then((m) => ({ default: m.CasesPage })),
-  case: () => import('../pages/case').then((m) => ({ default: m.CasePage })),
-  caseResult: () => import('../pages/case-result').then((m) => ({ default: m.CaseResultPage })),
-  skins: () => import('../pages/skins').then((m) => ({ default: m.SkinsPage })),
-  skin: () => import('../pages/skin').then((m) => ({ default: m.SkinPage })),
-  withdraw: () => import('../pages/withdraw').then((m) => ({ default: m.WithdrawPage })),
-  packages: () => import('../pages/packages').then((m) => ({ default: m.PackagesPage })),
-  referrals: () => import('../pages/referrals').then((m) => ({ default: m.ReferralsPage })),
-  farm: () => import('../pages/farm').then((m) => ({ default: m.FarmPage })),
-  support: () => import('../pages/support').then((m) => ({ default: m.SupportPage })),
-  ticket: () => import('../pages/ticket').then((m) => ({ default: m.TicketPage })),
-  fair: () => import('../pages/fair').then((m) => ({ default: m.FairPage })),
-  profile: () => import('../pages/profile').then((m) => ({ default: m.ProfilePage })),
-  tradeUrl: () => import('../pages/trade-url').then((m) => ({ default: m.TradeUrlPage })),
-  login: () => import('../pages/login').then((m) => ({ default: m.LoginPage })),
-  onboarding: () => import('../pages/onboarding').then((m) => ({ default: m.OnboardingPage })),
+  home: () => withTimeout(import('../pages/home')).then((m) => ({ default: m.HomePage })),
+  cases: () => withTimeout(import('../pages/cases')).then((m) => ({ default: m.CasesPage })),
+  case: () => withTimeout(import('../pages/case')).then((m) => ({ default: m.CasePage })),
+  caseResult: () => withTimeout(import('../pages/case-result')).then((m) => ({ default: m.CaseResultPage })),
+  skins: () => withTimeout(import('../pages/skins')).then((m) => ({ default: m.SkinsPage })),
+  skin: () => withTimeout(import('../pages/skin')).then((m) => ({ default: m.SkinPage })),
+  withdraw: () => withTimeout(import('../pages/withdraw')).then((m) => ({ default: m.WithdrawPage })),
+  packages: () => withTimeout(import('../pages/packages')).then((m) => ({ default: m.PackagesPage })),
+  referrals: () => withTimeout(import('../pages/referrals')).then((m) => ({ default: m.ReferralsPage })),
+  farm: () => withTimeout(import('../pages/farm')).then((m) => ({ default: m.FarmPage })),
+  support: () => withTimeout(import('../pages/support')).then((m) => ({ default: m.SupportPage })),
+  ticket: () => withTimeout(import('../pages/ticket')).then((m) => ({ default: m.TicketPage })),
+  fair: () => withTimeout(import('../pages/fair')).then((m) => ({ default: m.FairPage })),
+  profile: () => withTimeout(import('../pages/profile')).then((m) => ({ default: m.ProfilePage })),
+  tradeUrl: () => withTimeout(import('../pages/trade-url')).then((m) => ({ default: m.TradeUrlPage })),
+  login: () => withTimeout(import('../pages/login')).then((m) => ({ default: m.LoginPage })),
+  onboarding: () => withTimeout(import('../pages/onboarding')).then((m) => ({ default: m.OnboardingPage })),
 } satisfies Record<string, () => Promise<{ default: ComponentType }>>;
 
 type PageKey = keyof typeof imports;

@@ -323,6 +323,17 @@ export function initTelegram(): void {
   }
 }
 
+/** Calls `listener` whenever Telegram's colour scheme changes (the player switched themes). */
+export function onColorSchemeChange(listener: (scheme: Theme) => void): () => void {
+  try {
+    return isThemeParamsDark.sub((dark: boolean | undefined) => {
+      if (typeof dark === 'boolean') listener(dark ? 'dark' : 'light');
+    });
+  } catch {
+    return () => undefined;
+  }
+}
+
 /** Tells Telegram the first screen can render (hides its loading placeholder). */
 export function signalReady(): void {
   safe(() => miniAppReady.ifAvailable());

@@ -20,6 +20,12 @@ describe('settings store', () => {
     expect(localStorage.getItem('app_theme')).toBe('dark');
   });
 
+  it('follows a Telegram theme switch without touching the language', () => {
+    useSettings.getState().adoptTelegram({ languageCode: 'en', colorScheme: 'dark' });
+    useSettings.getState().adoptTelegram({ colorScheme: 'light' });
+    expect(useSettings.getState()).toMatchObject({ language: 'en', theme: 'light', telegramScheme: 'light' });
+  });
+
   it('takes the server language only without a local choice', () => {
     useSettings.getState().adoptServerLanguage('en');
     expect(useSettings.getState().language).toBe('en');

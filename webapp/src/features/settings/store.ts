@@ -46,7 +46,7 @@ export const useSettings = create<SettingsState>((set, get) => ({
   adoptTelegram: ({ languageCode, colorScheme }) => {
     const s = get();
     set({
-      language: s.languageChosen ? s.language : resolveLanguage(null, languageCode),
+      language: s.languageChosen || languageCode === undefined ? s.language : resolveLanguage(null, languageCode),
       telegramScheme: colorScheme ?? s.telegramScheme,
       theme: s.themeChosen ? s.theme : resolveTheme(null, colorScheme ?? s.telegramScheme),
     });

@@ -28,9 +28,8 @@ export function TradeUrlPage() {
     return () => {
       alive = false;
     };
-    // Loaded once per visit.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    // Loaded once per visit; `t` only formats the toast.
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const trimmed = value.trim();
   const valid = isValidTradeUrl(trimmed);
