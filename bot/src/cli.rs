@@ -36,7 +36,7 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
         println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-92 % band" });
         return Ok(if ok { 0 } else { 1 });
     }
-    let domain = crate::build_domain(config, crate::open_store(config).await?.0, empty_catalog(config)?, None, config.bot_username.clone());
+    let domain = crate::build_domain(config, crate::open_store(config).await?.0, load_catalog(config)?, None, config.bot_username.clone(), std::sync::Arc::new(webapp_api::domain::clock::SystemClock));
     match words.as_slice() {
         ["grant", id, amount, ..] => {
             let id: i64 = id.parse().map_err(|_| format!("not a Telegram id: {id}"))?;
@@ -112,8 +112,7 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
     }
 }
 
-/// Operator commands other than `catalog check` don't need the catalog's content.
-fn empty_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {
+fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {
     webapp_api::domain::catalog::Catalog::load(&config.catalog_dir).map_err(|e| format!("catalog: {e}"))
 }
 

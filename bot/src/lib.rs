@@ -14,7 +14,7 @@ use teloxide::types::{BotCommand, MenuButton, WebAppInfo};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use webapp_api::domain::catalog::Catalog;
-use webapp_api::domain::clock::{random_hex, OsRandom, SystemClock};
+use webapp_api::domain::clock::{random_hex, Clock, OsRandom, SystemClock};
 use webapp_api::domain::demo::DemoTelegram;
 use webapp_api::domain::telegram::Telegram;
 use webapp_api::domain::{db, Domain, DomainConfig};
@@ -37,7 +37,14 @@ pub async fn open_store(config: &Config) -> Result<(sqlx::SqlitePool, Catalog), 
 }
 
 /// Builds the one `Domain`. With a token, Telegram is reached through teloxide; without, demo mode.
-pub fn build_domain(config: &Config, pool: sqlx::SqlitePool, catalog: Catalog, bot: Option<&Bot>, bot_username: String) -> Domain {
+pub fn build_domain(
+    config: &Config,
+    pool: sqlx::SqlitePool,
+    catalog: Catalog,
+    bot: Option<&Bot>,
+    bot_username: String,
+    clock: Arc<dyn Clock>,
+) -> Domain {
     let random = Arc::new(OsRandom);
     let (secret, telegram): (String, Arc<dyn Telegram>) = match (bot, &config.bot_token) {
         (Some(bot), Some(token)) => (token.clone(), Arc::new(telegram::TeloxideTelegram { bot: bot.clone() })),
@@ -53,7 +60,7 @@ pub fn build_domain(config: &Config, pool: sqlx::SqlitePool, catalog: Catalog, b
         session_ttl_secs: config.session_ttl_secs,
         webapp_url: config.webapp_url.clone(),
     };
-    Domain::new(pool, domain_config, catalog, Arc::new(SystemClock), random, telegram)
+    Domain::new(pool, domain_config, catalog, clock, random, telegram)
 }
 
 pub fn http_config(config: &Config) -> HttpConfig {
@@ -101,6 +108,11 @@ async fn stopped(mut rx: watch::Receiver<bool>) {
 /// Starts everything: the HTTP server on `config.bind_addr` (port 0 picks one), and with a
 /// token the bot (long polling) and its start-up calls.
 pub async fn start(config: Config) -> Result<Running, String> {
+    start_with_clock(config, Arc::new(SystemClock)).await
+}
+
+/// `start` with an injected clock (tests fix time with it).
+pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<Running, String> {
     let (pool, catalog) = open_store(&config).await?;
     catalog.upsert(&pool).await.map_err(|e| format!("catalog upsert: {e}"))?;
     if !catalog.check_report().1 {
@@ -120,7 +132,7 @@ pub async fn start(config: Config) -> Result<Running, String> {
     } else {
         tracing::warn!("DEMO MODE: no TELEGRAM_BOT_TOKEN. No bot loop, a random signing secret, demo users with free tokens. Never expose this to players.");
     }
-    let domain = build_domain(&config, pool, catalog, bot.as_ref(), bot_username);
+    let domain = build_domain(&config, pool, catalog, bot.as_ref(), bot_username, clock);
 
     let listener = tokio::net::TcpListener::bind(config.bind_addr).await.map_err(|e| format!("BIND_ADDR {}: {e}", config.bind_addr))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;

@@ -56,7 +56,7 @@ async fn bad_init_data_and_bad_tokens_are_401_in_our_shape() {
 
 #[tokio::test]
 async fn expired_init_data_asks_to_reopen_the_app() {
-    let app = TestApp::start(Options { bot: true, env: vec![("AUTH_MAX_AGE_SECS", "60".into())] }).await;
+    let app = TestApp::start(Options { bot: true, env: vec![("AUTH_MAX_AGE_SECS", "60".into())], ..Options::default() }).await;
     let user = json!({"id": 77, "first_name": "Old"}).to_string();
     let old = (app.domain().now() - 3600).to_string();
     let init = webapp_api::domain::auth::sign_init_data(&[("auth_date", &old), ("user", &user)], TOKEN);
@@ -119,7 +119,7 @@ async fn the_demo_endpoint_is_404_with_a_real_token() {
 
 #[tokio::test]
 async fn the_dev_gate_checks_the_password_on_the_server() {
-    let app = TestApp::start(Options { bot: false, env: vec![("DEV_GATE_PASSWORD", "s3cret".into())] }).await;
+    let app = TestApp::start(Options { env: vec![("DEV_GATE_PASSWORD", "s3cret".into())], ..Options::default() }).await;
     let (_, cfg) = app.get("/api/v1/config", None).await;
     assert_eq!(cfg["devGate"], json!(true));
     let (s, b) = app.post("/api/v1/dev-gate", None, json!({"password": "nope"})).await;

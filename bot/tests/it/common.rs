@@ -53,6 +53,8 @@ pub struct Options {
     /// Run with a bot token against a fake Bot API (else demo mode).
     pub bot: bool,
     pub env: Vec<(&'static str, String)>,
+    /// A clock the test moves by hand (else the system clock).
+    pub clock: Option<std::sync::Arc<webapp_api::domain::clock::ManualClock>>,
 }
 
 impl TestApp {
@@ -88,7 +90,11 @@ impl TestApp {
         }
         let config = Config::from_lookup(&move |k| env.get(k).cloned()).expect("test config");
         let token = config.bot_token.clone();
-        let running = fragbox::start(config).await.expect("app starts");
+        let running = match opts.clock {
+            Some(clock) => fragbox::start_with_clock(config, clock).await,
+            None => fragbox::start(config).await,
+        }
+        .expect("app starts");
         let base = format!("http://{}", running.addr);
         TestApp { base, running: Some(running), fake, http: reqwest::Client::new(), dir, token }
     }

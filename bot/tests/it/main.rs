@@ -5,3 +5,4 @@ mod fake_bot_api;
 
 mod backbone;
 mod economy;
+mod rewards;

@@ -8,7 +8,10 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 use crate::domain::DomainResult;
 
 /// The schema, in order. Each file runs once, inside one transaction.
-const MIGRATIONS: &[(&str, &str)] = &[("0001_init", include_str!("../../../data/migrations/0001_init.sql"))];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_init", include_str!("../../../data/migrations/0001_init.sql")),
+    ("0002_orphan_refunds", include_str!("../../../data/migrations/0002_orphan_refunds.sql")),
+];
 
 pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
     let options = SqliteConnectOptions::from_str(url)?

@@ -1,4 +1,5 @@
 //! The economy and everything that touches the database. Neither axum nor teloxide is known here.
+pub mod admin;
 pub mod audit;
 pub mod auth;
 pub mod cases;

@@ -1,1 +1,398 @@
-//! Telegram Stars purchases of token packages (see the bot issue).
+//! Telegram Stars purchases of token packages.
+//!
+//! A purchase is a `payments` row: created `pending` with a 32-hex transaction id (the invoice
+//! payload), credited once on `successful_payment` under the ledger key `stars:{charge_id}`, and
+//! reversed on a refund under `stars-refund:{charge_id}`. Nothing is credited on the client's word.
+use serde::Serialize;
+use sqlx::SqliteConnection;
+
+use crate::domain::admin::{self, Actor};
+use crate::domain::auth::InitData;
+use crate::domain::catalog::Package;
+use crate::domain::clock::random_hex;
+use crate::domain::lang::Lang;
+use crate::domain::ledger::{self, Posted};
+use crate::domain::notifications::{self, Notice};
+use crate::domain::settings::audit_admin;
+use crate::domain::telegram::{Invoice, TelegramError};
+use crate::domain::{db, users, Domain, DomainError, DomainResult, Tokens};
+
+/// Stars are the only currency for digital goods.
+pub const CURRENCY: &str = "XTR";
+
+/// What the package list shows.
+pub fn packages(domain: &Domain) -> &[Package] {
+    &domain.catalog.packages
+}
+
+/// A transaction id: 32 lowercase hex characters.
+pub fn valid_transaction_id(s: &str) -> bool {
+    s.len() == 32 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InvoiceCreated {
+    pub invoice_link: String,
+    pub transaction_id: String,
+}
+
+/// Creates a pending transaction for `pack_id` and its Telegram invoice link. `init_data` is
+/// verified again (a stolen session alone cannot start a purchase) and must name the signed-in
+/// user, as must `telegram_id`.
+pub async fn create_invoice(
+    domain: &Domain,
+    user_id: i64,
+    pack_id: &str,
+    telegram_id: i64,
+    init_data: &str,
+) -> DomainResult<InvoiceCreated> {
+    let now = domain.now();
+    let init = InitData::verify(init_data, &domain.config.bot_token, now, domain.config.auth_max_age_secs)?;
+    if init.user.id != user_id || telegram_id != user_id {
+        return Err(DomainError::Forbidden);
+    }
+    let pack = domain.catalog.package(pack_id).ok_or(DomainError::PackNotFound)?;
+    let tokens = Tokens::whole(pack.tokens + pack.bonus);
+    let transaction_id = random_hex(domain.random.as_ref(), 16);
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("INSERT INTO payments(id, user_id, pack_id, stars, tokens, currency, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .bind(&transaction_id)
+        .bind(user_id)
+        .bind(&pack.id)
+        .bind(pack.stars)
+        .bind(tokens.0)
+        .bind(CURRENCY)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+
+    // Telegram is called with no transaction open.
+    let lang = users::language(domain, user_id).await;
+    let invoice = Invoice {
+        title: invoice_title(lang, tokens),
+        description: invoice_description(lang, pack),
+        payload: transaction_id.clone(),
+        label: invoice_title(lang, tokens),
+        stars: pack.stars,
+    };
+    let link = domain.telegram.create_invoice_link(invoice).await;
+    let mut tx = db::begin_write(&domain.db).await?;
+    match link {
+        Ok(link) => {
+            sqlx::query("UPDATE payments SET invoice_link = ? WHERE id = ?").bind(&link).bind(&transaction_id).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok(InvoiceCreated { invoice_link: link, transaction_id })
+        }
+        Err(e) => {
+            // No link exists, so nobody can pay this transaction: it is over.
+            sqlx::query("UPDATE payments SET status = 'failed' WHERE id = ? AND status = 'pending'")
+                .bind(&transaction_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Err(DomainError::TelegramUnavailable(e.to_string()))
+        }
+    }
+}
+
+fn invoice_title(lang: Lang, tokens: Tokens) -> String {
+    match lang {
+        Lang::Ru => format!("{tokens} фрагов FragBox"),
+        Lang::En => format!("{tokens} FragBox frags"),
+    }
+}
+
+fn invoice_description(lang: Lang, pack: &Package) -> String {
+    match (lang, pack.bonus) {
+        (Lang::Ru, 0) => format!("Пакет «{}»: {} фрагов для открытия кейсов в FragBox.", pack.id, pack.tokens),
+        (Lang::Ru, b) => format!("Пакет «{}»: {} фрагов + {b} бонусных для открытия кейсов в FragBox.", pack.id, pack.tokens),
+        (Lang::En, 0) => format!("Pack \"{}\": {} frags to open cases in FragBox.", pack.id, pack.tokens),
+        (Lang::En, b) => format!("Pack \"{}\": {} frags + {b} bonus to open cases in FragBox.", pack.id, pack.tokens),
+    }
+}
+
+/// `pending`, `success`, `failed` or `refunded`; someone else's transaction does not exist.
+pub async fn status(domain: &Domain, user_id: i64, transaction_id: &str) -> DomainResult<String> {
+    let row: Option<(String,)> = sqlx::query_as("SELECT status FROM payments WHERE id = ? AND user_id = ?")
+        .bind(transaction_id)
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await?;
+    row.map(|r| r.0).ok_or(DomainError::TransactionNotFound)
+}
+
+/// Why a pre-checkout query is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckoutRefusal {
+    /// The payload names no transaction of this user.
+    Unknown,
+    /// Already paid, failed or refunded.
+    NotPending,
+    /// Amount or currency differ from the transaction's.
+    Mismatch,
+}
+
+/// Decides a pre-checkout query: `Ok` only for a pending transaction of `user_id` named by
+/// `payload`, with the same amount in Stars.
+pub async fn pre_checkout(
+    domain: &Domain,
+    user_id: i64,
+    payload: &str,
+    currency: &str,
+    total_amount: i64,
+) -> DomainResult<Result<(), CheckoutRefusal>> {
+    let row: Option<(i64, String, String)> = sqlx::query_as("SELECT stars, currency, status FROM payments WHERE id = ? AND user_id = ?")
+        .bind(payload)
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await?;
+    Ok(match row {
+        None => Err(CheckoutRefusal::Unknown),
+        Some((_, _, status)) if status != "pending" => Err(CheckoutRefusal::NotPending),
+        Some((stars, cur, _)) if stars != total_amount || cur != currency || currency != CURRENCY => Err(CheckoutRefusal::Mismatch),
+        Some(_) => Ok(()),
+    })
+}
+
+/// What Telegram told us about a completed payment (`successful_payment`).
+#[derive(Clone, Debug)]
+pub struct PaidReport {
+    pub user_id: i64,
+    pub payload: String,
+    pub currency: String,
+    pub total_amount: i64,
+    pub charge_id: String,
+    pub provider_charge_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Paid {
+    /// Tokens credited now; the balance after.
+    Credited { transaction_id: String, tokens: Tokens, balance: Tokens },
+    /// This charge id was handled before: nothing changed.
+    AlreadyCredited,
+    /// The payload matches no pending transaction of the payer with that amount: kept in
+    /// `orphan_payments` for an admin (to credit by hand or refund). `new` is false on a repeat.
+    Orphan { new: bool },
+}
+
+/// Credits a successful payment exactly once per charge id, marks the transaction `success`
+/// and notifies the player, all in one transaction.
+pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<Paid> {
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    let seen: Option<(String,)> = sqlx::query_as("SELECT id FROM payments WHERE charge_id = ?")
+        .bind(&report.charge_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if seen.is_some() {
+        return Ok(Paid::AlreadyCredited);
+    }
+    let row: Option<(i64, i64)> = sqlx::query_as(
+        "SELECT tokens, stars FROM payments WHERE id = ? AND user_id = ? AND status = 'pending' AND currency = ? AND stars = ?",
+    )
+    .bind(&report.payload)
+    .bind(report.user_id)
+    .bind(&report.currency)
+    .bind(report.total_amount)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((tokens, stars)) = row.filter(|_| report.currency == CURRENCY) else {
+        let inserted = sqlx::query(
+            "INSERT INTO orphan_payments(charge_id, user_id, payload, stars, currency, created_at) VALUES (?, ?, ?, ?, ?, ?)
+             ON CONFLICT(charge_id) DO NOTHING",
+        )
+        .bind(&report.charge_id)
+        .bind(report.user_id)
+        .bind(&report.payload)
+        .bind(report.total_amount)
+        .bind(&report.currency)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        return Ok(Paid::Orphan { new: inserted.rows_affected() == 1 });
+    };
+    let tokens = Tokens(tokens);
+    let balance = match ledger::post(&mut tx, report.user_id, tokens, "stars_purchase", &format!("stars:{}", report.charge_id), now).await? {
+        Posted::Applied(b) => b,
+        Posted::Duplicate => return Ok(Paid::AlreadyCredited),
+    };
+    let moved = sqlx::query(
+        "UPDATE payments SET status = 'success', charge_id = ?, provider_charge_id = ?, paid_at = ? WHERE id = ? AND status = 'pending'",
+    )
+    .bind(&report.charge_id)
+    .bind(&report.provider_charge_id)
+    .bind(now)
+    .bind(&report.payload)
+    .execute(&mut *tx)
+    .await?;
+    if moved.rows_affected() != 1 {
+        return Err(DomainError::Internal(format!("payment {} changed under us", report.payload)));
+    }
+    notifications::enqueue(&mut tx, report.user_id, &Notice::PurchaseCredited { tokens: tokens.to_string(), stars }, now).await?;
+    tx.commit().await?;
+    Ok(Paid::Credited { transaction_id: report.payload.clone(), tokens, balance })
+}
+
+/// Demo mode's stand-in for Telegram's payment sheet: pays the signed-in demo user's own
+/// pending transaction through the same path a real `successful_payment` takes.
+pub async fn demo_pay(domain: &Domain, user_id: i64, transaction_id: &str) -> DomainResult<Paid> {
+    if !domain.config.demo {
+        return Err(DomainError::NotFound);
+    }
+    let row: Option<(i64, String, String)> = sqlx::query_as("SELECT stars, currency, status FROM payments WHERE id = ? AND user_id = ?")
+        .bind(transaction_id)
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await?;
+    let (stars, currency, status) = row.ok_or(DomainError::TransactionNotFound)?;
+    if status != "pending" {
+        return Err(DomainError::TransactionNotFound);
+    }
+    let report = PaidReport {
+        user_id,
+        payload: transaction_id.to_owned(),
+        currency,
+        total_amount: stars,
+        charge_id: format!("stxdemo{}", random_hex(domain.random.as_ref(), 24)),
+        provider_charge_id: None,
+    };
+    record_paid(domain, &report).await
+}
+
+/// What a refund did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refunded {
+    /// Stars returned and the credit reversed. `taken` may be below `credited` only when forced
+    /// (or for a refund made outside our command): the balance went to zero, not below.
+    Reversed { user_id: i64, transaction_id: String, stars: i64, credited: Tokens, taken: Tokens },
+    /// Marked refunded before: nothing changed.
+    AlreadyRefunded { user_id: i64 },
+    /// A payment that matched nothing (never credited): Stars returned, nothing to reverse.
+    Orphan { user_id: i64, stars: i64 },
+}
+
+/// Takes back a refunded payment's credit (all of it, or with `clamp` as much as the balance
+/// holds), marks it refunded and tells the player. `None` when it was not a credited payment.
+async fn reverse_in(conn: &mut SqliteConnection, charge_id: &str, clamp: bool, now: i64) -> DomainResult<Option<Refunded>> {
+    let row: Option<(String, i64, i64, i64, String)> =
+        sqlx::query_as("SELECT id, user_id, tokens, stars, status FROM payments WHERE charge_id = ?")
+            .bind(charge_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some((id, user_id, tokens, stars, status)) = row else { return Ok(None) };
+    if status == "refunded" {
+        return Ok(Some(Refunded::AlreadyRefunded { user_id }));
+    }
+    let credited = Tokens(tokens);
+    let balance = ledger::balance(conn, user_id).await?;
+    let taken = if clamp { Tokens(credited.0.min(balance.0)) } else { credited };
+    if taken.0 > 0 {
+        match ledger::post(conn, user_id, Tokens(-taken.0), "stars_refund", &format!("stars-refund:{charge_id}"), now).await? {
+            Posted::Applied(_) => {}
+            Posted::Duplicate => return Ok(Some(Refunded::AlreadyRefunded { user_id })),
+        }
+    }
+    sqlx::query("UPDATE payments SET status = 'refunded', refunded_at = ? WHERE id = ? AND status = 'success'")
+        .bind(now)
+        .bind(&id)
+        .execute(&mut *conn)
+        .await?;
+    notifications::enqueue(conn, user_id, &Notice::PurchaseRefunded { tokens: taken.to_string(), stars }, now).await?;
+    Ok(Some(Refunded::Reversed { user_id, transaction_id: id, stars, credited, taken }))
+}
+
+/// `/refund <charge_id> [force]`: returns the Stars through Telegram, then reverses the credit.
+/// Refused before Telegram is asked when the player has already spent the tokens, unless
+/// `force` (which takes the balance to zero, never below). `CHARGE_ALREADY_REFUNDED` from
+/// Telegram counts as done (the port maps it to success).
+pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool) -> DomainResult<Refunded> {
+    admin::ensure(domain, actor)?;
+    let charge_id = charge_id.trim();
+    let row: Option<(i64, i64, String)> = sqlx::query_as("SELECT user_id, tokens, status FROM payments WHERE charge_id = ?")
+        .bind(charge_id)
+        .fetch_optional(&domain.db)
+        .await?;
+    let orphan: Option<(i64, i64, Option<i64>)> =
+        sqlx::query_as("SELECT user_id, stars, refunded_at FROM orphan_payments WHERE charge_id = ?")
+            .bind(charge_id)
+            .fetch_optional(&domain.db)
+            .await?;
+    let user_id = match (&row, &orphan) {
+        (Some((user_id, _, status)), _) if status == "refunded" => return Ok(Refunded::AlreadyRefunded { user_id: *user_id }),
+        (Some((user_id, tokens, _)), _) => {
+            let mut conn = domain.db.acquire().await?;
+            if !force && ledger::balance(&mut conn, *user_id).await?.0 < *tokens {
+                return Err(DomainError::RefundRefused("the tokens were already spent; /refund <charge_id> force takes the balance to zero"));
+            }
+            *user_id
+        }
+        (None, Some((user_id, _, Some(_)))) => return Ok(Refunded::AlreadyRefunded { user_id: *user_id }),
+        (None, Some((user_id, _, None))) => *user_id,
+        (None, None) => return Err(DomainError::TransactionNotFound),
+    };
+
+    // Telegram first, outside any transaction: only a refund that went through is reversed.
+    domain.telegram.refund_star_payment(user_id, charge_id).await.map_err(|e| match e {
+        TelegramError::Refused(why) | TelegramError::Blocked(why) => DomainError::TelegramUnavailable(why),
+        TelegramError::Unavailable(why) => DomainError::TelegramUnavailable(why),
+    })?;
+
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    // The Stars are gone now, so the reversal cannot be refused any more: if the player spent
+    // tokens since the check above, it clamps at zero like a forced refund.
+    let outcome = match reverse_in(&mut tx, charge_id, true, now).await? {
+        Some(r) => r,
+        None => {
+            let stars = orphan.map(|o| o.1).unwrap_or(0);
+            sqlx::query("UPDATE orphan_payments SET refunded_at = ? WHERE charge_id = ?").bind(now).bind(charge_id).execute(&mut *tx).await?;
+            Refunded::Orphan { user_id, stars }
+        }
+    };
+    audit_admin(&mut tx, actor.audit_id(), "refund", &format!("{charge_id} force={force} {outcome:?}"), now).await?;
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// A `refunded_payment` service message: Telegram already returned the Stars (a refund made
+/// outside our command), so the credit is reversed as far as the balance allows.
+pub async fn record_refunded(domain: &Domain, charge_id: &str) -> DomainResult<Option<Refunded>> {
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    let outcome = reverse_in(&mut tx, charge_id, true, now).await?;
+    if outcome.is_none() {
+        sqlx::query("UPDATE orphan_payments SET refunded_at = COALESCE(refunded_at, ?) WHERE charge_id = ?")
+            .bind(now)
+            .bind(charge_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// Orphan payments not refunded yet, oldest first: `(charge_id, user_id, payload, stars)`.
+pub async fn orphans(domain: &Domain, actor: Actor) -> DomainResult<Vec<(String, i64, String, i64)>> {
+    admin::ensure(domain, actor)?;
+    Ok(sqlx::query_as(
+        "SELECT charge_id, user_id, payload, stars FROM orphan_payments WHERE refunded_at IS NULL ORDER BY created_at LIMIT 50",
+    )
+    .fetch_all(&domain.db)
+    .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_transaction_id_is_32_lowercase_hex_characters() {
+        assert!(valid_transaction_id("0123456789abcdef0123456789abcdef"));
+        assert!(!valid_transaction_id("0123456789ABCDEF0123456789abcdef"));
+        assert!(!valid_transaction_id("0123456789abcdef"));
+        assert!(!valid_transaction_id("../etc/passwd0123456789abcdef012"));
+    }
+}

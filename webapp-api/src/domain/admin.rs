@@ -1,0 +1,250 @@
+//! Operator actions: who may run them, what they do, and the audit trail each one leaves.
+//! The bot's admin commands and the `fragbox` CLI both come here.
+use serde::Serialize;
+
+use crate::domain::clock::{random_hex, rfc3339, utc_day};
+use crate::domain::ledger::{self, LedgerLine, Posted};
+use crate::domain::settings::{self, audit_admin};
+use crate::domain::withdrawals::{self, Resolution};
+use crate::domain::{db, users, Domain, DomainError, DomainResult, Tokens};
+
+/// Largest single grant (either sign): a typo guard, not a business rule.
+pub const MAX_GRANT: Tokens = Tokens::whole(1_000_000);
+
+/// Who runs an operator action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// The `fragbox` command line (whoever can run it owns the box); audited as id 0.
+    Cli,
+    /// A Telegram user who claims to be an admin; checked against `ADMIN_IDS`.
+    Admin(i64),
+}
+
+impl Actor {
+    /// The id written to `admin_audit`.
+    pub fn audit_id(self) -> i64 {
+        match self {
+            Actor::Cli => 0,
+            Actor::Admin(id) => id,
+        }
+    }
+}
+
+/// Refuses anyone who is not the CLI or listed in `ADMIN_IDS`.
+pub fn ensure(domain: &Domain, actor: Actor) -> DomainResult<()> {
+    match actor {
+        Actor::Cli => Ok(()),
+        Actor::Admin(id) if domain.config.is_admin(id) => Ok(()),
+        Actor::Admin(_) => Err(DomainError::Forbidden),
+    }
+}
+
+/// Records an action that changes nothing (a read) in its own short transaction.
+async fn audit_read(domain: &Domain, actor: Actor, action: &str, detail: &str) -> DomainResult<()> {
+    let mut tx = db::begin_write(&domain.db).await?;
+    audit_admin(&mut tx, actor.audit_id(), action, detail, domain.now()).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Credits (or, negative, debits down to zero at most) a user's balance by hand, with a reason.
+/// Answers the balance after it.
+pub async fn grant(domain: &Domain, actor: Actor, user_id: i64, amount: Tokens, reason: &str) -> DomainResult<Tokens> {
+    ensure(domain, actor)?;
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(DomainError::BadRequest("a reason is required".into()));
+    }
+    if amount.0 == 0 || amount.0.abs() > MAX_GRANT.0 {
+        return Err(DomainError::BadRequest(format!("amount must be non-zero and at most {MAX_GRANT} tokens")));
+    }
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    // Every grant is its own event: the key only has to be unique.
+    let key = format!("grant:{user_id}:{now}:{}", random_hex(domain.random.as_ref(), 8));
+    let balance = match ledger::post(&mut tx, user_id, amount, &format!("grant: {reason}"), &key, now).await? {
+        Posted::Applied(b) => b,
+        Posted::Duplicate => return Err(DomainError::Internal("grant key collision".into())),
+    };
+    audit_admin(&mut tx, actor.audit_id(), "grant", &format!("{user_id} {amount} {reason}"), now).await?;
+    tx.commit().await?;
+    Ok(balance)
+}
+
+pub async fn set_maintenance(domain: &Domain, actor: Actor, on: bool) -> DomainResult<()> {
+    ensure(domain, actor)?;
+    settings::set_maintenance_by_admin(domain, actor.audit_id(), on).await
+}
+
+pub async fn maintenance_status(domain: &Domain, actor: Actor) -> DomainResult<bool> {
+    ensure(domain, actor)?;
+    let on = settings::maintenance(domain).await?;
+    audit_read(domain, actor, "maintenance_status", if on { "on" } else { "off" }).await?;
+    Ok(on)
+}
+
+pub async fn pending_withdrawals(domain: &Domain, actor: Actor) -> DomainResult<Vec<withdrawals::Pending>> {
+    ensure(domain, actor)?;
+    let list = withdrawals::pending(domain).await?;
+    audit_read(domain, actor, "withdrawals_list", &format!("{} pending", list.len())).await?;
+    Ok(list)
+}
+
+/// Marks a withdrawal sent or failed (with a reason); the player is told through the outbox.
+pub async fn resolve_withdrawal(domain: &Domain, actor: Actor, withdrawal_id: i64, resolution: Resolution) -> DomainResult<()> {
+    ensure(domain, actor)?;
+    withdrawals::resolve(domain, withdrawal_id, resolution, actor.audit_id()).await
+}
+
+/// Realised figures of one case over every open so far.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseStats {
+    pub case_id: String,
+    pub opens: i64,
+    pub spent: Tokens,
+    /// Catalog value of what those opens dropped.
+    pub dropped: Tokens,
+    /// `dropped / spent` in basis points (0 without opens).
+    pub realised_rtp_bp: i64,
+    /// What the catalog's weights promise, in basis points.
+    pub expected_rtp_bp: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Stats {
+    pub users: i64,
+    pub opens_today: i64,
+    pub opens_total: i64,
+    /// Sum of every balance.
+    pub tokens_in_circulation: Tokens,
+    /// Stars of payments that stand (success); refunded ones are counted apart.
+    pub stars_received: i64,
+    pub stars_refunded: i64,
+    pub orphan_payments: i64,
+    pub open_tickets: i64,
+    pub pending_withdrawals: i64,
+    pub cases: Vec<CaseStats>,
+}
+
+pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
+    ensure(domain, actor)?;
+    let now = domain.now();
+    let day_start = utc_day(now).and_hms_opt(0, 0, 0).map(|t| t.and_utc().timestamp()).unwrap_or(now);
+    let count = |sql: &'static str| async move {
+        let (n,): (i64,) = sqlx::query_as(sql).fetch_one(&domain.db).await?;
+        Ok::<i64, DomainError>(n)
+    };
+    let users = count("SELECT COUNT(*) FROM users").await?;
+    let opens_total = count("SELECT COUNT(*) FROM case_opens").await?;
+    let tokens = count("SELECT COALESCE(SUM(balance), 0) FROM users").await?;
+    let stars_received = count("SELECT COALESCE(SUM(stars), 0) FROM payments WHERE status = 'success'").await?;
+    let stars_refunded = count("SELECT COALESCE(SUM(stars), 0) FROM payments WHERE status = 'refunded'").await?;
+    let orphan_payments = count("SELECT COUNT(*) FROM orphan_payments").await?;
+    let open_tickets = count("SELECT COUNT(*) FROM tickets WHERE status = 'open'").await?;
+    let pending_withdrawals = count("SELECT COUNT(*) FROM withdrawals WHERE status = 'pending'").await?;
+    let (opens_today,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE created_at >= ?")
+        .bind(day_start)
+        .fetch_one(&domain.db)
+        .await?;
+    let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
+        "SELECT o.case_id, COUNT(*), SUM(o.price), COALESCE(SUM(i.token_price), 0)
+         FROM case_opens o LEFT JOIN inventory_items i ON i.open_id = o.id GROUP BY o.case_id ORDER BY o.case_id",
+    )
+    .fetch_all(&domain.db)
+    .await?;
+    let cases = rows
+        .into_iter()
+        .map(|(case_id, opens, spent, dropped)| CaseStats {
+            expected_rtp_bp: domain.catalog.case(&case_id).map(|c| domain.catalog.rtp_bp(c)),
+            realised_rtp_bp: if spent > 0 { (i128::from(dropped) * 10_000 / i128::from(spent)) as i64 } else { 0 },
+            case_id,
+            opens,
+            spent: Tokens(spent),
+            dropped: Tokens(dropped),
+        })
+        .collect();
+    audit_read(domain, actor, "stats", "").await?;
+    Ok(Stats {
+        users,
+        opens_today,
+        opens_total,
+        tokens_in_circulation: Tokens(tokens),
+        stars_received,
+        stars_refunded,
+        orphan_payments,
+        open_tickets,
+        pending_withdrawals,
+        cases,
+    })
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct UserItem {
+    pub id: i64,
+    pub name: String,
+    pub status: String,
+    pub token_price: Tokens,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct UserReport {
+    pub id: i64,
+    pub name: String,
+    pub username: Option<String>,
+    pub balance: Tokens,
+    pub language: &'static str,
+    pub bot_blocked: bool,
+    pub created_at: String,
+    /// Items by status (sold included), e.g. `[("received", 3)]`.
+    pub item_counts: Vec<(String, i64)>,
+    /// The newest items still in the inventory (at most 10).
+    pub items: Vec<UserItem>,
+    /// The newest ledger lines (at most 10).
+    pub ledger: Vec<LedgerLine>,
+    pub payments: i64,
+}
+
+pub async fn user_report(domain: &Domain, actor: Actor, user_id: i64) -> DomainResult<UserReport> {
+    ensure(domain, actor)?;
+    type Row = (String, String, Option<String>, i64, bool, i64);
+    let row: Option<Row> =
+        sqlx::query_as("SELECT first_name, last_name, username, balance, bot_blocked, created_at FROM users WHERE id = ?")
+            .bind(user_id)
+            .fetch_optional(&domain.db)
+            .await?;
+    let (first, last, username, balance, bot_blocked, created_at) = row.ok_or(DomainError::NotFound)?;
+    let item_counts: Vec<(String, i64)> =
+        sqlx::query_as("SELECT status, COUNT(*) FROM inventory_items WHERE user_id = ? GROUP BY status ORDER BY status")
+            .bind(user_id)
+            .fetch_all(&domain.db)
+            .await?;
+    let items: Vec<(i64, String, String, i64)> = sqlx::query_as(
+        "SELECT id, weapon || ' | ' || finish, status, token_price FROM inventory_items
+         WHERE user_id = ? AND status <> 'sold' ORDER BY id DESC LIMIT 10",
+    )
+    .bind(user_id)
+    .fetch_all(&domain.db)
+    .await?;
+    let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = ? AND status <> 'pending'")
+        .bind(user_id)
+        .fetch_one(&domain.db)
+        .await?;
+    let ledger = ledger::recent(&domain.db, user_id, 10).await?;
+    audit_read(domain, actor, "user", &user_id.to_string()).await?;
+    Ok(UserReport {
+        id: user_id,
+        name: users::display_name(&first, &last, None),
+        username,
+        balance: Tokens(balance),
+        language: users::language(domain, user_id).await.as_str(),
+        bot_blocked,
+        created_at: rfc3339(created_at),
+        item_counts,
+        items: items
+            .into_iter()
+            .map(|(id, name, status, price)| UserItem { id, name, status, token_price: Tokens(price) })
+            .collect(),
+        ledger,
+        payments,
+    })
+}
