@@ -5,4 +5,5 @@ mod fake_bot_api;
 
 mod backbone;
 mod economy;
+mod operator;
 mod rewards;

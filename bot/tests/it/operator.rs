@@ -1,0 +1,124 @@
+//! The operator CLI (the real binary on the app's database) and the notification outbox.
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::json;
+use webapp_api::domain::notifications::{self, Notice};
+
+use crate::common::*;
+use crate::fake_bot_api::Script;
+
+fn fragbox(app: &TestApp, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_fragbox"))
+        .args(args)
+        .env("DATABASE_URL", app.db_url())
+        .env("CATALOG_DIR", repo_root().join("data/catalog"))
+        .env_remove("TELEGRAM_BOT_TOKEN")
+        .output()
+        .expect("run fragbox");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[tokio::test]
+async fn the_cli_grants_audits_and_resolves_withdrawals_on_the_live_database() {
+    let app = TestApp::with_bot().await;
+    let t = app.sign_in(600, "Cli").await;
+    let (code, out) = fragbox(&app, &["grant", "600", "12.5", "--reason", "welcome back"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(app.balance(600).await, 1250);
+    let (code, out) = fragbox(&app, &["grant", "600", "1.234", "--reason", "x"]);
+    assert_ne!(code, 0, "{out}");
+    let (code, _) = fragbox(&app, &["grant", "600", "-99999", "--reason", "too much"]);
+    assert_ne!(code, 0);
+    assert_eq!(app.balance(600).await, 1250);
+    fragbox(&app, &["grant", "600", "100", "--reason", "cases"]);
+    let (_, opened) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
+    let item = opened["item"]["id"].as_i64().unwrap();
+    let url = "https://steamcommunity.com/tradeoffer/new/?partner=42&token=zz";
+    let (_, w) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": url})).await;
+    let wid = w["withdrawalId"].as_i64().unwrap().to_string();
+    let (code, out) = fragbox(&app, &["withdrawals", "list"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(&format!("#{wid}")) && out.contains(url) && out.contains("76561197960265770"), "{out}");
+    let (code, out) = fragbox(&app, &["withdrawals", "error", &wid, "--reason", "Trade", "hold"]);
+    assert_eq!(code, 0, "{out}");
+    let (_, b) = app.get(&format!("/api/v1/user/item/{item}"), Some(&t)).await;
+    assert_eq!((b["item"]["status"].clone(), b["item"]["statusReason"].clone()), (json!("error"), json!("Trade hold")));
+    let (code, out) = fragbox(&app, &["audit"]);
+    assert_eq!(code, 0, "{out}");
+    sqlx::query("UPDATE users SET balance = balance + 5 WHERE id = 600").execute(&app.domain().db).await.unwrap();
+    let (code, out) = fragbox(&app, &["audit"]);
+    assert_ne!(code, 0);
+    assert!(out.contains("VIOLATION"), "{out}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn maintenance_switched_by_the_cli_reaches_the_running_api() {
+    let app = TestApp::with_bot().await;
+    let (code, _) = fragbox(&app, &["maintenance", "on"]);
+    assert_eq!(code, 0);
+    tokio::time::sleep(Duration::from_millis(2100)).await; // the API trusts its cached read for 2 s
+    let (_, st) = app.get("/api/v1/status", None).await;
+    assert_eq!(st["maintenance"], json!(true));
+    fragbox(&app, &["maintenance", "off"]);
+    let (code, out) = fragbox(&app, &["maintenance", "status"]);
+    assert_eq!((code, out.trim().ends_with("maintenance off")), (0, true), "{out}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn catalog_check_prints_return_to_player_and_fails_outside_the_band() {
+    let app = TestApp::demo().await;
+    let (code, out) = fragbox(&app, &["catalog", "check"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("RTP") && out.contains("chance"));
+    // A case paying back more than it costs is refused.
+    let dir = TempDir::new();
+    for f in ["items.json", "packages.json"] {
+        std::fs::copy(repo_root().join("data/catalog").join(f), dir.0.join(f)).unwrap();
+    }
+    let mut cases: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo_root().join("data/catalog/cases.json")).unwrap()).unwrap();
+    cases["cases"][0]["price"] = json!(1);
+    std::fs::write(dir.0.join("cases.json"), cases.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_fragbox")).args(["catalog", "check"]).env("CATALOG_DIR", &dir.0).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("OUTSIDE"));
+    cases["cases"][0]["items"][0]["weight"] = json!(0);
+    std::fs::write(dir.0.join("cases.json"), cases.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_fragbox")).args(["catalog", "check"]).env("CATALOG_DIR", &dir.0).output().unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("weight 0"));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_outbox_retries_while_telegram_fails_and_gives_up_on_blocked_users() {
+    let app = TestApp::with_bot().await;
+    app.sign_in(700, "Flaky").await;
+    app.sign_in(701, "Blocker").await;
+    app.fake().script("sendMessage", Script::Err(429, "Too Many Requests: retry after 1".into()));
+    app.fake().script("sendMessage", Script::Err(403, "Forbidden: bot was blocked by the user".into()));
+    let mut tx = app.domain().db.begin().await.unwrap();
+    let now = app.domain().now();
+    notifications::enqueue(&mut tx, 700, &Notice::TicketClosed { ticket_id: 1 }, now).await.unwrap();
+    notifications::enqueue(&mut tx, 701, &Notice::TicketClosed { ticket_id: 2 }, now).await.unwrap();
+    tx.commit().await.unwrap();
+    app.fake().wait_calls("sendMessage", 2).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let rows: Vec<(i64, String, i64, Option<String>, i64)> =
+        sqlx::query_as("SELECT user_id, status, attempts, last_error, next_attempt_at FROM notifications ORDER BY user_id")
+            .fetch_all(&app.domain().db)
+            .await
+            .unwrap();
+    assert_eq!(rows[0].0, 700);
+    assert_eq!((rows[0].1.as_str(), rows[0].2), ("pending", 1), "{rows:?}");
+    assert!(rows[0].4 > now, "retry is scheduled later");
+    assert_eq!((rows[1].1.as_str(), rows[1].2), ("failed", 1), "{rows:?}");
+    assert!(rows[1].3.as_deref().unwrap_or("").contains("blocked"));
+    let (blocked,): (bool,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = 701").fetch_one(&app.domain().db).await.unwrap();
+    assert!(blocked);
+    app.stop().await;
+}
