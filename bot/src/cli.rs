@@ -1,8 +1,8 @@
 //! Operator commands of the `fragbox` binary. Safe while the server runs: each is one short
 //! write transaction on the same database.
-use webapp_api::domain::ledger::{self, Posted};
+use webapp_api::domain::admin::{self, Actor};
 use webapp_api::domain::withdrawals::{self, Resolution};
-use webapp_api::domain::{audit, db, settings, Domain, Tokens};
+use webapp_api::domain::{audit, settings, Domain, Tokens};
 
 use crate::config::Config;
 
@@ -116,19 +116,7 @@ fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog,
     webapp_api::domain::catalog::Catalog::load(&config.catalog_dir).map_err(|e| format!("catalog: {e}"))
 }
 
+/// `fragbox grant`: the same rule the bot's `/grant` uses, run as the CLI operator.
 pub async fn grant(domain: &Domain, user_id: i64, amount: Tokens, reason: &str) -> Result<Tokens, String> {
-    let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await.map_err(|e| e.to_string())?;
-    let key = format!("grant:{user_id}:{now}:{}", webapp_api::domain::clock::random_hex(domain.random.as_ref(), 8));
-    let posted = ledger::post(&mut tx, user_id, amount, &format!("grant: {reason}"), &key, now)
-        .await
-        .map_err(|e| format!("user {user_id}: {e}"))?;
-    settings::audit_admin(&mut tx, CLI_OPERATOR, "grant", &format!("{user_id} {amount} {reason}", amount = amount.to_string()), now)
-        .await
-        .map_err(|e| e.to_string())?;
-    tx.commit().await.map_err(|e| e.to_string())?;
-    match posted {
-        Posted::Applied(b) => Ok(b),
-        Posted::Duplicate => Err("duplicate grant".into()),
-    }
+    admin::grant(domain, Actor::Cli, user_id, amount, reason).await.map_err(|e| format!("user {user_id}: {e}"))
 }

@@ -2,6 +2,9 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use webapp_api::http::metrics::MetricsAccess;
+use webapp_api::http::ratelimit::{IpNet, Limit, RateLimits};
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub bind_addr: SocketAddr,
@@ -23,6 +26,16 @@ pub struct Config {
     pub webapp_dist: PathBuf,
     pub legal_dir: PathBuf,
     pub log_format_json: bool,
+    /// `RATE_LIMIT_*`: per user and per client address; `RATE_LIMITS=off` turns all off.
+    pub rate_limits: RateLimits,
+    /// `TRUSTED_PROXIES`: addresses or CIDR blocks whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<IpNet>,
+    /// `METRICS_TOKEN` (bearer) or `METRICS_ENABLED=true` (open); else `/metrics` is 404.
+    pub metrics: MetricsAccess,
+    /// `DB_BUSY_TIMEOUT_MS`: how long a write waits for SQLite's lock before answering 503 busy.
+    pub db_busy_timeout_ms: u64,
+    /// `TELEGRAM_TIMEOUT_MS`: how long a player's request waits on a Telegram call.
+    pub telegram_timeout_ms: u64,
 }
 
 #[derive(Debug)]
@@ -43,6 +56,28 @@ fn parse<T: std::str::FromStr>(get: &dyn Fn(&str) -> Option<String>, name: &str,
         None => Ok(default),
         Some(v) => v.parse().map_err(|_| ConfigError(format!("{name}: cannot parse {v:?}"))),
     }
+}
+
+/// The `RATE_LIMIT_*` variables over the defaults; each is `<count>/<seconds>` or `off`.
+fn rate_limits(get: &dyn Fn(&str) -> Option<String>) -> Result<RateLimits, ConfigError> {
+    if var(get, "RATE_LIMITS").is_some_and(|v| v.eq_ignore_ascii_case("off")) {
+        return Ok(RateLimits::OFF);
+    }
+    let mut l = RateLimits::default();
+    for (name, slot) in [
+        ("RATE_LIMIT_SIGN_IN_IP", &mut l.sign_in_ip),
+        ("RATE_LIMIT_OPEN_USER", &mut l.open_user),
+        ("RATE_LIMIT_OPEN_IP", &mut l.open_ip),
+        ("RATE_LIMIT_CLAIM_USER", &mut l.claim_user),
+        ("RATE_LIMIT_CLAIM_IP", &mut l.claim_ip),
+        ("RATE_LIMIT_TICKET_USER", &mut l.ticket_user),
+        ("RATE_LIMIT_TICKET_IP", &mut l.ticket_ip),
+    ] {
+        if let Some(v) = var(get, name) {
+            *slot = v.parse::<Limit>().map_err(|e| ConfigError(format!("{name}: {e}")))?;
+        }
+    }
+    Ok(l)
 }
 
 impl Config {
@@ -82,6 +117,23 @@ impl Config {
         if auth_max_age_secs < 0 || session_ttl_secs <= 0 {
             return Err(ConfigError("AUTH_MAX_AGE_SECS must be >= 0 and SESSION_TTL_SECS > 0".into()));
         }
+        let rate_limits = rate_limits(get)?;
+        let mut trusted_proxies = Vec::new();
+        for part in var(get, "TRUSTED_PROXIES").unwrap_or_default().split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            trusted_proxies.push(part.parse::<IpNet>().map_err(|e| ConfigError(format!("TRUSTED_PROXIES: {e}")))?);
+        }
+        let metrics = match (var(get, "METRICS_TOKEN"), var(get, "METRICS_ENABLED").as_deref()) {
+            (Some(t), _) if t.len() < 16 => return Err(ConfigError("METRICS_TOKEN: use at least 16 characters".into())),
+            (Some(t), _) => MetricsAccess::Token(t),
+            (None, Some("true" | "1" | "yes")) => MetricsAccess::Open,
+            (None, None | Some("false" | "0" | "no")) => MetricsAccess::Off,
+            (None, Some(v)) => return Err(ConfigError(format!("METRICS_ENABLED: true or false, not {v:?}"))),
+        };
+        let db_busy_timeout_ms = parse(get, "DB_BUSY_TIMEOUT_MS", 5_000u64)?;
+        let telegram_timeout_ms = parse(get, "TELEGRAM_TIMEOUT_MS", 5_000u64)?;
+        if db_busy_timeout_ms == 0 || telegram_timeout_ms == 0 {
+            return Err(ConfigError("DB_BUSY_TIMEOUT_MS and TELEGRAM_TIMEOUT_MS must be > 0".into()));
+        }
         let log_format = var(get, "LOG_FORMAT").unwrap_or_else(|| "text".into());
         if log_format != "text" && log_format != "json" {
             return Err(ConfigError("LOG_FORMAT: text or json".into()));
@@ -105,6 +157,11 @@ impl Config {
             webapp_dist: var(get, "WEBAPP_DIST").unwrap_or_else(|| "webapp/dist".into()).into(),
             legal_dir: var(get, "LEGAL_DIR").unwrap_or_else(|| "data/legal".into()).into(),
             log_format_json: log_format == "json",
+            rate_limits,
+            trusted_proxies,
+            metrics,
+            db_busy_timeout_ms,
+            telegram_timeout_ms,
             bot_token,
         })
     }
@@ -137,6 +194,27 @@ mod tests {
         for (k, v) in [("BIND_ADDR", "nope"), ("ADMIN_IDS", "1,x"), ("AUTH_MAX_AGE_SECS", "-1"), ("TELEGRAM_BOT_TOKEN", "abc")] {
             let err = cfg(&[(k, v)]).unwrap_err();
             assert!(err.0.contains(k), "{k}: {}", err.0);
+        }
+    }
+
+    #[test]
+    fn limits_proxies_and_metrics_come_from_the_environment() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.rate_limits, RateLimits::default());
+        assert_eq!(c.metrics, MetricsAccess::Off);
+        let c = cfg(&[
+            ("RATE_LIMIT_OPEN_USER", "5/1"),
+            ("TRUSTED_PROXIES", "10.0.0.0/8, ::1"),
+            ("METRICS_TOKEN", "0123456789abcdef"),
+        ])
+        .unwrap();
+        assert_eq!(c.rate_limits.open_user, Limit::new(5, 1));
+        assert_eq!(c.trusted_proxies.len(), 2);
+        assert_eq!(c.metrics, MetricsAccess::Token("0123456789abcdef".into()));
+        assert_eq!(cfg(&[("RATE_LIMITS", "off")]).unwrap().rate_limits, RateLimits::OFF);
+        assert_eq!(cfg(&[("METRICS_ENABLED", "true")]).unwrap().metrics, MetricsAccess::Open);
+        for (k, v) in [("RATE_LIMIT_OPEN_IP", "lots"), ("TRUSTED_PROXIES", "proxy"), ("METRICS_TOKEN", "short"), ("DB_BUSY_TIMEOUT_MS", "0")] {
+            assert!(cfg(&[(k, v)]).unwrap_err().0.contains(k), "{k}");
         }
     }
 

@@ -30,7 +30,8 @@ pub async fn open_store(config: &Config) -> Result<(sqlx::SqlitePool, Catalog), 
             std::fs::create_dir_all(parent).map_err(|e| format!("DATABASE_URL: cannot create {}: {e}", parent.display()))?;
         }
     }
-    let pool = db::open(&config.database_url).await.map_err(|e| format!("DATABASE_URL: {e}"))?;
+    let busy = std::time::Duration::from_millis(config.db_busy_timeout_ms);
+    let pool = db::open_with(&config.database_url, busy).await.map_err(|e| format!("DATABASE_URL: {e}"))?;
     db::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
     let catalog = Catalog::load(&config.catalog_dir).map_err(|e| format!("CATALOG_DIR: {e}"))?;
     Ok((pool, catalog))
@@ -59,6 +60,7 @@ pub fn build_domain(
         auth_max_age_secs: config.auth_max_age_secs,
         session_ttl_secs: config.session_ttl_secs,
         webapp_url: config.webapp_url.clone(),
+        telegram_timeout: std::time::Duration::from_millis(config.telegram_timeout_ms),
     };
     Domain::new(pool, domain_config, catalog, clock, random, telegram)
 }
@@ -75,6 +77,10 @@ pub fn http_config(config: &Config) -> HttpConfig {
         catalog_dir: config.catalog_dir.clone(),
         legal_dir: config.legal_dir.clone(),
         cors_origin: origin.filter(|o| o != "null"),
+        hsts: config.webapp_url.starts_with("https://"),
+        rate_limits: config.rate_limits,
+        trusted_proxies: config.trusted_proxies.clone(),
+        metrics: config.metrics.clone(),
     }
 }
 
@@ -139,7 +145,8 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     let (stop, stop_rx) = watch::channel(false);
     let mut tasks = Vec::new();
 
-    let app = http::router(domain.clone(), http_config(&config));
+    let metrics = Arc::new(http::metrics::Metrics::default());
+    let app = http::router_with_metrics(domain.clone(), http_config(&config), metrics.clone());
     let rx = stop_rx.clone();
     tasks.push(tokio::spawn(async move {
         let server = axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
@@ -152,7 +159,8 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
 
     if let Some(bot) = bot {
         set_up_bot(&bot, &config).await;
-        let mut dispatcher = Dispatcher::builder(bot, schema::schema())
+        let counted = dptree::entry().inspect(move || metrics.bot_update()).chain(schema::schema());
+        let mut dispatcher = Dispatcher::builder(bot, counted)
             .dependencies(dptree::deps![domain.clone(), Arc::new(config.clone())])
             .default_handler(|_| async {})
             .build();

@@ -1,4 +1,5 @@
-//! The dispatcher's tree. Payment branches stay outside any dialogue (pre-checkout queries have no chat).
+//! The dispatcher's tree. Payment branches come first and stay outside any dialogue
+//! (pre-checkout queries have no chat, and a payment must never be dropped).
 use teloxide::dispatching::{HandlerExt, UpdateHandler};
 use teloxide::prelude::*;
 use teloxide::utils::command::BotCommands;
@@ -17,8 +18,18 @@ pub enum Command {
 }
 
 pub fn schema() -> UpdateHandler<Box<dyn std::error::Error + Send + Sync>> {
-    let commands = Update::filter_message().filter_command::<Command>().endpoint(handlers::start::command);
+    let messages = Update::filter_message()
+        .branch(Message::filter_successful_payment().endpoint(handlers::payments::successful))
+        .branch(dptree::filter_map(handlers::payments::refunded_payment).endpoint(handlers::payments::refunded))
+        .branch(dptree::entry().filter_command::<Command>().endpoint(handlers::start::command))
+        .branch(dptree::filter_map(|msg: Message| msg.text().and_then(handlers::admin::parse)).endpoint(handlers::admin::command))
+        .branch(dptree::filter(|msg: Message| msg.reply_to_message().is_some() && msg.text().is_some()).endpoint(handlers::admin::reply))
+        .branch(dptree::filter(|msg: Message| msg.chat.is_private() && msg.text().is_some()).endpoint(handlers::start::anything_else));
+    let callbacks = Update::filter_callback_query()
+        .branch(dptree::filter(|q: CallbackQuery| q.data.as_deref().is_some_and(|d| d.starts_with("wd:"))).endpoint(handlers::admin::callback))
+        .branch(dptree::endpoint(handlers::start::callback));
     dptree::entry()
-        .branch(commands)
-        .branch(Update::filter_callback_query().endpoint(handlers::start::callback))
+        .branch(Update::filter_pre_checkout_query().endpoint(handlers::payments::pre_checkout))
+        .branch(messages)
+        .branch(callbacks)
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, freePort, launchBrowser, openApp, screenshotBothThemes, startServer, waitForBoot } from './harness.mjs';
+import { agreeToTerms, freePort, launchBrowser, openApp, reloadUntil, screenshotBothThemes, startServer, waitForBoot } from './harness.mjs';
 
 let browser;
 
@@ -54,15 +54,13 @@ describe('gates', () => {
       await page.waitForSelector('nav[aria-label="tabs"]');
 
       server.cli('maintenance', 'on');
-      await page.reload();
-      await page.waitForSelector('[data-testid="maintenance"]');
+      await reloadUntil(page, '[data-testid="maintenance"]');
       assert.match(await page.textContent('[data-testid="maintenance"]'), /Технические работы|Maintenance/);
       await screenshotBothThemes(page, 'maintenance', '[data-testid="maintenance"]');
 
       server.cli('maintenance', 'off');
-      await page.reload();
+      await reloadUntil(page, 'nav[aria-label="tabs"]');
       await waitForBoot(page);
-      await page.waitForSelector('nav[aria-label="tabs"]');
       await context.close();
     } finally {
       await server.stop();

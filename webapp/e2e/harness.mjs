@@ -214,3 +214,20 @@ export async function screenshotBothThemes(page, name, ready) {
   }
   await page.evaluate((t) => (t ? localStorage.setItem('app_theme', t) : localStorage.removeItem('app_theme')), before);
 }
+
+/**
+ * Reloads until `selector` shows (the server caches some switches for a few seconds, e.g.
+ * maintenance), failing after `timeoutMs`.
+ */
+export async function reloadUntil(page, selector, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.reload();
+    try {
+      await page.waitForSelector(selector, { timeout: 2_000 });
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+    }
+  }
+}

@@ -3,9 +3,20 @@
 // automatic reply, fairness verification, a Stars purchase — with light and dark screenshots
 // of every screen at 390×844.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, apiAs, launchBrowser, openApp, screenshotBothThemes, startServer, telegramEvents } from './harness.mjs';
+import {
+  agreeToTerms,
+  apiAs,
+  launchBrowser,
+  openApp,
+  screenshotBothThemes,
+  startServer,
+  telegramEvents,
+  SCREENSHOT_DIR,
+  waitForBoot,
+} from './harness.mjs';
 
 let server;
 let browser;
@@ -112,20 +123,21 @@ describe('mini app screens in demo mode', () => {
 
   test('without enough tokens the open button shows the buy / invite / close dialog', async () => {
     const { page, errors, context } = await newPlayer();
-    await page.evaluate(() => undefined);
-    // The most expensive case the demo balance cannot pay for many times: drain by setting a local balance is not possible,
-    // so pick a case whose price exceeds the balance if there is one; otherwise skip.
+    // Spend the demo balance on the dearest case until it cannot be paid for.
     const cases = (await (await fetch(`${server.url}/api/v1/cases`)).json()).data;
-    const balance = await balanceOf(page);
-    const dear = cases.find((c) => c.tokens > balance);
-    if (!dear) {
-      await context.close();
-      return;
+    const dear = cases.reduce((a, c) => (c.tokens > a.tokens ? c : a));
+    const me = (await apiAs(page, server, '/me')).body.data;
+    for (let i = 0; i < 10 && (await balanceOf(page)) >= dear.tokens; i++) {
+      await apiPost(page, `/cases/${dear.id}/open`, { telegramId: me.telegramId, requestId: `drain-${i}-${Date.now()}` });
     }
+    await page.reload();
+    await waitForBoot(page);
+    const balance = await balanceOf(page);
+    assert.ok(balance < dear.tokens);
     await go(page, `/case/${dear.id}`);
     await page.click('[data-testid="open-case"]');
     await page.waitForSelector('[data-testid="insufficient-dialog"]');
-    await page.screenshot({ path: 'screenshots/screen-case-insufficient-dark.png' });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-case-insufficient-dark.png') });
     assert.equal(await balanceOf(page), balance, 'nothing was charged');
     assert.deepEqual(errors, []);
     await context.close();
@@ -135,6 +147,9 @@ describe('mini app screens in demo mode', () => {
     const { page, errors, context } = await newPlayer();
     const a = await openCaseViaApi(page);
     const b = await openCaseViaApi(page);
+    // The list is cached for 15 s (spec): a fresh start shows the items opened behind its back.
+    await page.reload();
+    await waitForBoot(page);
 
     await page.click('nav[aria-label="tabs"] >> text=Мои скины');
     await page.waitForSelector('[data-testid="skin-card"]');
@@ -206,7 +221,7 @@ describe('mini app screens in demo mode', () => {
     assert.match(await page.textContent('[data-testid="daily-countdown"]'), /\d\d:\d\d:\d\d/);
     assert.equal(await page.locator('[data-testid="daily-sheet"] [data-claimed="true"]').count(), 1);
     assert.equal(await balanceOf(page), before + 100);
-    await page.screenshot({ path: 'screenshots/screen-daily-dark.png' });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-daily-dark.png') });
     const check = (await apiAs(page, server, '/daily-reward/check')).body.data;
     assert.equal(check.available, false);
     assert.deepEqual(errors, []);
@@ -307,9 +322,11 @@ describe('mini app screens in demo mode', () => {
     await page.click('[data-testid="farm-card"]');
     await page.waitForSelector('[data-testid="farm-token"]');
     const balance = await balanceOf(page);
-    for (let i = 0; i < 3; i++) await page.click('[data-testid="farm-token"]');
-    assert.match(await page.textContent('[data-testid="farm-counter"]'), /3/);
-    assert.equal(await page.locator('[data-testid="farm-dot"]').count(), 12);
+    const box = await page.locator('[data-testid="farm-token"]').boundingBox();
+    for (let i = 0; i < 3; i++) await page.mouse.click(box.x + box.width / 2 + i * 10, box.y + box.height / 2);
+    assert.match(await page.textContent('[data-testid="farm-counter"]'), /\b3\b/);
+    const dots = await page.locator('[data-testid="farm-dot"]').count();
+    assert.ok(dots > 0 && dots % 4 === 0, `four dots per tap (saw ${dots})`);
     await page.waitForTimeout(1200);
     assert.equal(await page.locator('[data-testid="farm-dot"]').count(), 0, 'dots vanish after 1 s');
     assert.equal(await balanceOf(page), balance, 'the clicker never credits the balance');

@@ -1,3 +1,5 @@
+pub mod admin;
+pub mod payments;
 pub mod start;
 
 use teloxide::types::User;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 use webapp_api::domain::lang::Lang;
-use webapp_api::domain::{inventory, users, Domain};
+use webapp_api::domain::{inventory, tickets, users, Domain};
 
 use crate::config::Config;
 use crate::handlers::telegram_user;
@@ -48,12 +48,18 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
             send(&bot, msg.chat.id, texts::greeting(lang, &user.first_name), button).await?;
         }
         Command::Help => {
-            let lang = users::language(&domain, user.id).await;
-            bot.send_message(msg.chat.id, texts::help(lang)).await?;
+            let lang = users::language_or(&domain, user.id, user.language_code.as_deref()).await;
+            let mut text = texts::help(lang).to_owned();
+            if domain.config.is_admin(user.id) {
+                text.push_str(texts::admin::HELP);
+            }
+            bot.send_message(msg.chat.id, text).await?;
         }
         Command::Paysupport => {
+            users::register(&domain, &user, None).await?;
             let lang = users::language(&domain, user.id).await;
-            bot.send_message(msg.chat.id, texts::help(lang)).await?;
+            let (ticket_id, opened_now) = tickets::open_payment_help(&domain, user.id).await?;
+            bot.send_message(msg.chat.id, texts::paysupport(lang, ticket_id, opened_now)).await?;
         }
         Command::Language => {
             users::register(&domain, &user, None).await?;
@@ -65,6 +71,14 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
             bot.send_message(msg.chat.id, texts::language_prompt(lang)).reply_markup(kb).await?;
         }
     }
+    Ok(())
+}
+
+/// Any other private text: the help, so nobody talks to a wall.
+pub async fn anything_else(bot: Bot, msg: Message, domain: Domain) -> HandlerResult {
+    let Some(from) = msg.from.as_ref() else { return Ok(()) };
+    let lang = users::language_or(&domain, from.id.0 as i64, from.language_code.as_deref()).await;
+    bot.send_message(msg.chat.id, texts::help(lang)).await?;
     Ok(())
 }
 

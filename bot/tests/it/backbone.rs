@@ -33,6 +33,11 @@ async fn sign_in_answers_a_token_and_the_profile() {
     assert_eq!(me["data"]["firstName"], "Ann");
     assert_eq!(me["data"]["caseOpened"], false);
     assert!(me["data"]["ref"].as_str().unwrap().len() == 10);
+    // Logging out revokes the session.
+    let (s, _) = app.post("/api/v1/auth/logout", Some(token), json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, b) = app.get("/api/v1/me", Some(token)).await;
+    assert_error(s, &b, 401, "unauthorized");
     app.stop().await;
 }
 

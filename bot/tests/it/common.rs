@@ -79,6 +79,8 @@ impl TestApp {
         env.insert("LEGAL_DIR".into(), repo_root().join("data/legal").display().to_string());
         env.insert("WEBAPP_DIST".into(), dist.display().to_string());
         env.insert("ADMIN_IDS".into(), ADMIN_ID.to_string());
+        // Tests fire requests far faster than a player; the abuse tests turn limits back on.
+        env.insert("RATE_LIMITS".into(), "off".into());
         if let Some(f) = &fake {
             env.insert("TELEGRAM_BOT_TOKEN".into(), TOKEN.into());
             env.insert("TELEGRAM_API_URL".into(), f.url.clone());

@@ -7,3 +7,6 @@ mod backbone;
 mod economy;
 mod operator;
 mod rewards;
+mod admin;
+mod payments;
+mod support;

@@ -14,12 +14,17 @@ const MIGRATIONS: &[(&str, &str)] = &[
 ];
 
 pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
+    open_with(url, Duration::from_secs(10)).await
+}
+
+/// `open` with how long a statement waits for another connection's write lock (`busy_timeout`).
+pub async fn open_with(url: &str, busy_timeout: Duration) -> Result<SqlitePool, sqlx::Error> {
     let options = SqliteConnectOptions::from_str(url)?
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(10))
+        .busy_timeout(busy_timeout)
         .pragma("temp_store", "memory")
         .pragma("cache_size", "-8000");
     SqlitePoolOptions::new()

@@ -39,6 +39,8 @@ pub enum DomainError {
     BonusNotAvailable,
     #[error("ticket closed")]
     TicketClosed,
+    #[error("too many open tickets")]
+    TooManyOpenTickets,
     #[error("invalid trade url")]
     InvalidTradeUrl,
     #[error("invalid client seed")]
@@ -92,6 +94,7 @@ impl DomainError {
             AlreadyClaimed => "already_claimed",
             BonusNotAvailable => "bonus_not_available",
             TicketClosed => "ticket_closed",
+            TooManyOpenTickets => "too_many_tickets",
             InvalidTradeUrl => "invalid_trade_url",
             InvalidClientSeed => "invalid_client_seed",
             InvalidLanguage => "invalid_language",
@@ -148,6 +151,10 @@ impl DomainError {
             AlreadyClaimed => ("Награда уже получена сегодня", "Reward already claimed today"),
             BonusNotAvailable => ("Бонус серии недоступен", "Streak bonus is not available"),
             TicketClosed => ("Тикет закрыт", "The ticket is closed"),
+            TooManyOpenTickets => (
+                "Слишком много открытых тикетов. Закройте решённые или дождитесь ответа",
+                "Too many open tickets. Close the solved ones or wait for an answer",
+            ),
             InvalidTradeUrl => (
                 "Неверная трейд-ссылка. Формат: https://steamcommunity.com/tradeoffer/new/?partner=...&token=...",
                 "Invalid trade link. Format: https://steamcommunity.com/tradeoffer/new/?partner=...&token=...",

@@ -44,6 +44,8 @@ pub struct DomainConfig {
     pub auth_max_age_secs: i64,
     pub session_ttl_secs: i64,
     pub webapp_url: String,
+    /// How long a player's request waits on one Telegram call before answering `telegram_unavailable`.
+    pub telegram_timeout: std::time::Duration,
 }
 
 impl DomainConfig {

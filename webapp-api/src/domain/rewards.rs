@@ -190,7 +190,9 @@ pub async fn check_subscription(domain: &Domain, user_id: i64) -> DomainResult<S
         .channel_id
         .clone()
         .ok_or_else(|| DomainError::SubscriptionCheckFailed("CHANNEL_ID is not configured".into()))?;
-    let member = match domain.telegram.is_chat_member(&channel, user_id).await {
+    let asked = tokio::time::timeout(domain.config.telegram_timeout, domain.telegram.is_chat_member(&channel, user_id));
+    let answer = asked.await.unwrap_or_else(|_| Err(TelegramError::Unavailable("no answer in time".into())));
+    let member = match answer {
         Ok(m) => m,
         Err(TelegramError::Refused(why)) => {
             tracing::error!(%channel, %why, "subscription check refused: is the bot an admin of the channel?");

@@ -1,1 +1,440 @@
-//! Support tickets (see the bot issue).
+//! Support tickets: a player opens one from the mini app (or `/paysupport`), support answers
+//! from the bot. Every new ticket and player message is forwarded to each admin's chat; a reply
+//! to that forwarded message (or `/reply <id> <text>`) answers the ticket.
+use serde::Serialize;
+use sqlx::SqliteConnection;
+
+use crate::domain::admin::{self, Actor};
+use crate::domain::clock::rfc3339;
+use crate::domain::lang::Lang;
+use crate::domain::notifications::{self, Notice};
+use crate::domain::settings::audit_admin;
+use crate::domain::{db, inventory, users, Domain, DomainError, DomainResult};
+
+pub const MAX_TITLE_CHARS: usize = 120;
+pub const MAX_MESSAGE_CHARS: usize = 4000;
+/// A player may have this many open tickets at once; closing one frees a place.
+pub const MAX_OPEN_TICKETS: i64 = 5;
+
+/// A ticket topic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Payment,
+    Withdraw,
+    Bug,
+    Other,
+}
+
+impl Theme {
+    pub fn parse(s: &str) -> DomainResult<Theme> {
+        match s {
+            "payment" => Ok(Theme::Payment),
+            "withdraw" => Ok(Theme::Withdraw),
+            "bug" => Ok(Theme::Bug),
+            "other" => Ok(Theme::Other),
+            _ => Err(DomainError::InvalidTheme),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::Payment => "payment",
+            Theme::Withdraw => "withdraw",
+            Theme::Bug => "bug",
+            Theme::Other => "other",
+        }
+    }
+}
+
+/// A message text: trimmed, not blank, at most 4000 characters.
+pub fn message_text(raw: &str) -> DomainResult<String> {
+    let text = raw.trim();
+    if text.is_empty() {
+        return Err(DomainError::EmptyMessage);
+    }
+    if text.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(DomainError::TooLong("message"));
+    }
+    Ok(text.to_owned())
+}
+
+/// An optional title: trimmed, blank is none, at most 120 characters.
+pub fn title_text(raw: Option<&str>) -> DomainResult<Option<String>> {
+    let Some(t) = raw.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
+    if t.chars().count() > MAX_TITLE_CHARS {
+        return Err(DomainError::TooLong("title"));
+    }
+    Ok(Some(t.to_owned()))
+}
+
+/// The automatic first answer, in the player's language.
+pub fn auto_reply(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Ru => "Спасибо за обращение! Мы получили ваше сообщение и ответим в ближайшее время.",
+        Lang::En => "Thank you for contacting us! We have received your message and will answer soon.",
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Ticket {
+    pub id: i64,
+    pub title: Option<String>,
+    pub theme: String,
+    pub status: String,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TicketSummary {
+    pub id: i64,
+    pub title: Option<String>,
+    pub theme: String,
+    pub status: String,
+    #[serde(rename = "lastMessage")]
+    pub last_message: String,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Message {
+    pub id: i64,
+    pub sender: String,
+    pub message: String,
+    pub created_at: String,
+}
+
+/// What the mini app sends to open a ticket.
+#[derive(Clone, Debug, Default)]
+pub struct NewTicket {
+    pub theme: String,
+    pub item_id: Option<i64>,
+    pub title: Option<String>,
+    pub message: String,
+}
+
+const LAST_MESSAGE: &str =
+    "COALESCE((SELECT m.message FROM ticket_messages m WHERE m.ticket_id = t.id ORDER BY m.id DESC LIMIT 1), '')";
+
+/// The player's tickets, newest first.
+pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<TicketSummary>> {
+    let sql = format!(
+        "SELECT t.id, t.title, t.theme, t.status, {LAST_MESSAGE}, t.created_at FROM tickets t
+         WHERE t.user_id = ? ORDER BY t.id DESC LIMIT 200"
+    );
+    let rows: Vec<(i64, Option<String>, String, String, String, i64)> = sqlx::query_as(&sql).bind(user_id).fetch_all(&domain.db).await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, title, theme, status, last_message, at)| TicketSummary { id, title, theme, status, last_message, created_at: rfc3339(at) })
+        .collect())
+}
+
+async fn ticket_in(conn: &mut SqliteConnection, user_id: i64, ticket_id: i64) -> DomainResult<Ticket> {
+    let row: Option<(i64, Option<String>, String, String, i64)> =
+        sqlx::query_as("SELECT id, title, theme, status, created_at FROM tickets WHERE id = ? AND user_id = ?")
+            .bind(ticket_id)
+            .bind(user_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let (id, title, theme, status, at) = row.ok_or(DomainError::TicketNotFound)?;
+    Ok(Ticket { id, title, theme, status, created_at: rfc3339(at) })
+}
+
+pub async fn get(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<Ticket> {
+    let mut conn = domain.db.acquire().await?;
+    ticket_in(&mut conn, user_id, ticket_id).await
+}
+
+/// A ticket's messages, oldest first.
+pub async fn messages(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<Vec<Message>> {
+    let mut conn = domain.db.acquire().await?;
+    ticket_in(&mut conn, user_id, ticket_id).await?;
+    let rows: Vec<(i64, String, String, i64)> =
+        sqlx::query_as("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = ? ORDER BY id")
+            .bind(ticket_id)
+            .fetch_all(&mut *conn)
+            .await?;
+    Ok(rows.into_iter().map(|(id, sender, message, at)| Message { id, sender, message, created_at: rfc3339(at) }).collect())
+}
+
+async fn insert_message(conn: &mut SqliteConnection, ticket_id: i64, sender: &str, admin_id: Option<i64>, text: &str, now: i64) -> DomainResult<Message> {
+    let (id,): (i64,) = sqlx::query_as(
+        "INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(ticket_id)
+    .bind(sender)
+    .bind(admin_id)
+    .bind(text)
+    .bind(now)
+    .fetch_one(&mut *conn)
+    .await?;
+    sqlx::query("UPDATE tickets SET updated_at = ? WHERE id = ?").bind(now).bind(ticket_id).execute(&mut *conn).await?;
+    Ok(Message { id, sender: sender.to_owned(), message: text.to_owned(), created_at: rfc3339(now) })
+}
+
+/// Opens a ticket with the player's first message and the automatic support answer, then
+/// forwards it to the admins.
+pub async fn create(domain: &Domain, user_id: i64, new: NewTicket) -> DomainResult<Ticket> {
+    let theme = Theme::parse(&new.theme)?;
+    let text = message_text(&new.message)?;
+    let title = title_text(new.title.as_deref())?;
+    if theme == Theme::Withdraw && new.item_id.is_none() {
+        return Err(DomainError::ItemRequired);
+    }
+    let lang = users::language(domain, user_id).await;
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    if let Some(item_id) = new.item_id {
+        inventory::item_in(&mut tx, user_id, item_id).await?;
+    }
+    let (open,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM tickets WHERE user_id = ? AND status = 'open'")
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    if open >= MAX_OPEN_TICKETS {
+        return Err(DomainError::TooManyOpenTickets);
+    }
+    let (id,): (i64,) = sqlx::query_as(
+        "INSERT INTO tickets(user_id, theme, title, item_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(user_id)
+    .bind(theme.as_str())
+    .bind(&title)
+    .bind(new.item_id)
+    .bind(now)
+    .bind(now)
+    .fetch_one(&mut *tx)
+    .await?;
+    insert_message(&mut tx, id, "user", None, &text, now).await?;
+    insert_message(&mut tx, id, "support", None, auto_reply(lang), now).await?;
+    let ticket = ticket_in(&mut tx, user_id, id).await?;
+    tx.commit().await?;
+    forward_to_admins(domain, id, &text, true);
+    Ok(ticket)
+}
+
+/// `/paysupport`: the player's open payment ticket, or a new one. Answers its id and whether
+/// it was opened now.
+pub async fn open_payment_help(domain: &Domain, user_id: i64) -> DomainResult<(i64, bool)> {
+    let existing: Option<(i64,)> =
+        sqlx::query_as("SELECT id FROM tickets WHERE user_id = ? AND theme = 'payment' AND status = 'open' ORDER BY id DESC LIMIT 1")
+            .bind(user_id)
+            .fetch_optional(&domain.db)
+            .await?;
+    if let Some((id,)) = existing {
+        return Ok((id, false));
+    }
+    let lang = users::language(domain, user_id).await;
+    let message = match lang {
+        Lang::Ru => "Нужна помощь с оплатой звёздами (/paysupport).",
+        Lang::En => "I need help with a Stars payment (/paysupport).",
+    };
+    let t = create(domain, user_id, NewTicket { theme: "payment".into(), message: message.into(), ..NewTicket::default() }).await?;
+    Ok((t.id, true))
+}
+
+/// A player's message on their open ticket; forwarded to the admins.
+pub async fn add_message(domain: &Domain, user_id: i64, ticket_id: i64, raw: &str) -> DomainResult<Message> {
+    let text = message_text(raw)?;
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    let ticket = ticket_in(&mut tx, user_id, ticket_id).await?;
+    if ticket.status != "open" {
+        return Err(DomainError::TicketClosed);
+    }
+    let message = insert_message(&mut tx, ticket_id, "user", None, &text, now).await?;
+    tx.commit().await?;
+    forward_to_admins(domain, ticket_id, &text, false);
+    Ok(message)
+}
+
+/// The player closes their ticket (closing a closed one changes nothing).
+pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<()> {
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    ticket_in(&mut tx, user_id, ticket_id).await?;
+    sqlx::query("UPDATE tickets SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ? AND status = 'open'")
+        .bind(now)
+        .bind(now)
+        .bind(ticket_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Sends the ticket to every admin's chat in the background and remembers each sent message,
+/// so a reply to it answers the ticket. Best effort: a failed forward is logged, and the ticket
+/// still shows in `/tickets`.
+fn forward_to_admins(domain: &Domain, ticket_id: i64, text: &str, is_new: bool) {
+    if domain.config.admin_ids.is_empty() {
+        return;
+    }
+    let (domain, text) = (domain.clone(), text.to_owned());
+    tokio::spawn(async move {
+        if let Err(e) = forward_now(&domain, ticket_id, &text, is_new).await {
+            tracing::warn!(ticket_id, error = %e, "forwarding a ticket to the admins failed");
+        }
+    });
+}
+
+async fn forward_now(domain: &Domain, ticket_id: i64, text: &str, is_new: bool) -> DomainResult<()> {
+    type Row = (i64, String, String, String, Option<String>, Option<String>, Option<i64>, Option<String>, Option<String>);
+    let row: Row = sqlx::query_as(
+        "SELECT t.user_id, t.theme, u.first_name, u.last_name, u.username, t.title, t.item_id,
+                i.weapon || ' | ' || i.finish, i.status
+         FROM tickets t JOIN users u ON u.id = t.user_id LEFT JOIN inventory_items i ON i.id = t.item_id WHERE t.id = ?",
+    )
+    .bind(ticket_id)
+    .fetch_one(&domain.db)
+    .await?;
+    let (user_id, theme, first, last, username, title, item_id, item, item_status) = row;
+    let mut body = if is_new { format!("🆕 Ticket #{ticket_id} [{theme}]") } else { format!("💬 Ticket #{ticket_id} [{theme}]: new message") };
+    body.push_str(&format!("\nFrom: {} (id {user_id}{})", users::display_name(&first, &last, None), username.map(|u| format!(", @{u}")).unwrap_or_default()));
+    if let Some(t) = title {
+        body.push_str(&format!("\nTitle: {t}"));
+    }
+    if let (Some(id), Some(name)) = (item_id, item) {
+        body.push_str(&format!("\nItem: #{id} {name} ({})", item_status.unwrap_or_default()));
+    }
+    body.push_str(&format!("\n\n{text}\n\nReply to this message to answer, or /reply {ticket_id} <text>; /close {ticket_id}"));
+    for &admin_chat in &domain.config.admin_ids {
+        match domain.telegram.send_message(admin_chat, body.clone(), None).await {
+            Ok(message_id) => {
+                let mut tx = db::begin_write(&domain.db).await?;
+                sqlx::query("INSERT OR REPLACE INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES (?, ?, ?)")
+                    .bind(admin_chat)
+                    .bind(message_id)
+                    .bind(ticket_id)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+            }
+            Err(e) => tracing::warn!(ticket_id, admin_chat, error = %e, "ticket forward not delivered"),
+        }
+    }
+    Ok(())
+}
+
+/// Support's answer on a ticket: stored as a support message and sent to the player.
+pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> DomainResult<Message> {
+    admin::ensure(domain, actor)?;
+    let text = message_text(raw)?;
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    let row: Option<(i64, String)> = sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?")
+        .bind(ticket_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
+    if status != "open" {
+        return Err(DomainError::TicketClosed);
+    }
+    let message = insert_message(&mut tx, ticket_id, "support", Some(actor.audit_id()), &text, now).await?;
+    notifications::enqueue(&mut tx, user_id, &Notice::SupportReply { ticket_id, message: text }, now).await?;
+    audit_admin(&mut tx, actor.audit_id(), "ticket_reply", &format!("ticket {ticket_id}"), now).await?;
+    tx.commit().await?;
+    Ok(message)
+}
+
+/// An admin's reply to a forwarded ticket message in their chat. Answers the ticket id.
+pub async fn reply_to_forward(domain: &Domain, actor: Actor, chat_id: i64, message_id: i32, raw: &str) -> DomainResult<i64> {
+    admin::ensure(domain, actor)?;
+    let row: Option<(i64,)> = sqlx::query_as("SELECT ticket_id FROM ticket_forwards WHERE admin_chat_id = ? AND message_id = ?")
+        .bind(chat_id)
+        .bind(message_id)
+        .fetch_optional(&domain.db)
+        .await?;
+    let (ticket_id,) = row.ok_or(DomainError::TicketNotFound)?;
+    reply(domain, actor, ticket_id, raw).await?;
+    Ok(ticket_id)
+}
+
+/// Support closes a ticket; the player is told.
+pub async fn close_by_admin(domain: &Domain, actor: Actor, ticket_id: i64) -> DomainResult<()> {
+    admin::ensure(domain, actor)?;
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    let row: Option<(i64, String)> = sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?")
+        .bind(ticket_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
+    if status != "open" {
+        return Err(DomainError::TicketClosed);
+    }
+    sqlx::query("UPDATE tickets SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?")
+        .bind(now)
+        .bind(now)
+        .bind(ticket_id)
+        .execute(&mut *tx)
+        .await?;
+    notifications::enqueue(&mut tx, user_id, &Notice::TicketClosed { ticket_id }, now).await?;
+    audit_admin(&mut tx, actor.audit_id(), "ticket_close", &format!("ticket {ticket_id}"), now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// An open ticket as `/tickets` lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpenTicket {
+    pub id: i64,
+    pub user_id: i64,
+    pub user: String,
+    pub theme: String,
+    pub title: Option<String>,
+    pub last_message: String,
+    pub created_at: String,
+}
+
+/// Open tickets, oldest first (at most 50).
+pub async fn open_tickets(domain: &Domain, actor: Actor) -> DomainResult<Vec<OpenTicket>> {
+    admin::ensure(domain, actor)?;
+    let sql = format!(
+        "SELECT t.id, t.user_id, u.first_name, u.last_name, u.username, t.theme, t.title, {LAST_MESSAGE}, t.created_at
+         FROM tickets t JOIN users u ON u.id = t.user_id WHERE t.status = 'open' ORDER BY t.id LIMIT 50"
+    );
+    type Row = (i64, i64, String, String, Option<String>, String, Option<String>, String, i64);
+    let rows: Vec<Row> = sqlx::query_as(&sql).fetch_all(&domain.db).await?;
+    let mut tx = db::begin_write(&domain.db).await?;
+    audit_admin(&mut tx, actor.audit_id(), "tickets_list", &format!("{} open", rows.len()), domain.now()).await?;
+    tx.commit().await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| OpenTicket {
+            id: r.0,
+            user_id: r.1,
+            user: users::display_name(&r.2, &r.3, r.4.as_deref()),
+            theme: r.5,
+            title: r.6,
+            last_message: r.7,
+            created_at: rfc3339(r.8),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_blank_message_is_refused_and_a_long_one_too() {
+        assert!(matches!(message_text("   \n "), Err(DomainError::EmptyMessage)));
+        assert!(matches!(message_text(&"я".repeat(4001)), Err(DomainError::TooLong("message"))));
+        assert_eq!(message_text(&format!("  {}  ", "я".repeat(4000))).unwrap().chars().count(), 4000);
+    }
+
+    #[test]
+    fn a_title_is_optional_and_at_most_120_characters() {
+        assert_eq!(title_text(None).unwrap(), None);
+        assert_eq!(title_text(Some("  ")).unwrap(), None);
+        assert_eq!(title_text(Some(" Hi ")).unwrap(), Some("Hi".into()));
+        assert!(matches!(title_text(Some(&"x".repeat(121))), Err(DomainError::TooLong("title"))));
+    }
+
+    #[test]
+    fn only_the_four_topics_exist() {
+        for t in ["payment", "withdraw", "bug", "other"] {
+            assert_eq!(Theme::parse(t).unwrap().as_str(), t);
+        }
+        assert!(matches!(Theme::parse("refund"), Err(DomainError::InvalidTheme)));
+    }
+}

@@ -143,6 +143,21 @@ pub async fn language(domain: &Domain, user_id: i64) -> Lang {
     }
 }
 
+/// `language`, but for someone we may not know yet: their Telegram language code decides then.
+pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&str>) -> Lang {
+    let row: Option<(Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT language, language_code FROM users WHERE id = ?")
+            .bind(user_id)
+            .fetch_optional(&domain.db)
+            .await
+            .ok()
+            .flatten();
+    match row {
+        Some((chosen, code)) => Lang::resolve(chosen.as_deref(), code.as_deref().or(telegram_code)),
+        None => Lang::from_telegram_code(telegram_code),
+    }
+}
+
 pub async fn set_language(domain: &Domain, user_id: i64, language: &str) -> DomainResult<()> {
     let lang = Lang::parse(language).ok_or(DomainError::InvalidLanguage)?;
     let mut tx = db::begin_write(&domain.db).await?;

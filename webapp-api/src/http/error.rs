@@ -36,7 +36,7 @@ pub fn status_of(e: &DomainError) -> StatusCode {
         Unauthorized | InvalidInitData(_) | InitDataExpired => StatusCode::UNAUTHORIZED,
         Forbidden | WrongPassword => StatusCode::FORBIDDEN,
         NotFound | CaseNotFound | ItemNotFound | TicketNotFound | TransactionNotFound | PackNotFound => StatusCode::NOT_FOUND,
-        InsufficientTokens | ItemNotAvailable | AlreadyClaimed | BonusNotAvailable | TicketClosed | ShareUnavailable
+        InsufficientTokens | ItemNotAvailable | AlreadyClaimed | BonusNotAvailable | TicketClosed | TooManyOpenTickets | ShareUnavailable
         | RefundRefused(_) => StatusCode::CONFLICT,
         InvalidTradeUrl | InvalidClientSeed | InvalidLanguage | EmptyMessage | ItemRequired | InvalidTheme | TooLong(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
@@ -52,10 +52,31 @@ pub fn error_body(code: &str, text: &str) -> String {
     serde_json::json!({ "success": false, "error": text, "message": text, "code": code }).to_string()
 }
 
-fn json_response(status: StatusCode, body: String) -> Response {
-    let mut res = (status, body).into_response();
+fn json_response(status: StatusCode, code: &'static str, text: &str) -> Response {
+    let mut res = (status, error_body(code, text)).into_response();
     res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    res.extensions_mut().insert(crate::http::metrics::ErrorCode(code));
     res
+}
+
+/// The store could not take the request right now — SQLite busy past its timeout (a long
+/// writer), the disk full, or no pooled connection in time. Nothing was written; retrying later
+/// is right, so these answer 503 with `Retry-After` instead of a bare 500.
+fn unavailable(e: &DomainError) -> Option<&'static str> {
+    let DomainError::Database(db) = e else { return None };
+    match db {
+        sqlx::Error::PoolTimedOut => Some("busy"),
+        sqlx::Error::Database(d) => {
+            // Extended result codes carry the primary code in their low byte.
+            let code = d.code().and_then(|c| c.parse::<i32>().ok()).map(|c| c & 0xff);
+            match code {
+                Some(5) | Some(6) => Some("busy"),
+                Some(13) => Some("storage_full"),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -65,17 +86,29 @@ impl IntoResponse for ApiError {
         match self {
             ApiError::UnsupportedMediaType => {
                 let text = if ru { "Нужен Content-Type: application/json" } else { "Expected Content-Type: application/json" };
-                json_response(StatusCode::UNSUPPORTED_MEDIA_TYPE, error_body("unsupported_media_type", text))
+                json_response(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", text)
             }
             ApiError::PayloadTooLarge => {
                 let text = if ru { "Слишком большой запрос" } else { "Request body is too large" };
-                json_response(StatusCode::PAYLOAD_TOO_LARGE, error_body("payload_too_large", text))
+                json_response(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", text)
             }
             ApiError::Domain(e) => {
+                if let Some(code) = unavailable(&e) {
+                    tracing::warn!(error = %e, code, "storage unavailable");
+                    let text = match (code, ru) {
+                        ("storage_full", true) => "Сервер временно не может сохранить данные. Попробуйте позже",
+                        ("storage_full", false) => "The server cannot save data right now. Try again later",
+                        (_, true) => "Сервер занят. Попробуйте ещё раз через секунду",
+                        (_, false) => "The server is busy. Try again in a second",
+                    };
+                    let mut res = json_response(StatusCode::SERVICE_UNAVAILABLE, code, text);
+                    res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(1));
+                    return res;
+                }
                 if e.is_internal() {
                     tracing::error!(error = %e, "internal error");
                 }
-                let mut res = json_response(status_of(&e), error_body(e.code(), &e.text(lang)));
+                let mut res = json_response(status_of(&e), e.code(), &e.text(lang));
                 if let DomainError::RateLimited(secs) = e {
                     res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
                 }

@@ -2,6 +2,8 @@
 //! domain call and maps its result.
 pub mod error;
 pub mod extract;
+pub mod metrics;
+pub mod ratelimit;
 pub mod routes;
 
 use std::path::PathBuf;
@@ -28,7 +30,7 @@ pub const BODY_LIMIT_BYTES: usize = 64 * 1024;
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// What the HTTP layer needs beyond the domain.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct HttpConfig {
     pub channel_url: String,
     pub community_url: String,
@@ -40,25 +42,63 @@ pub struct HttpConfig {
     pub legal_dir: PathBuf,
     /// Origin allowed by CORS (the mini app's), if it is served from elsewhere.
     pub cors_origin: Option<String>,
+    /// Send `Strict-Transport-Security` (only when the app is served over https).
+    pub hsts: bool,
+    pub rate_limits: ratelimit::RateLimits,
+    /// Peers whose `X-Forwarded-For` is believed (the HTTPS proxy).
+    pub trusted_proxies: Vec<ratelimit::IpNet>,
+    pub metrics: metrics::MetricsAccess,
 }
+
+impl std::fmt::Debug for HttpConfig {
+    /// Secrets (the dev-gate password, the metrics token) never reach a log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpConfig")
+            .field("webapp_dist", &self.webapp_dist)
+            .field("cors_origin", &self.cors_origin)
+            .field("dev_gate", &self.dev_gate_password.is_some())
+            .field("hsts", &self.hsts)
+            .field("rate_limits", &self.rate_limits)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .field("metrics", &self.metrics)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The mini app is a same-origin SPA: scripts and API calls stay on our origin; images may come
+/// from Steam's CDN and Telegram (avatars); Telegram's web clients may frame it.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; media-src 'self' data: blob:; \
+object-src 'none'; base-uri 'self'; form-action 'self'; \
+frame-ancestors 'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org";
 
 #[derive(Clone)]
 pub struct AppState {
     pub domain: Domain,
     pub config: Arc<HttpConfig>,
+    pub metrics: Arc<metrics::Metrics>,
+    pub limiter: Arc<ratelimit::Limiter>,
 }
 
 pub fn router(domain: Domain, config: HttpConfig) -> Router {
-    let state = AppState { domain, config: Arc::new(config) };
+    router_with_metrics(domain, config, Arc::default())
+}
+
+/// The router, counting into `metrics` (shared with the bot, which counts its updates there).
+pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metrics::Metrics>) -> Router {
+    let limiter = Arc::new(ratelimit::Limiter::new(config.rate_limits));
+    let state = AppState { domain, config: Arc::new(config), metrics, limiter };
     let api = routes::api()
         .fallback(|| async { ApiError::Domain(DomainError::NotFound) })
         .layer(middleware::from_fn_with_state(state.clone(), maintenance_gate))
+        .layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES));
 
     let dist = &state.config.webapp_dist;
     let spa = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     let mut app = Router::new()
         .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics::endpoint))
         .nest("/api/v1", api)
         .nest_service("/catalog/images", ServeDir::new(state.config.catalog_dir.join("images")))
         .nest_service("/legal", ServeDir::new(&state.config.legal_dir))
@@ -69,7 +109,22 @@ pub fn router(domain: Domain, config: HttpConfig) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(
             header::REFERRER_POLICY,
             HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::HeaderName::from_static("permissions-policy"),
+            HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=()"),
+        ))
+        .layer(middleware::from_fn_with_state(state.clone(), metrics::observe));
+    if state.config.hsts {
+        app = app.layer(SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000; includeSubDomains"),
         ));
+    }
     if let Some(origin) = state.config.cors_origin.as_deref().and_then(|o| HeaderValue::from_str(o).ok()) {
         app = app.layer(
             CorsLayer::new()

@@ -200,7 +200,6 @@ struct Bucket {
 pub struct Limiter {
     limits: RateLimits,
     buckets: Mutex<HashMap<(Action, Who), Bucket>>,
-    started: Instant,
 }
 
 /// Buckets kept before idle (full) ones are swept.
@@ -208,23 +207,11 @@ const SWEEP_AT: usize = 50_000;
 
 impl Limiter {
     pub fn new(limits: RateLimits) -> Limiter {
-        Limiter { limits, buckets: Mutex::new(HashMap::new()), started: Instant::now() }
+        Limiter { limits, buckets: Mutex::new(HashMap::new()) }
     }
 
     fn limit(&self, action: Action, who: &Who) -> Limit {
         limit_for(&self.limits, action, who)
-    }
-
-    /// Takes one token (action, who) {
-            (Action::SignIn, Who::Ip(_)) => l.sign_in_ip,
-            (Action::SignIn, Who::User(_)) => Limit::OFF,
-            (Action::Open, Who::User(_)) => l.open_user,
-            (Action::Open, Who::Ip(_)) => l.open_ip,
-            (Action::Claim, Who::User(_)) => l.claim_user,
-            (Action::Claim, Who::Ip(_)) => l.claim_ip,
-            (Action::Ticket, Who::User(_)) => l.ticket_user,
-            (Action::Ticket, Who::Ip(_)) => l.ticket_ip,
-        }
     }
 
     /// Takes one token from each bucket, or answers the seconds until the emptiest one has a
@@ -233,9 +220,8 @@ impl Limiter {
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() > SWEEP_AT {
             let limits = self.limits;
-            let me = Limiter { limits, buckets: Mutex::new(HashMap::new()), started: self.started };
             buckets.retain(|(a, w), b| {
-                let l = me.limit(*a, w);
+                let l = limit_for(&limits, *a, w);
                 refill(b, l, now) < f64::from(l.burst)
             });
         }
@@ -261,6 +247,19 @@ impl Limiter {
             }
         }
         Ok(())
+    }
+}
+
+fn limit_for(l: &RateLimits, action: Action, who: &Who) -> Limit {
+    match (action, who) {
+        (Action::SignIn, Who::Ip(_)) => l.sign_in_ip,
+        (Action::SignIn, Who::User(_)) => Limit::OFF,
+        (Action::Open, Who::User(_)) => l.open_user,
+        (Action::Open, Who::Ip(_)) => l.open_ip,
+        (Action::Claim, Who::User(_)) => l.claim_user,
+        (Action::Claim, Who::Ip(_)) => l.claim_ip,
+        (Action::Ticket, Who::User(_)) => l.ticket_user,
+        (Action::Ticket, Who::Ip(_)) => l.ticket_ip,
     }
 }
 

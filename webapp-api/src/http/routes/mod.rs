@@ -2,8 +2,10 @@
 mod cases;
 mod fair;
 mod inventory;
+mod payments;
 mod public;
 mod rewards;
+mod support;
 mod users;
 
 use axum::Router;
@@ -18,4 +20,6 @@ pub fn api() -> Router<AppState> {
         .merge(fair::routes())
         .merge(inventory::routes())
         .merge(rewards::routes())
+        .merge(payments::routes())
+        .merge(support::routes())
 }

@@ -18,6 +18,7 @@ pub fn routes() -> Router<AppState> {
         .route("/dev-gate", post(dev_gate))
         .route("/dev/init-data", get(demo_init_data))
         .route("/auth", post(sign_in))
+        .route("/auth/logout", post(logout))
 }
 
 async fn status(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
@@ -77,4 +78,16 @@ async fn sign_in(State(app): State<AppState>, AppJson(body): AppJson<SignIn>) ->
     let (token, user_id) = auth::sign_in(&app.domain, &body.init_data).await?;
     let user = users::profile(&app.domain, user_id).await?;
     Ok(Json(json!({ "token": token, "user": user })))
+}
+
+/// Revokes the bearer token of the request (the mini app's logout).
+async fn logout(State(app): State<AppState>, headers: axum::http::HeaderMap) -> Result<Json<Value>, ApiError> {
+    let token = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        .ok_or(DomainError::Unauthorized)?;
+    auth::authenticate(&app.domain, token.trim()).await?;
+    auth::revoke(&app.domain, token.trim()).await?;
+    Ok(Json(json!({ "success": true })))
 }

@@ -33,7 +33,7 @@ export const IconBack = (p: IconProps) => (
   <Svg {...p}><path d="M15 5l-7 7 7 7" /></Svg>
 );
 export const IconWrench = (p: IconProps) => (
-  <Svg {...p}><path d="M14.5 6.5a4 4 0 0 0 5 5l-8 8a2.1 2.1 0 0 1-3-3l8-8a4 4 0 0 1-2-2z" /></Svg>
+  <Svg {...p}><path d="M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.77-3.77a6 6 0 0 1-7.94 7.94l-6.91 6.91a2.12 2.12 0 0 1-3-3l6.91-6.91a6 6 0 0 1 7.94-7.94z" /></Svg>
 );
 export const IconTelegram = (p: IconProps) => (
   <Svg {...p}><path d="M21 4L3 11l6 2 2 6 3-4 5 4z" /><path d="M9 13l8-6" /></Svg>

@@ -13,6 +13,9 @@ import {
   poolSize,
   shuffle,
   slotAtCentre,
+  stripNodeCount,
+  stripPosition,
+  winnerNode,
   visibleRange,
   withWinner,
 } from './roulette';
@@ -147,5 +150,49 @@ describe('scroll curve', () => {
       }
       prev = v;
     }
+  });
+});
+
+describe('the repeating DOM strip', () => {
+  const slot = 104;
+  const viewport = 490;
+
+  it('repeats a short case until a period is taller than the viewport', () => {
+    const strip = buildStrip(['a', 'b', 'c'], null, seeded(2), Math.ceil(viewport / slot) + 2);
+    expect(strip.period).toBe(9);
+    for (let i = 0; i < 30; i++) expect(strip.at(i + 9)).toBe(strip.at(i));
+  });
+
+  it('shows exactly the virtual strip at every offset of a spin, winner included', () => {
+    const items = Array.from({ length: 8 }, (_, i) => `item${i}`);
+    const strip = buildStrip(items, 'WIN', seeded(11), Math.ceil(viewport / slot) + 2);
+    const nodes = stripNodeCount(viewport, slot, strip.period);
+    const from = offsetForSlot(START_SLOT, slot, viewport);
+    const to = offsetForSlot(WIN_SLOT, slot, viewport, 0.27);
+    for (let t = 0; t <= 520; t += 2) {
+      const offset = offsetAt(t, from, to);
+      const { base, translate } = stripPosition(offset, slot, strip.period);
+      const w = winnerNode(offset, slot, strip.period, nodes);
+      // What each node shows: its cycle item, or the winner on the winner node.
+      const shown = (j: number) => (j === w ? 'WIN' : strip.at(j % strip.period));
+      const { first, last } = visibleRange(offset, slot, viewport, 0);
+      for (let s = first; s <= last; s++) {
+        const j = s - base;
+        expect(j).toBeGreaterThanOrEqual(0);
+        expect(j).toBeLessThan(nodes);
+        expect(j * slot + translate).toBeCloseTo(s * slot - offset, 6);
+        expect(shown(j)).toBe(strip.at(s));
+      }
+    }
+  });
+
+  it('shows the winner node at the end of the spin', () => {
+    const strip = buildStrip(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], 'W', seeded(4), 7);
+    const nodes = stripNodeCount(viewport, slot, strip.period);
+    const end = offsetForSlot(WIN_SLOT, slot, viewport);
+    const j = winnerNode(end, slot, strip.period, nodes);
+    expect(j).toBeGreaterThanOrEqual(0);
+    expect(stripPosition(end, slot, strip.period).base + j).toBe(WIN_SLOT);
+    expect(winnerNode(offsetForSlot(START_SLOT, slot, viewport), slot, strip.period, nodes)).toBe(-1);
   });
 });

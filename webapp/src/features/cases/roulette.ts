@@ -39,6 +39,8 @@ export type Rng = () => number;
 
 export interface Strip<T> {
   readonly length: number;
+  /** The cycle length: slot i and slot i + period show the same item (slot 1500 aside). */
+  readonly period: number;
   at(index: number): T;
 }
 
@@ -56,13 +58,18 @@ export function shuffle<T>(items: readonly T[], rng: Rng): T[] {
 
 /**
  * The virtual strip: 3000 slots without 3000 objects. Slot 1500 is the winner
- * (or, before the server answered, whatever the cycle puts there).
+ * (or, before the server answered, whatever the cycle puts there). The shuffled
+ * list is repeated until the cycle is at least `minPeriod` long, so one period
+ * is taller than the viewport (the renderer relies on that).
  */
-export function buildStrip<T>(items: readonly T[], winner: T | null, rng: Rng): Strip<T> {
-  const cycle = shuffle(items, rng);
-  if (cycle.length === 0 && winner !== null) cycle.push(winner);
+export function buildStrip<T>(items: readonly T[], winner: T | null, rng: Rng, minPeriod = 1): Strip<T> {
+  const once = shuffle(items, rng);
+  if (once.length === 0 && winner !== null) once.push(winner);
+  const cycle = once.slice();
+  while (cycle.length > 0 && cycle.length < minPeriod) cycle.push(...once);
   return {
     length: TOTAL_SLOTS,
+    period: Math.max(1, cycle.length),
     at(index: number): T {
       if (winner !== null && index === WIN_SLOT) return winner;
       return cycle[((index % cycle.length) + cycle.length) % cycle.length]!;
@@ -74,6 +81,7 @@ export function buildStrip<T>(items: readonly T[], winner: T | null, rng: Rng): 
 export function withWinner<T>(strip: Strip<T>, winner: T): Strip<T> {
   return {
     length: strip.length,
+    period: strip.period,
     at: (index) => (index === WIN_SLOT ? winner : strip.at(index)),
   };
 }
@@ -123,4 +131,32 @@ export function offsetAt(elapsed: number, from: number, to: number): number {
 /** A landing jitter in [-0.3, 0.3] of a slot: the winner stays well under the marker. */
 export function landingJitter(rng: Rng): number {
   return (rng() - 0.5) * 0.6;
+}
+
+/*
+ * The renderer. Because the strip repeats every `period` slots, a DOM strip of
+ * `period + visible + 2` nodes with fixed content shows any window of it: it is
+ * moved by `offset mod (period * slotPx)`. A frame then costs one `transform`
+ * write and no repaint. Only the winner differs from the cycle: its node gets the
+ * winner's picture once the previous slot with the same node has scrolled out of
+ * view, which happens before slot 1500 itself comes into view.
+ */
+
+/** DOM nodes for a viewport: one period plus a viewport's worth (never depends on TOTAL_SLOTS). */
+export function stripNodeCount(viewport: number, slotPx: number, period: number): number {
+  return period + Math.ceil(viewport / slotPx) + 2;
+}
+
+/** The first slot the DOM strip shows (a multiple of the period) and its translateY. */
+export function stripPosition(offset: number, slotPx: number, period: number): { base: number; translate: number } {
+  const base = Math.max(0, Math.floor(offset / (period * slotPx))) * period;
+  return { base, translate: base * slotPx - offset };
+}
+
+/** The node that must show the winner at this offset, or -1 while slot 1500 is far. */
+export function winnerNode(offset: number, slotPx: number, period: number, nodes: number): number {
+  const { base } = stripPosition(offset, slotPx, period);
+  const j = WIN_SLOT - base;
+  const firstVisible = Math.floor(offset / slotPx);
+  return j >= 0 && j < nodes && firstVisible > WIN_SLOT - period ? j : -1;
 }

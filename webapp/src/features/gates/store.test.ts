@@ -41,6 +41,7 @@ describe('gates store', () => {
   it('counts a failed agreement check as not agreed', async () => {
     serve(() => json(500, { code: 'internal' }));
     expect(await useGates.getState().checkAgreement()).toBe('not_agreed');
+    expect(useGates.getState().agreementCheckFailed).toBe(true);
   });
 
   it('remembers an agreement as termsAccepted', async () => {

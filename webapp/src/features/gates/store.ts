@@ -24,6 +24,8 @@ interface GatesState {
   /** Local memory of the agreement (spec: `termsAccepted`); the server's answer decides. */
   termsAccepted: boolean;
   agreement: Agreement;
+  /** The last agreement check failed (network/server), so `not_agreed` is only assumed. */
+  agreementCheckFailed: boolean;
   /** A deep-link target waiting for the terms to be agreed. */
   pendingPath: string | null;
   loadConfig: () => Promise<AppConfig>;
@@ -48,6 +50,7 @@ export const useGates = create<GatesState>((set, get) => ({
   isAuthenticated: readBool(storageKeys.isAuthenticated, false),
   termsAccepted: readBool(storageKeys.termsAccepted, false),
   agreement: 'unknown',
+  agreementCheckFailed: false,
   pendingPath: readString(PENDING_PATH_KEY, 'session'),
 
   loadConfig: async () => {
@@ -85,15 +88,17 @@ export const useGates = create<GatesState>((set, get) => ({
 
   checkAgreement: async () => {
     let agreed = false;
+    let failed = false;
     try {
       agreed = await getAgreement();
     } catch (e) {
       // Spec section 4: a failed check at start counts as not agreed.
       console.warn('agreement check failed', e);
+      failed = true;
     }
     const agreement: Agreement = agreed ? 'agreed' : 'not_agreed';
     writeBool(storageKeys.termsAccepted, agreed);
-    set({ agreement, termsAccepted: agreed });
+    set({ agreement, termsAccepted: agreed, agreementCheckFailed: failed });
     return agreement;
   },
 

@@ -140,7 +140,6 @@ export function CasePage() {
     won.current = item;
     useInventory.getState().add(item);
     useSession.getState().patchUser({ caseOpened: true });
-    void useSession.getState().refreshBalance();
     if (f) setFair({ serverSeedHash: f.serverSeedHash, clientSeed: f.clientSeed, nonce: f.nonce + 1 });
     setWinner(caseItemFor(item, kase));
     setPhase('spinning');
@@ -148,6 +147,8 @@ export function CasePage() {
 
   const onPhase = useCallback(
     (p: SpinPhase) => {
+      // The profile refresh waits for the landing: no network answer lands mid-scroll.
+      if (p === 'landed') void useSession.getState().refreshBalance();
       if (p !== 'leave' || !won.current || !kase) return;
       const state: CaseResultState = { weapon: won.current, caseId: kase.id, caseCost: kase.tokens };
       navigate(`/case-result/${won.current.id}`, { replace: true, state });

@@ -27,6 +27,7 @@ export function LoginPage() {
     if (result === 'ok') {
       haptic.success();
       await useGates.getState().checkAgreement();
+      if (useGates.getState().agreementCheckFailed) toast.error(t('login.agreementError'));
     } else {
       haptic.error();
       setBusy(false);

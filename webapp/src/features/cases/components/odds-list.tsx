@@ -1,3 +1,5 @@
+import { memo } from 'react';
+
 import { Img } from '../../../components/ui';
 import { useT } from '../../../i18n';
 import { itemIcon, type CaseItem } from '../api';
@@ -6,7 +8,7 @@ import { TokenAmount } from './token-amount';
 import styles from './odds-list.module.css';
 
 /** What a case can drop and how likely: the player sees it before paying. */
-export function OddsList({ items, compact = false }: { items: readonly CaseItem[]; compact?: boolean }) {
+export const OddsList = memo(function OddsList({ items, compact = false }: { items: readonly CaseItem[]; compact?: boolean }) {
   const t = useT();
   const sorted = [...items].sort((a, b) => (a.chance ?? 0) - (b.chance ?? 0));
   return (
@@ -27,7 +29,7 @@ export function OddsList({ items, compact = false }: { items: readonly CaseItem[
       })}
     </ul>
   );
-}
+});
 
 const chanceFmt = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
 export const formatChance = (chance: number | undefined) => (chance === undefined ? '—' : `${chanceFmt.format(chance)}%`);

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 import { resolveImageUrl } from '../../../lib/image';
 import { haptic } from '../../../lib/telegram';
@@ -13,14 +13,15 @@ import {
   offsetAt,
   offsetForSlot,
   phaseAt,
-  poolSize,
   slotAtCentre,
-  withWinner,
+  stripNodeCount,
+  stripPosition,
+  winnerNode,
   type SpinPhase,
-  type Strip,
 } from '../roulette';
 import styles from './roulette.module.css';
 
+/** Height of one slot, px (card 96 + gap 8). */
 export const SLOT_PX = 104;
 /** Minimum gap between two selection ticks: a haptic per slot would be a buzz at full speed. */
 const TICK_MS = 45;
@@ -30,156 +31,142 @@ export interface RouletteProps {
   /** The server's item for this spin; a new object starts a new spin, null resets the strip. */
   winner: CaseItem | null;
   onPhase?: (phase: SpinPhase) => void;
-  /** Fewer effects on a LOW performance class device: no glow, no ticks, no overscan. */
+  /** Fewer effects on a LOW performance class device: no glow, no ticks, no fades. */
   lowEnd?: boolean;
 }
 
+const label = (item: CaseItem | undefined) => (item ? (item.variant ? `${item.name} | ${item.variant}` : item.name) : '');
+
+function paintSlot(node: HTMLElement | null | undefined, item: CaseItem | undefined) {
+  if (!node) return;
+  const img = node.querySelector('img');
+  const text = node.querySelector('span');
+  const src = resolveImageUrl(item ? itemIcon(item) : null);
+  if (img && img.getAttribute('src') !== src) img.setAttribute('src', src);
+  if (text) text.textContent = label(item);
+  node.style.setProperty('--rarity', rarityColor(item?.rarity));
+}
+
 /**
- * The vertical roulette: a strip of 3000 virtual slots of which only the visible ones exist as
- * DOM nodes (a fixed pool, recycled by slot index modulo the pool size). The spin runs outside
- * React: one requestAnimationFrame loop writes `transform` on the pool nodes and swaps a node's
- * picture only when the slot it shows changes.
+ * The vertical roulette over a virtual strip of 3000 slots. The strip cycles with a period, so
+ * the DOM holds one period plus a viewport of slots with fixed content, and a frame only moves
+ * that block with `transform` (offset modulo the period): no layout, no repaint, no node churn.
+ * The winner's picture is put on its node once slot 1500 is the only slot that node can show.
  */
-export function Roulette({ items, winner, onPhase, lowEnd = false }: RouletteProps) {
+export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd = false }: RouletteProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
+  const stripRef = useRef<HTMLDivElement>(null);
   const nodesRef = useRef<Array<HTMLDivElement | null>>([]);
-  const overscan = lowEnd ? 0 : 1;
-  const base = useMemo(() => buildStrip<CaseItem>(items, null, Math.random), [items]);
-  const state = useRef({
-    strip: base as Strip<CaseItem>,
-    offset: 0,
-    viewport: 0,
-    shown: [] as number[],
-    highlighted: false,
-  });
+  const [viewport, setViewport] = useState(560);
+  const visible = Math.ceil(viewport / SLOT_PX) + 2;
+  const strip = useMemo(() => buildStrip<CaseItem>(items, null, Math.random, visible), [items, visible]);
+  const nodes = stripNodeCount(viewport, SLOT_PX, strip.period);
+  const live = useRef({ offset: 0, winnerAt: -1, highlighted: false });
   const onPhaseRef = useRef(onPhase);
   onPhaseRef.current = onPhase;
 
-  // Pool size from a generous viewport guess; recomputed on resize through `render`.
-  const pool = poolSize(SLOT_PX, 900, overscan);
-
-  const paint = () => {
-    const s = state.current;
-    const n = pool;
-    const first = Math.max(0, Math.floor(s.offset / SLOT_PX) - overscan);
-    for (let k = 0; k < n; k++) {
-      const slot = first + k;
-      const j = slot % n;
-      const node = nodesRef.current[j];
-      if (!node) continue;
-      if (s.shown[j] !== slot) {
-        s.shown[j] = slot;
-        const item = s.strip.at(slot);
-        const img = node.firstElementChild as HTMLImageElement;
-        const label = node.lastElementChild as HTMLElement;
-        const src = resolveImageUrl(item ? itemIcon(item) : null);
-        if (img.getAttribute('src') !== src) img.setAttribute('src', src);
-        const text = item ? (item.variant ? `${item.name} | ${item.variant}` : item.name) : '';
-        if (label.textContent !== text) label.textContent = text;
-        node.style.setProperty('--rarity', rarityColor(item?.rarity));
-        node.classList.toggle(styles.win!, s.highlighted && slot === WIN_SLOT);
+  const place = (offset: number, win: CaseItem | null) => {
+    const s = live.current;
+    s.offset = offset;
+    const { translate } = stripPosition(offset, SLOT_PX, strip.period);
+    if (stripRef.current) stripRef.current.style.transform = `translate3d(0, ${translate}px, 0)`;
+    const j = win ? winnerNode(offset, SLOT_PX, strip.period, nodes) : -1;
+    if (j !== s.winnerAt) {
+      if (s.winnerAt >= 0) {
+        const old = nodesRef.current[s.winnerAt];
+        paintSlot(old, strip.at(s.winnerAt % strip.period));
+        old?.classList.remove(styles.win!);
       }
-      node.style.transform = `translate3d(0, ${slot * SLOT_PX - s.offset}px, 0)`;
+      if (j >= 0 && win) paintSlot(nodesRef.current[j], win);
+      s.winnerAt = j;
     }
   };
 
-  const measure = () => {
-    const el = viewportRef.current;
-    state.current.viewport = el ? el.clientHeight : 600;
-  };
-
-  // Idle: the strip rests at the start slot.
   useLayoutEffect(() => {
-    measure();
-    const s = state.current;
-    s.strip = base;
-    s.shown = [];
-    s.highlighted = false;
-    s.offset = offsetForSlot(START_SLOT, SLOT_PX, s.viewport);
-    paint();
     const el = viewportRef.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => {
-      const before = slotAtCentre(s.offset, SLOT_PX, s.viewport);
-      measure();
-      s.offset = offsetForSlot(before, SLOT_PX, s.viewport);
-      paint();
-    });
+    if (!el) return;
+    const measure = () => setViewport(Math.max(200, el.clientHeight));
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
+  }, []);
+
+  // Idle (and after a failure): the strip rests at the start slot.
+  useLayoutEffect(() => {
+    if (winner) return;
+    live.current.highlighted = false;
+    nodesRef.current.forEach((n) => n?.classList.remove(styles.win!));
+    place(offsetForSlot(START_SLOT, SLOT_PX, viewport), null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [base]);
+  }, [winner, strip, viewport]);
 
   // A spin: scroll 500 ms, highlight at 2000 ms, leave at 4000 ms (spec section 9).
   useEffect(() => {
-    const s = state.current;
-    if (!winner) {
-      s.strip = base;
-      s.highlighted = false;
-      s.shown = [];
-      s.offset = offsetForSlot(START_SLOT, SLOT_PX, s.viewport);
-      paint();
-      return;
-    }
-    s.strip = withWinner(base, winner);
-    s.shown = [];
-    s.highlighted = false;
-    measure();
-    const from = offsetForSlot(START_SLOT, SLOT_PX, s.viewport);
-    const to = offsetForSlot(WIN_SLOT, SLOT_PX, s.viewport, landingJitter(Math.random));
+    if (!winner) return;
+    const from = offsetForSlot(START_SLOT, SLOT_PX, viewport);
+    const to = offsetForSlot(WIN_SLOT, SLOT_PX, viewport, landingJitter(Math.random));
     const start = performance.now();
     let raf = 0;
-    let lastSlot = slotAtCentre(from, SLOT_PX, s.viewport);
+    let lastSlot = slotAtCentre(from, SLOT_PX, viewport);
     let lastTick = 0;
-    const timers: Array<ReturnType<typeof setTimeout>> = [];
-
     const frame = (now: number) => {
       const elapsed = now - start;
-      s.offset = offsetAt(elapsed, from, to);
-      paint();
-      const slot = slotAtCentre(s.offset, SLOT_PX, s.viewport);
-      if (!lowEnd && slot !== lastSlot && now - lastTick >= TICK_MS) {
-        haptic.selection();
-        lastTick = now;
+      const offset = offsetAt(elapsed, from, to);
+      place(offset, winner);
+      if (!lowEnd) {
+        const slot = slotAtCentre(offset, SLOT_PX, viewport);
+        if (slot !== lastSlot && now - lastTick >= TICK_MS) {
+          haptic.selection();
+          lastTick = now;
+        }
+        lastSlot = slot;
       }
-      lastSlot = slot;
       if (phaseAt(elapsed) === 'scrolling') raf = requestAnimationFrame(frame);
       else onPhaseRef.current?.('landed');
     };
     raf = requestAnimationFrame(frame);
-    timers.push(
+    const timers = [
       setTimeout(() => {
-        s.highlighted = true;
-        s.shown = [];
-        paint();
+        place(to, winner);
+        const j = live.current.winnerAt;
+        if (j >= 0) nodesRef.current[j]?.classList.add(styles.win!);
+        live.current.highlighted = true;
         haptic.success();
         onPhaseRef.current?.('highlight');
       }, TIMELINE.highlightAt),
       setTimeout(() => onPhaseRef.current?.('leave'), TIMELINE.navigateAt),
-    );
+    ];
     return () => {
       cancelAnimationFrame(raf);
       timers.forEach(clearTimeout);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [winner, base]);
+  }, [winner]);
 
   return (
     <div className={`${styles.viewport} ${lowEnd ? styles.low : ''}`} ref={viewportRef} data-testid="roulette">
-      {Array.from({ length: pool }, (_, j) => (
-        <div
-          key={j}
-          className={styles.slot}
-          ref={(el) => {
-            nodesRef.current[j] = el;
-          }}
-        >
-          <img className={styles.img} alt="" decoding="async" draggable={false} />
-          <span className={styles.name} />
-        </div>
-      ))}
+      <div className={styles.strip} ref={stripRef}>
+        {Array.from({ length: nodes }, (_, j) => {
+          const item = strip.at(j % strip.period);
+          return (
+            <div
+              key={j}
+              className={styles.slot}
+              style={{ top: j * SLOT_PX, ['--rarity' as string]: rarityColor(item?.rarity) }}
+              ref={(el) => {
+                nodesRef.current[j] = el;
+              }}
+            >
+              <img className={styles.img} src={resolveImageUrl(item ? itemIcon(item) : null)} alt="" decoding="async" draggable={false} />
+              <span className={styles.name}>{label(item)}</span>
+            </div>
+          );
+        })}
+      </div>
       <div className={styles.marker} aria-hidden />
       {!lowEnd && <div className={styles.fade} aria-hidden />}
     </div>
   );
-}
+});
