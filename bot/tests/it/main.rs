@@ -10,3 +10,5 @@ mod rewards;
 mod admin;
 mod payments;
 mod support;
+mod abuse;
+mod crash;

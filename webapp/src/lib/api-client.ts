@@ -6,6 +6,8 @@
  * module stays free of React and of the stores and is easy to test with a fake `fetch`.
  */
 
+import { readString, storageKeys } from './storage';
+
 /** Same origin as the mini app; `docs/api.md` is the contract. */
 export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '/api/v1';
 
@@ -99,6 +101,9 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = opts.auth === false ? null : hooks.getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  // Error texts come back in the player's chosen language.
+  const language = readString(storageKeys.language);
+  if (language === 'ru' || language === 'en') headers['Accept-Language'] = language;
   let body: string | undefined;
   if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';

@@ -38,6 +38,7 @@ import {
 import { create } from 'zustand';
 
 import type { Theme } from '../features/settings/store';
+import { api } from './api-client';
 import { readString, storageKeys, writeString } from './storage';
 import { palettes } from './theme-palettes';
 
@@ -212,10 +213,20 @@ export function mockDemoEnvironment(initData: string, theme: Theme, startParam: 
         case 'web_app_open_tg_link':
           window.open(`https://t.me${String(payload?.path_full ?? '')}`, '_blank', 'noopener');
           break;
-        case 'web_app_open_invoice':
-          // The demo server's Telegram stand-in settles the payment; the client reports "paid".
-          setTimeout(() => emitEvent('invoice_closed', { slug: String(payload?.slug ?? ''), status: 'paid' }), 600);
+        case 'web_app_open_invoice': {
+          // Demo invoices are `$demo{transaction id}`: the demo server pays them through the same
+          // successful-payment code the bot runs, then the client reports how it went.
+          const slug = String(payload?.slug ?? '');
+          const transactionId = slug.startsWith('demo') ? slug.slice('demo'.length) : '';
+          void api
+            .post(`/dev/pay/${encodeURIComponent(transactionId)}`)
+            .then(
+              () => 'paid' as const,
+              () => 'failed' as const,
+            )
+            .then((status) => emitEvent('invoice_closed', { slug, status }));
           break;
+        }
         case 'web_app_send_prepared_message':
           setTimeout(() => emitEvent('prepared_message_sent'), 300);
           break;
