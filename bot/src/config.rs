@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use webapp_api::http::metrics::MetricsAccess;
 use webapp_api::http::ratelimit::{IpNet, Limit, RateLimits};
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Config {
     pub bind_addr: SocketAddr,
     pub database_url: String,
@@ -36,6 +36,25 @@ pub struct Config {
     pub db_busy_timeout_ms: u64,
     /// `TELEGRAM_TIMEOUT_MS`: how long a player's request waits on a Telegram call.
     pub telegram_timeout_ms: u64,
+}
+
+/// Secrets (the bot token, the dev-gate password, the metrics token) never reach `Debug`.
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("bind_addr", &self.bind_addr)
+            .field("database_url", &self.database_url)
+            .field("bot_token", &self.bot_token.as_ref().map(|_| "<redacted>"))
+            .field("telegram_api_url", &self.telegram_api_url)
+            .field("webapp_url", &self.webapp_url)
+            .field("admin_ids", &self.admin_ids)
+            .field("channel_id", &self.channel_id)
+            .field("dev_gate", &self.dev_gate_password.is_some())
+            .field("rate_limits", &self.rate_limits)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .field("metrics", &self.metrics)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug)]
@@ -215,6 +234,15 @@ mod tests {
         assert_eq!(cfg(&[("METRICS_ENABLED", "true")]).unwrap().metrics, MetricsAccess::Open);
         for (k, v) in [("RATE_LIMIT_OPEN_IP", "lots"), ("TRUSTED_PROXIES", "proxy"), ("METRICS_TOKEN", "short"), ("DB_BUSY_TIMEOUT_MS", "0")] {
             assert!(cfg(&[(k, v)]).unwrap_err().0.contains(k), "{k}");
+        }
+    }
+
+    #[test]
+    fn secrets_never_reach_debug() {
+        let c = cfg(&[("TELEGRAM_BOT_TOKEN", "1:supersecret"), ("WEBAPP_URL", "https://x.io"), ("DEV_GATE_PASSWORD", "gatepass"), ("METRICS_TOKEN", "metricsmetrics123")]).unwrap();
+        let shown = format!("{c:?}");
+        for secret in ["supersecret", "gatepass", "metricsmetrics123"] {
+            assert!(!shown.contains(secret), "{shown}");
         }
     }
 

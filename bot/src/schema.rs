@@ -23,7 +23,12 @@ pub fn schema() -> UpdateHandler<Box<dyn std::error::Error + Send + Sync>> {
         .branch(dptree::filter_map(handlers::payments::refunded_payment).endpoint(handlers::payments::refunded))
         .branch(dptree::entry().filter_command::<Command>().endpoint(handlers::start::command))
         .branch(dptree::filter_map(|msg: Message| msg.text().and_then(handlers::admin::parse)).endpoint(handlers::admin::command))
-        .branch(dptree::filter(|msg: Message| msg.reply_to_message().is_some() && msg.text().is_some()).endpoint(handlers::admin::reply))
+        .branch(
+            dptree::filter_map(|msg: Message| msg.reply_to_message()?.text().and_then(crate::texts::admin::fail_prompt_id))
+                .filter(|msg: Message| msg.text().is_some())
+                .endpoint(handlers::admin::fail_reason),
+        )
+        .branch(dptree::filter(|msg: Message| msg.reply_to_message().is_some() && msg.text().is_some()).endpoint(handlers::support::answer_forward))
         .branch(dptree::filter(|msg: Message| msg.chat.is_private() && msg.text().is_some()).endpoint(handlers::start::anything_else));
     let callbacks = Update::filter_callback_query()
         .branch(dptree::filter(|q: CallbackQuery| q.data.as_deref().is_some_and(|d| d.starts_with("wd:"))).endpoint(handlers::admin::callback))

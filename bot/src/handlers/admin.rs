@@ -98,7 +98,7 @@ pub fn error_text(e: &DomainError) -> String {
 }
 
 /// Someone who is not an admin gets the ordinary help and nothing happens.
-async fn not_admin(bot: &Bot, msg: &Message, domain: &Domain) -> HandlerResult {
+pub async fn not_admin(bot: &Bot, msg: &Message, domain: &Domain) -> HandlerResult {
     let from = msg.from.as_ref();
     let lang = users::language_or(domain, from.map(|u| u.id.0 as i64).unwrap_or(0), from.and_then(|u| u.language_code.as_deref())).await;
     bot.send_message(msg.chat.id, texts::help(lang)).await?;
@@ -253,25 +253,16 @@ pub async fn callback(bot: Bot, q: CallbackQuery, domain: Domain) -> HandlerResu
     Ok(())
 }
 
-/// An admin's reply to one of the bot's messages: a failed-withdrawal reason, or an answer to
-/// a forwarded ticket.
-pub async fn reply(bot: Bot, msg: Message, domain: Domain) -> HandlerResult {
-    let (Some(from), Some(replied), Some(text)) = (msg.from.as_ref(), msg.reply_to_message(), msg.text()) else { return Ok(()) };
+/// An admin's reply to the force-reply prompt of a failed withdrawal: the text is the reason.
+pub async fn fail_reason(bot: Bot, msg: Message, withdrawal_id: i64, domain: Domain) -> HandlerResult {
+    let (Some(from), Some(text)) = (msg.from.as_ref(), msg.text()) else { return Ok(()) };
     let actor = Actor::Admin(from.id.0 as i64);
     if admin::ensure(&domain, actor).is_err() {
         return not_admin(&bot, &msg, &domain).await;
     }
-    let answer = if let Some(id) = replied.text().and_then(texts::admin::fail_prompt_id) {
-        match admin::resolve_withdrawal(&domain, actor, id, Resolution::Failed { reason: text.to_owned() }).await {
-            Ok(()) => format!("❌ Withdrawal #{id} failed; the item is available again and the player is told."),
-            Err(e) => error_text(&e),
-        }
-    } else {
-        match tickets::reply_to_forward(&domain, actor, msg.chat.id.0, replied.id.0, text).await {
-            Ok(ticket_id) => format!("✅ Answer sent to ticket #{ticket_id}."),
-            Err(DomainError::TicketNotFound) => "That message is not a forwarded ticket. Use /reply <ticket_id> <text>.".into(),
-            Err(e) => error_text(&e),
-        }
+    let answer = match admin::resolve_withdrawal(&domain, actor, withdrawal_id, Resolution::Failed { reason: text.to_owned() }).await {
+        Ok(()) => format!("❌ Withdrawal #{withdrawal_id} failed; the item is available again and the player is told."),
+        Err(e) => error_text(&e),
     };
     bot.send_message(msg.chat.id, answer).await?;
     Ok(())

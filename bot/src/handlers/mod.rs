@@ -1,6 +1,7 @@
 pub mod admin;
 pub mod payments;
 pub mod start;
+pub mod support;
 
 use teloxide::types::User;
 use webapp_api::domain::auth::TelegramUser;

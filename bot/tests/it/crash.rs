@@ -392,7 +392,8 @@ async fn a_backup_restores_into_a_fresh_path_and_audits_clean() {
     assert_eq!(s, StatusCode::OK);
 
     // Backup of the live database, while the server runs.
-    let backup = app.dir.0.join("backup.db");
+    let elsewhere = TempDir::new();
+    let backup = elsewhere.0.join("backup.db");
     let live = app.dir.0.join("fragbox.db");
     let (ok, out) = cli(&app.dir.0, &live, &["backup", backup.to_str().unwrap()]);
     assert!(ok, "{out}");
@@ -404,6 +405,7 @@ async fn a_backup_restores_into_a_fresh_path_and_audits_clean() {
     // Restore, as docs/operations.md says: copy the backup to the new database path.
     let fresh = TempDir::new();
     let restored = fresh.0.join("restored.db");
+    assert!(!restored.exists());
     std::fs::copy(&backup, &restored).unwrap();
     let (ok, out) = cli(&fresh.0, &restored, &["audit"]);
     assert!(ok && out.contains("audit clean"), "{out}");

@@ -7,7 +7,8 @@ export interface RevealedSeed {
   serverSeedHash: string;
   clientSeed: string;
   firstNonce: number;
-  lastNonce: number;
+  /** null when the pair was rotated before any open. */
+  lastNonce: number | null;
   revealedAt: string;
 }
 

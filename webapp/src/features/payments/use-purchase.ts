@@ -1,5 +1,4 @@
-import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useMemo, useRef, useState } from 'react';
 
 import { toast } from '../../components/ui';
 import { t } from '../../i18n';
@@ -7,6 +6,7 @@ import { errorText } from '../../lib/errors';
 import { formatTokens } from '../../lib/format';
 import { getRawInitData, haptic, launch, versionAtLeast } from '../../lib/telegram';
 import { onInvoiceClosed, openInvoiceLink } from '../../lib/telegram-actions';
+import { useGoBack } from '../../lib/use-go-back';
 import { useSession } from '../session/store';
 import { createInvoiceLink, fetchTransactionStatus } from './api';
 import { abortableSleep, createPurchaser, type Notice, type Pack } from './purchase';
@@ -38,7 +38,9 @@ function show(notice: Notice): void {
 
 /** The purchase flow bound to Telegram, the API and the toasts; `busy` is the pack in flight. */
 export function usePurchase() {
-  const navigate = useNavigate();
+  const back = useGoBack('/');
+  const goBack = useRef(back);
+  goBack.current = back;
   const [busy, setBusy] = useState<string | null>(null);
   const purchaser = useMemo(
     () =>
@@ -52,9 +54,9 @@ export function usePurchase() {
         sleep: abortableSleep,
         notify: show,
         refreshProfile: () => useSession.getState().refreshBalance(),
-        goBack: () => navigate(-1),
+        goBack: () => goBack.current(),
       }),
-    [navigate],
+    [],
   );
   const buy = async (pack: Pack) => {
     if (purchaser.busy) return;

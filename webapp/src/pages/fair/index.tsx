@@ -210,7 +210,11 @@ export function FairPage() {
           {fair.revealed.map((r) => (
             <li key={r.serverSeedHash} className={styles.open}>
               <div className={styles.openHead}>
-                <span className={styles.openTitle}>{t('fair.nonces', { from: r.firstNonce, to: r.lastNonce })}</span>
+                <span className={styles.openTitle}>
+                  {r.lastNonce === null || r.lastNonce === undefined
+                    ? t('fair.seedUnused')
+                    : t('fair.nonces', { from: r.firstNonce, to: r.lastNonce })}
+                </span>
                 <span className={styles.date}>{formatDateTime(r.revealedAt)}</span>
               </div>
               <dl className={styles.kv}>

@@ -21,6 +21,7 @@ import { useInventory } from '../../features/inventory/store';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
+import { useGoBack } from '../../lib/use-go-back';
 import styles from './skin.module.css';
 
 /** Spec section 9: the app goes back 100 ms after a sale. */
@@ -32,6 +33,7 @@ type Loaded = { kind: 'own'; item: InventoryItem } | { kind: 'public'; item: Pub
 export function SkinPage() {
   const t = useT();
   const navigate = useNavigate();
+  const goBack = useGoBack('/skins');
   const { weaponId = '' } = useParams();
   const state = useLocation().state as { skin?: InventoryItem } | null;
   const local = useInventory((s) => s.items.find((i) => String(i.id) === weaponId));
@@ -133,7 +135,7 @@ export function SkinPage() {
     const ok = await sellSkin(item);
     setConfirm(false);
     setBusy(null);
-    if (ok) setTimeout(() => navigate(-1), SALE_BACK_DELAY_MS);
+    if (ok) setTimeout(goBack, SALE_BACK_DELAY_MS);
   };
   const doShare = async () => {
     if (busy) return;

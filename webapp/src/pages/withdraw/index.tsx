@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 
 import { Button, Img, toast } from '../../components/ui';
 import { requestWithdrawal, type InventoryItem } from '../../features/inventory/api';
@@ -9,6 +9,7 @@ import { useSession } from '../../features/session/store';
 import { getTradeUrl } from '../../features/trade-url/api';
 import { useT } from '../../i18n';
 import { haptic, openLink } from '../../lib/telegram';
+import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
 
 /** Steam's page that shows the player's trade-offer link. */
@@ -26,7 +27,7 @@ function savedTradeLink(user: Record<string, unknown> | null): string {
 /** `/withdraw`: the item arrives in navigation state; success goes back, failure explains. */
 export function WithdrawPage() {
   const t = useT();
-  const navigate = useNavigate();
+  const goBack = useGoBack('/skins');
   const item = (useLocation().state as { item?: InventoryItem } | null)?.item ?? null;
   const user = useSession((s) => s.user);
   const [link, setLink] = useState(() => savedTradeLink(user));
@@ -56,7 +57,7 @@ export function WithdrawPage() {
       useInventory.getState().patch(item.id, { ...(updated ?? {}), status: 'pending' });
       haptic.success();
       toast.success(t('withdraw.success'), { durationMs: 2000 });
-      navigate(-1);
+      goBack();
     } catch {
       haptic.error();
       toast.error(t('withdraw.error'), { durationMs: 3000 });

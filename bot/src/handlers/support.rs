@@ -1,0 +1,25 @@
+//! Support from the admins' side of the chat: a reply to a forwarded ticket answers it.
+//! (`/reply`, `/close` and `/tickets` are admin commands; `/paysupport` lives with `/start`.)
+use teloxide::prelude::*;
+use webapp_api::domain::admin::{self, Actor};
+use webapp_api::domain::{tickets, Domain, DomainError};
+
+use crate::handlers::admin::{error_text, not_admin};
+use crate::schema::HandlerResult;
+
+/// An admin's reply to one of the bot's messages in their chat: if it is a forwarded ticket,
+/// the text is stored as support's answer and sent to the player.
+pub async fn answer_forward(bot: Bot, msg: Message, domain: Domain) -> HandlerResult {
+    let (Some(from), Some(replied), Some(text)) = (msg.from.as_ref(), msg.reply_to_message(), msg.text()) else { return Ok(()) };
+    let actor = Actor::Admin(from.id.0 as i64);
+    if admin::ensure(&domain, actor).is_err() {
+        return not_admin(&bot, &msg, &domain).await;
+    }
+    let answer = match tickets::reply_to_forward(&domain, actor, msg.chat.id.0, replied.id.0, text).await {
+        Ok(ticket_id) => format!("✅ Answer sent to ticket #{ticket_id}."),
+        Err(DomainError::TicketNotFound) => "That message is not a forwarded ticket. Use /reply <ticket_id> <text>.".into(),
+        Err(e) => error_text(&e),
+    };
+    bot.send_message(msg.chat.id, answer).await?;
+    Ok(())
+}
