@@ -157,7 +157,7 @@ describe('mini app screens in demo mode', () => {
     await screenshotBothThemes(page, 'screen-skins', '[data-testid="skin-card"]');
 
     // Sell a: confirmation, toast, back to the list.
-    await page.locator(`[data-testid="skin-card"]`).filter({ hasText: a.name }).first().click();
+    await page.click(`[data-testid="skin-card"][data-item-id="${a.id}"]`);
     await page.waitForSelector('[data-testid="sell-bar"]');
     await screenshotBothThemes(page, 'screen-skin', '[data-testid="sell-bar"]');
     const before = await balanceOf(page);
@@ -309,12 +309,17 @@ describe('mini app screens in demo mode', () => {
   test('friends, clicker and the public card of someone else’s skin', async () => {
     const owner = await newPlayer();
     const item = await openCaseViaApi(owner.page);
-    await owner.context.close();
+    const ref = (await apiAs(owner.page, server, '/me')).body.data.ref;
 
-    const { page, errors, context } = await newPlayer({ colorScheme: 'light' });
+    // A friend arrives through the owner's invite link and opens a first case.
+    const { page, errors, context } = await openApp(browser, server, `/?startapp=ref_${ref}`, { colorScheme: 'light' });
+    await agreeToTerms(page);
+    await page.waitForSelector('[data-testid="page-home"]');
+    await openCaseViaApi(page);
+
     await page.click('nav[aria-label="tabs"] >> text=Друзья');
     await page.waitForSelector('[data-testid="ref-invited"]');
-    await screenshotBothThemes(page, 'screen-referrals', '[data-testid="invite"]');
+    await screenshotBothThemes(page, 'screen-referrals-empty', '[data-testid="invite"]');
     await page.click('[data-testid="invite"]');
     await page.waitForFunction(() => (window.__tgEvents ?? []).some(([n, p]) => n === 'web_app_open_tg_link' && String(p?.path_full ?? '').startsWith('/share/url')));
 
@@ -338,5 +343,16 @@ describe('mini app screens in demo mode', () => {
     await screenshotBothThemes(page, 'screen-skin-public', '[data-testid="public-open-cases"]');
     assert.deepEqual(errors, []);
     await context.close();
+
+    // The owner sees the friend, active, with the 500 tokens earned.
+    await owner.page.reload();
+    await waitForBoot(owner.page);
+    await owner.page.click('nav[aria-label="tabs"] >> text=Друзья');
+    await owner.page.waitForSelector('[data-testid="referral-row"]');
+    assert.equal(await owner.page.textContent('[data-testid="ref-invited"]'), '1');
+    assert.match(await owner.page.textContent('[data-testid="referral-row"]'), /500/);
+    await screenshotBothThemes(owner.page, 'screen-referrals', '[data-testid="referral-row"]');
+    assert.deepEqual(owner.errors, []);
+    await owner.context.close();
   });
 });

@@ -83,7 +83,6 @@ export function CasePage() {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [caseId, cached]);
 
   useEffect(() => {

@@ -50,7 +50,6 @@ export function FairPage() {
   useEffect(() => {
     void reload();
     void useCases.getState().load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const loadMore = async () => {

@@ -38,7 +38,6 @@ export function ReferralsPage() {
 
   useEffect(() => {
     if (error && !data) toast.error(t('referrals.loadError'));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [error]);
 
   const code = data?.referralCode ?? ref;

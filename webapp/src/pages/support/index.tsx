@@ -26,7 +26,6 @@ export function SupportPage() {
   }, []);
   useEffect(() => {
     if (error) toast.error(t('support.loadError'));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [error]);
 
   return (

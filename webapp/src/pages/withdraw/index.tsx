@@ -41,7 +41,6 @@ export function WithdrawPage() {
     getTradeUrl()
       .then((url) => url && setLink((cur) => cur || url))
       .catch(() => undefined);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const name = item?.marketHashName || item?.name || t('withdraw.genericItem');

@@ -62,6 +62,8 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
   const strip = useMemo(() => buildStrip<CaseItem>(items, null, Math.random, visible), [items, visible]);
   const nodes = stripNodeCount(viewport, SLOT_PX, strip.period);
   const live = useRef({ offset: 0, winnerAt: -1, highlighted: false });
+  const spinning = useRef(false);
+  spinning.current = winner !== null;
   const onPhaseRef = useRef(onPhase);
   onPhaseRef.current = onPhase;
 
@@ -85,7 +87,10 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
   useLayoutEffect(() => {
     const el = viewportRef.current;
     if (!el) return;
-    const measure = () => setViewport(Math.max(200, el.clientHeight));
+    // The strip is laid out for one viewport: a resize during a spin waits for the next idle.
+    const measure = () => {
+      if (!spinning.current) setViewport(Math.max(200, el.clientHeight));
+    };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(measure);
@@ -99,7 +104,6 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
     live.current.highlighted = false;
     nodesRef.current.forEach((n) => n?.classList.remove(styles.win!));
     place(offsetForSlot(START_SLOT, SLOT_PX, viewport), null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [winner, strip, viewport]);
 
   // A spin: scroll 500 ms, highlight at 2000 ms, leave at 4000 ms (spec section 9).
@@ -142,7 +146,6 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
       cancelAnimationFrame(raf);
       timers.forEach(clearTimeout);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [winner]);
 
   return (

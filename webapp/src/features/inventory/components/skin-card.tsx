@@ -20,6 +20,7 @@ export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item:
       onClick={() => onOpen(item)}
       data-testid="skin-card"
       data-status={item.status ?? 'received'}
+      data-item-id={item.id}
     >
       <Img src={item.iconUrl} alt={name} className={styles.img} />
       <span className={styles.name}>{name}</span>
