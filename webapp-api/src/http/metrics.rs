@@ -55,11 +55,14 @@ struct DbTotals {
     opens: i64,
 }
 
+/// Route pattern, method, status.
+type RequestKey = (Arc<str>, Method, u16);
+
 /// Counters of one process. Cheap to share; every update is an atomic add under a read lock
 /// (the write lock is taken only the first time a label set is seen).
 pub struct Metrics {
     started: Instant,
-    requests: RwLock<HashMap<(Arc<str>, Method, u16), AtomicU64>>,
+    requests: RwLock<HashMap<RequestKey, AtomicU64>>,
     latency: RwLock<HashMap<Arc<str>, Histogram>>,
     errors: RwLock<HashMap<&'static str, AtomicU64>>,
     bot_updates: AtomicU64,
