@@ -36,11 +36,19 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
         println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-92 % band" });
         return Ok(if ok { 0 } else { 1 });
     }
-    let domain = crate::build_domain(config, crate::open_store(config).await?.0, load_catalog(config)?, None, config.bot_username.clone(), std::sync::Arc::new(webapp_api::domain::clock::SystemClock));
+    let domain = crate::build_domain(
+        config,
+        crate::open_store(config).await?.0,
+        load_catalog(config)?,
+        None,
+        config.bot_username.clone(),
+        std::sync::Arc::new(webapp_api::domain::clock::SystemClock),
+    );
     match words.as_slice() {
         ["grant", id, amount, ..] => {
             let id: i64 = id.parse().map_err(|_| format!("not a Telegram id: {id}"))?;
-            let amount = Tokens::parse(amount).filter(|a| a.0 != 0).ok_or_else(|| format!("not an amount with at most 2 decimals: {amount}"))?;
+            let amount =
+                Tokens::parse(amount).filter(|a| a.0 != 0).ok_or_else(|| format!("not an amount with at most 2 decimals: {amount}"))?;
             let reason = flag(args, "--reason").ok_or("--reason <text> is required")?;
             let balance = grant(&domain, id, amount, &reason).await?;
             println!("user {id}: {amount:+} tokens ({reason}); balance {balance}", amount = amount.to_string());

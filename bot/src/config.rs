@@ -108,7 +108,9 @@ impl Config {
     pub fn from_lookup(get: &dyn Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
         let bot_token = var(get, "TELEGRAM_BOT_TOKEN");
         if let Some(t) = &bot_token {
-            let ok = t.split_once(':').is_some_and(|(id, secret)| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) && !secret.is_empty());
+            let ok = t
+                .split_once(':')
+                .is_some_and(|(id, secret)| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) && !secret.is_empty());
             if !ok {
                 return Err(ConfigError("TELEGRAM_BOT_TOKEN: expected <bot id>:<secret> from BotFather".into()));
             }
@@ -119,7 +121,9 @@ impl Config {
             return Err(ConfigError(format!("WEBAPP_URL: not a URL: {webapp_url:?}")));
         }
         if bot_token.is_some() && !webapp_url.starts_with("https://") {
-            return Err(ConfigError("WEBAPP_URL: must be https:// when TELEGRAM_BOT_TOKEN is set (Telegram refuses web-app buttons otherwise)".into()));
+            return Err(ConfigError(
+                "WEBAPP_URL: must be https:// when TELEGRAM_BOT_TOKEN is set (Telegram refuses web-app buttons otherwise)".into(),
+            ));
         }
         let mut admin_ids = Vec::new();
         if let Some(list) = var(get, "ADMIN_IDS") {
@@ -221,25 +225,29 @@ mod tests {
         let c = cfg(&[]).unwrap();
         assert_eq!(c.rate_limits, RateLimits::default());
         assert_eq!(c.metrics, MetricsAccess::Off);
-        let c = cfg(&[
-            ("RATE_LIMIT_OPEN_USER", "5/1"),
-            ("TRUSTED_PROXIES", "10.0.0.0/8, ::1"),
-            ("METRICS_TOKEN", "0123456789abcdef"),
-        ])
-        .unwrap();
+        let c =
+            cfg(&[("RATE_LIMIT_OPEN_USER", "5/1"), ("TRUSTED_PROXIES", "10.0.0.0/8, ::1"), ("METRICS_TOKEN", "0123456789abcdef")]).unwrap();
         assert_eq!(c.rate_limits.open_user, Limit::new(5, 1));
         assert_eq!(c.trusted_proxies.len(), 2);
         assert_eq!(c.metrics, MetricsAccess::Token("0123456789abcdef".into()));
         assert_eq!(cfg(&[("RATE_LIMITS", "off")]).unwrap().rate_limits, RateLimits::OFF);
         assert_eq!(cfg(&[("METRICS_ENABLED", "true")]).unwrap().metrics, MetricsAccess::Open);
-        for (k, v) in [("RATE_LIMIT_OPEN_IP", "lots"), ("TRUSTED_PROXIES", "proxy"), ("METRICS_TOKEN", "short"), ("DB_BUSY_TIMEOUT_MS", "0")] {
+        for (k, v) in
+            [("RATE_LIMIT_OPEN_IP", "lots"), ("TRUSTED_PROXIES", "proxy"), ("METRICS_TOKEN", "short"), ("DB_BUSY_TIMEOUT_MS", "0")]
+        {
             assert!(cfg(&[(k, v)]).unwrap_err().0.contains(k), "{k}");
         }
     }
 
     #[test]
     fn secrets_never_reach_debug() {
-        let c = cfg(&[("TELEGRAM_BOT_TOKEN", "1:supersecret"), ("WEBAPP_URL", "https://x.io"), ("DEV_GATE_PASSWORD", "gatepass"), ("METRICS_TOKEN", "metricsmetrics123")]).unwrap();
+        let c = cfg(&[
+            ("TELEGRAM_BOT_TOKEN", "1:supersecret"),
+            ("WEBAPP_URL", "https://x.io"),
+            ("DEV_GATE_PASSWORD", "gatepass"),
+            ("METRICS_TOKEN", "metricsmetrics123"),
+        ])
+        .unwrap();
         let shown = format!("{c:?}");
         for secret in ["supersecret", "gatepass", "metricsmetrics123"] {
             assert!(!shown.contains(secret), "{shown}");

@@ -149,8 +149,8 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     let app = http::router_with_metrics(domain.clone(), http_config(&config), metrics.clone());
     let rx = stop_rx.clone();
     tasks.push(tokio::spawn(async move {
-        let server = axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-            .with_graceful_shutdown(stopped(rx));
+        let server =
+            axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).with_graceful_shutdown(stopped(rx));
         if let Err(e) = server.await {
             tracing::error!(error = %e, "http server stopped");
         }

@@ -28,10 +28,15 @@ pub fn schema() -> UpdateHandler<Box<dyn std::error::Error + Send + Sync>> {
                 .filter(|msg: Message| msg.text().is_some())
                 .endpoint(handlers::admin::fail_reason),
         )
-        .branch(dptree::filter(|msg: Message| msg.reply_to_message().is_some() && msg.text().is_some()).endpoint(handlers::support::answer_forward))
+        .branch(
+            dptree::filter(|msg: Message| msg.reply_to_message().is_some() && msg.text().is_some())
+                .endpoint(handlers::support::answer_forward),
+        )
         .branch(dptree::filter(|msg: Message| msg.chat.is_private() && msg.text().is_some()).endpoint(handlers::start::anything_else));
     let callbacks = Update::filter_callback_query()
-        .branch(dptree::filter(|q: CallbackQuery| q.data.as_deref().is_some_and(|d| d.starts_with("wd:"))).endpoint(handlers::admin::callback))
+        .branch(
+            dptree::filter(|q: CallbackQuery| q.data.as_deref().is_some_and(|d| d.starts_with("wd:"))).endpoint(handlers::admin::callback),
+        )
         .branch(dptree::endpoint(handlers::start::callback));
     dptree::entry()
         .branch(Update::filter_pre_checkout_query().endpoint(handlers::payments::pre_checkout))

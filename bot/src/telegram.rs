@@ -51,22 +51,16 @@ impl Telegram for TeloxideTelegram {
     fn create_invoice_link(&self, invoice: Invoice) -> BoxFuture<'_, TgResult<String>> {
         Box::pin(async move {
             let price = LabeledPrice::new(invoice.label, u32::try_from(invoice.stars).unwrap_or(u32::MAX));
-            self.bot
-                .create_invoice_link(invoice.title, invoice.description, invoice.payload, "XTR", vec![price])
-                .await
-                .map_err(classify)
+            self.bot.create_invoice_link(invoice.title, invoice.description, invoice.payload, "XTR", vec![price]).await.map_err(classify)
         })
     }
 
     fn save_prepared_inline_message(&self, skin: SharedSkin) -> BoxFuture<'_, TgResult<String>> {
         Box::pin(async move {
             let text = format!("{}\n{}", skin.title, skin.description);
-            let mut article = InlineQueryResultArticle::new(
-                skin.result_id,
-                skin.title,
-                InputMessageContent::Text(InputMessageContentText::new(text)),
-            )
-            .description(skin.description);
+            let mut article =
+                InlineQueryResultArticle::new(skin.result_id, skin.title, InputMessageContent::Text(InputMessageContentText::new(text)))
+                    .description(skin.description);
             if let Some(m) = markup(Button::Url { text: skin.button_text, url: skin.button_url }) {
                 article = article.reply_markup(m);
             }

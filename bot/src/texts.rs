@@ -1,21 +1,15 @@
 //! Everything the bot says, in Russian and English.
-use webapp_api::domain::notifications::Notice;
 pub use webapp_api::domain::lang::Lang;
+use webapp_api::domain::notifications::Notice;
 
 pub fn commands(lang: Lang) -> Vec<(&'static str, &'static str)> {
     match lang {
-        Lang::Ru => vec![
-            ("start", "Открыть FragBox"),
-            ("help", "Помощь"),
-            ("paysupport", "Помощь с оплатой"),
-            ("language", "Сменить язык"),
-        ],
-        Lang::En => vec![
-            ("start", "Open FragBox"),
-            ("help", "Help"),
-            ("paysupport", "Help with a payment"),
-            ("language", "Change language"),
-        ],
+        Lang::Ru => {
+            vec![("start", "Открыть FragBox"), ("help", "Помощь"), ("paysupport", "Помощь с оплатой"), ("language", "Сменить язык")]
+        }
+        Lang::En => {
+            vec![("start", "Open FragBox"), ("help", "Help"), ("paysupport", "Help with a payment"), ("language", "Change language")]
+        }
     }
 }
 
@@ -84,7 +78,11 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
     let ru = lang == Lang::Ru;
     match notice {
         Notice::WithdrawalSent { item } => {
-            if ru { format!("✅ {item} отправлен. Примите обмен в Steam.") } else { format!("✅ {item} has been sent. Accept the trade offer in Steam.") }
+            if ru {
+                format!("✅ {item} отправлен. Примите обмен в Steam.")
+            } else {
+                format!("✅ {item} has been sent. Accept the trade offer in Steam.")
+            }
         }
         Notice::WithdrawalFailed { item, reason } => {
             if ru {
@@ -94,19 +92,39 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
             }
         }
         Notice::PurchaseCredited { tokens, stars } => {
-            if ru { format!("💎 Оплата {stars} ⭐ получена: +{tokens} фрагов.") } else { format!("💎 Payment of {stars} ⭐ received: +{tokens} frags.") }
+            if ru {
+                format!("💎 Оплата {stars} ⭐ получена: +{tokens} фрагов.")
+            } else {
+                format!("💎 Payment of {stars} ⭐ received: +{tokens} frags.")
+            }
         }
         Notice::PurchaseRefunded { tokens, stars } => {
-            if ru { format!("↩️ Возврат {stars} ⭐ выполнен, списано {tokens} фрагов.") } else { format!("↩️ {stars} ⭐ refunded; {tokens} frags were taken back.") }
+            if ru {
+                format!("↩️ Возврат {stars} ⭐ выполнен, списано {tokens} фрагов.")
+            } else {
+                format!("↩️ {stars} ⭐ refunded; {tokens} frags were taken back.")
+            }
         }
         Notice::SupportReply { ticket_id, message } => {
-            if ru { format!("💬 Поддержка, тикет #{ticket_id}:\n{message}") } else { format!("💬 Support, ticket #{ticket_id}:\n{message}") }
+            if ru {
+                format!("💬 Поддержка, тикет #{ticket_id}:\n{message}")
+            } else {
+                format!("💬 Support, ticket #{ticket_id}:\n{message}")
+            }
         }
         Notice::TicketClosed { ticket_id } => {
-            if ru { format!("Тикет #{ticket_id} закрыт.") } else { format!("Ticket #{ticket_id} is closed.") }
+            if ru {
+                format!("Тикет #{ticket_id} закрыт.")
+            } else {
+                format!("Ticket #{ticket_id} is closed.")
+            }
         }
         Notice::ReferralReward { tokens, friend } => {
-            if ru { format!("🎉 {friend} открыл первый кейс: +{tokens} фрагов!") } else { format!("🎉 {friend} opened a first case: +{tokens} frags!") }
+            if ru {
+                format!("🎉 {friend} открыл первый кейс: +{tokens} фрагов!")
+            } else {
+                format!("🎉 {friend} opened a first case: +{tokens} frags!")
+            }
         }
     }
 }

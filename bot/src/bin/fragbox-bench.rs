@@ -219,7 +219,15 @@ enum Workload {
     Cases,
 }
 
-async fn closed_loop(base: &str, users: &[User], case: &str, conns: usize, duration: Duration, w: Workload, run: u64) -> (Sample, Duration) {
+async fn closed_loop(
+    base: &str,
+    users: &[User],
+    case: &str,
+    conns: usize,
+    duration: Duration,
+    w: Workload,
+    run: u64,
+) -> (Sample, Duration) {
     let http = client();
     let stop = Arc::new(AtomicBool::new(false));
     let seq = Arc::new(AtomicU64::new(0));
@@ -389,8 +397,11 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
         .await
         .map_err(e)?;
         let key = format!("open:{open_id}");
-        let _: Option<(i64,)> =
-            sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = ?").bind(&key).fetch_optional(&mut *tx).await.map_err(e)?;
+        let _: Option<(i64,)> = sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = ?")
+            .bind(&key)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(e)?;
         let (balance,): (i64,) = sqlx::query_as(
             "UPDATE users SET balance = balance + ?1, updated_at = ?3 WHERE id = ?2 AND balance + ?1 >= 0 RETURNING balance",
         )
@@ -477,7 +488,12 @@ async fn run(a: Args) -> Res<()> {
     std::fs::create_dir_all(dir.join("dist")).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    println!("fragbox-bench: {} s per workload, {} connections, {} users, {cores} cores shared by server and load", a.duration.as_secs(), a.conns, a.users);
+    println!(
+        "fragbox-bench: {} s per workload, {} connections, {} users, {cores} cores shared by server and load",
+        a.duration.as_secs(),
+        a.conns,
+        a.users
+    );
 
     let (base_n, base_t) = baseline(&dir, a.duration).await?;
     let base_rps = base_n as f64 / base_t.as_secs_f64();

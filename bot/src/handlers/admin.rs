@@ -18,8 +18,15 @@ pub enum AdminCommand {
     Withdrawals,
     Sent(i64),
     Fail(i64, String),
-    Grant { user_id: i64, amount: Tokens, reason: String },
-    Refund { charge_id: String, force: bool },
+    Grant {
+        user_id: i64,
+        amount: Tokens,
+        reason: String,
+    },
+    Refund {
+        charge_id: String,
+        force: bool,
+    },
     Orphans,
     Stats,
     User(i64),
@@ -168,19 +175,20 @@ async fn run(bot: &Bot, chat: ChatId, domain: &Domain, actor: Actor, cmd: AdminC
             texts::admin::granted(user_id, amount, balance)
         }
         AdminCommand::Refund { charge_id, force } => match payments::refund(domain, actor, &charge_id, force).await? {
-            Refunded::Reversed { user_id, transaction_id, stars, credited, taken } => format!(
-                "↩️ Refunded {stars} ⭐ to user {user_id} (transaction {transaction_id}); {taken} of {credited} tokens taken back."
-            ),
+            Refunded::Reversed { user_id, transaction_id, stars, credited, taken } => {
+                format!("↩️ Refunded {stars} ⭐ to user {user_id} (transaction {transaction_id}); {taken} of {credited} tokens taken back.")
+            }
             Refunded::AlreadyRefunded { user_id } => format!("Already refunded (user {user_id}); nothing changed."),
-            Refunded::Orphan { user_id, stars } => format!("↩️ Orphan payment refunded: {stars} ⭐ to user {user_id}; nothing was credited."),
+            Refunded::Orphan { user_id, stars } => {
+                format!("↩️ Orphan payment refunded: {stars} ⭐ to user {user_id}; nothing was credited.")
+            }
         },
         AdminCommand::Orphans => {
             let list = payments::orphans(domain, actor).await?;
             if list.is_empty() {
                 "No orphan payments.".into()
             } else {
-                let lines: Vec<String> =
-                    list.iter().map(|(c, u, p, s)| format!("{s} ⭐ from {u}, payload {p:?}\n  /refund {c}")).collect();
+                let lines: Vec<String> = list.iter().map(|(c, u, p, s)| format!("{s} ⭐ from {u}, payload {p:?}\n  /refund {c}")).collect();
                 format!("Orphan payments:\n{}", lines.join("\n"))
             }
         }

@@ -92,7 +92,9 @@ pub async fn refunded(bot: Bot, refund: RefundedPayment, domain: Domain) -> Hand
     let charge_id = refund.telegram_payment_charge_id.0;
     match payments::record_refunded(&domain, &charge_id).await? {
         Some(Refunded::Reversed { user_id, stars, credited, taken, .. }) => {
-            let note = format!("↩️ Refund outside /refund: {stars} ⭐ to user {user_id}; {taken} of {credited} tokens taken back.\nCharge id: {charge_id}");
+            let note = format!(
+                "↩️ Refund outside /refund: {stars} ⭐ to user {user_id}; {taken} of {credited} tokens taken back.\nCharge id: {charge_id}"
+            );
             tell_admins(&bot, &domain, note).await;
         }
         Some(_) => tracing::info!(%charge_id, "refunded_payment for a refund already recorded"),

@@ -296,7 +296,13 @@ async fn another_users_ids_get_nothing_anywhere() {
         (reqwest::Method::GET, format!("/support/tickets/{ticket}/messages"), json!(null), 404, "ticket_not_found"),
         (reqwest::Method::POST, format!("/support/tickets/{ticket}/messages"), json!({ "message": "hi" }), 404, "ticket_not_found"),
         (reqwest::Method::POST, format!("/support/tickets/{ticket}/close"), json!({}), 404, "ticket_not_found"),
-        (reqwest::Method::POST, "/support/tickets".into(), json!({ "theme": "withdraw", "item_id": item2, "message": "x" }), 404, "item_not_found"),
+        (
+            reqwest::Method::POST,
+            "/support/tickets".into(),
+            json!({ "theme": "withdraw", "item_id": item2, "message": "x" }),
+            404,
+            "item_not_found",
+        ),
     ];
     for (method, path, body, status, code) in tries {
         let mut req = app.http.request(method.clone(), format!("{}/api/v1{path}", app.base)).bearer_auth(&b);
@@ -382,7 +388,10 @@ fn any_single_byte_change_to_signed_init_data_is_rejected() {
     let now = 1_763_800_000i64;
     let user = r#"{"id":5768337691,"first_name":"Anna Maria","last_name":"","username":"anna","language_code":"ru"}"#;
     let date = now.to_string();
-    let raw = sign_init_data(&[("auth_date", &date), ("query_id", "AAH9"), ("user", user), ("start_param", "ref_abc"), ("signature", "xyz")], TOKEN);
+    let raw = sign_init_data(
+        &[("auth_date", &date), ("query_id", "AAH9"), ("user", user), ("start_param", "ref_abc"), ("signature", "xyz")],
+        TOKEN,
+    );
     assert!(InitData::verify(&raw, TOKEN, now, 86_400).is_ok());
     let original = decoded(&raw);
     let mut rng = Rng(0x5EED_0002);

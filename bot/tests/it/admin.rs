@@ -157,10 +157,8 @@ async fn withdrawals_are_resolved_with_the_buttons_and_a_reason_asked_by_force_r
 
     // The command forms work too.
     pending_withdrawal(&app, 8031).await;
-    let (wid3,): (i64,) = sqlx::query_as("SELECT id FROM withdrawals WHERE user_id = 8031 AND status = 'pending'")
-        .fetch_one(&app.domain().db)
-        .await
-        .unwrap();
+    let (wid3,): (i64,) =
+        sqlx::query_as("SELECT id FROM withdrawals WHERE user_id = 8031 AND status = 'pending'").fetch_one(&app.domain().db).await.unwrap();
     say(&app, ADMIN_ID, &format!("/fail {wid3} Trade hold"), &format!("Withdrawal #{wid3} failed (Trade hold)")).await;
     wait_message(&app, 8031, "Trade hold").await;
     // Buttons from a non-admin do nothing.
@@ -168,7 +166,8 @@ async fn withdrawals_are_resolved_with_the_buttons_and_a_reason_asked_by_force_r
     update["callback_query"]["from"]["id"] = json!(8031);
     app.fake().push_update(update);
     app.fake().wait_calls("answerCallbackQuery", 4).await;
-    let (status,): (String,) = sqlx::query_as("SELECT status FROM withdrawals WHERE id = ?").bind(wid3).fetch_one(&app.domain().db).await.unwrap();
+    let (status,): (String,) =
+        sqlx::query_as("SELECT status FROM withdrawals WHERE id = ?").bind(wid3).fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(status, "error");
     app.audit_clean().await;
     app.stop().await;

@@ -104,7 +104,8 @@ impl Drop for Proc {
 /// A demo player of a spawned process: (telegram id, bearer token).
 async fn demo_player(http: &reqwest::Client, base: &str) -> (i64, String) {
     let d: Value = http.get(format!("{base}/api/v1/dev/init-data")).send().await.unwrap().json().await.unwrap();
-    let a: Value = http.post(format!("{base}/api/v1/auth")).json(&json!({ "initData": d["initData"] })).send().await.unwrap().json().await.unwrap();
+    let a: Value =
+        http.post(format!("{base}/api/v1/auth")).json(&json!({ "initData": d["initData"] })).send().await.unwrap().json().await.unwrap();
     (a["user"]["telegramId"].as_i64().unwrap(), a["token"].as_str().unwrap().to_owned())
 }
 
@@ -146,7 +147,12 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
             let mut mine: Vec<i64> = Vec::new();
             for n in 0.. {
                 let rid = format!("p{p}-{n}");
-                let res = http.post(format!("{base}/api/v1/cases/starter/open")).bearer_auth(&token).json(&json!({ "requestId": rid })).send().await;
+                let res = http
+                    .post(format!("{base}/api/v1/cases/starter/open"))
+                    .bearer_auth(&token)
+                    .json(&json!({ "requestId": rid }))
+                    .send()
+                    .await;
                 let Ok(res) = res else { return };
                 if res.status() != StatusCode::OK {
                     return;
@@ -157,7 +163,8 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
                 mine.push(item);
                 if n % 3 == 2 {
                     let sell = mine.remove(0);
-                    let res = http.post(format!("{base}/api/v1/sales/sell")).bearer_auth(&token).json(&json!({ "item_id": sell })).send().await;
+                    let res =
+                        http.post(format!("{base}/api/v1/sales/sell")).bearer_auth(&token).json(&json!({ "item_id": sell })).send().await;
                     let Ok(res) = res else { return };
                     if res.status() != StatusCode::OK || res.json::<Value>().await.is_err() {
                         return;
@@ -170,7 +177,11 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
     }
     // Kill once enough has been acknowledged, with requests still in flight.
     while acked.lock().unwrap().opens.len() < 90 {
-        assert!(running.load(std::sync::atomic::Ordering::SeqCst) > 0, "the load stopped before the kill: {:?}", server.stderr.lock().unwrap());
+        assert!(
+            running.load(std::sync::atomic::Ordering::SeqCst) > 0,
+            "the load stopped before the kill: {:?}",
+            server.stderr.lock().unwrap()
+        );
         notify.notified().await;
     }
     let mut server = server;
@@ -197,7 +208,8 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
         assert_eq!(row, Some((*item,)), "acknowledged open {rid} of {user} is missing");
     }
     for item in &acked.sold {
-        let (status,): (String,) = sqlx::query_as("SELECT status FROM inventory_items WHERE id = ?").bind(item).fetch_one(&mut db).await.unwrap();
+        let (status,): (String,) =
+            sqlx::query_as("SELECT status FROM inventory_items WHERE id = ?").bind(item).fetch_one(&mut db).await.unwrap();
         assert_eq!(status, "sold", "acknowledged sale of {item}");
     }
     // A retry of an acknowledged request after the crash answers the first result, charging nothing.
@@ -246,7 +258,14 @@ async fn a_full_disk_answers_storage_full_and_writes_nothing_by_half() {
     let mut ok = 0;
     let mut full = None;
     for n in 0..2000 {
-        let res = app.http.post(format!("{}/api/v1/cases/starter/open", app.base)).bearer_auth(&t).json(&json!({ "requestId": format!("f{n}") })).send().await.unwrap();
+        let res = app
+            .http
+            .post(format!("{}/api/v1/cases/starter/open", app.base))
+            .bearer_auth(&t)
+            .json(&json!({ "requestId": format!("f{n}") }))
+            .send()
+            .await
+            .unwrap();
         if res.status() == StatusCode::OK {
             ok += 1;
             continue;
@@ -282,7 +301,14 @@ async fn a_long_writer_makes_writes_answer_busy_and_a_retry_charges_once() {
 
     let mut writer = SqliteConnection::connect(&app.db_url()).await.unwrap();
     sqlx::query("BEGIN IMMEDIATE").execute(&mut writer).await.unwrap();
-    let res = app.http.post(format!("{}/api/v1/cases/starter/open", app.base)).bearer_auth(&t).json(&json!({ "requestId": "busy-1" })).send().await.unwrap();
+    let res = app
+        .http
+        .post(format!("{}/api/v1/cases/starter/open", app.base))
+        .bearer_auth(&t)
+        .json(&json!({ "requestId": "busy-1" }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.headers()["retry-after"], "1");
     let (s, b) = read(res).await;
     assert_error(s, &b, 503, "busy");
@@ -339,7 +365,8 @@ async fn telegram_slow_refusing_or_silent_is_never_read_as_not_subscribed() {
     app.stop().await;
 
     // Nothing listening at the Bot API address at all.
-    let app = TestApp::start(Options { bot: true, env: vec![("TELEGRAM_API_URL", "http://127.0.0.1:9".into())], ..Options::default() }).await;
+    let app =
+        TestApp::start(Options { bot: true, env: vec![("TELEGRAM_API_URL", "http://127.0.0.1:9".into())], ..Options::default() }).await;
     let t = app.sign_in(user, "Sub").await;
     let (s, b) = app.post("/api/v1/subscription/check-subscription", Some(&t), json!({})).await;
     assert_error(s, &b, 502, "telegram_unavailable");
@@ -354,10 +381,17 @@ async fn json_logs_carry_request_ids_and_no_secrets() {
     let http = reqwest::Client::new();
     let d: Value = http.get(format!("{}/api/v1/dev/init-data", server.base)).send().await.unwrap().json().await.unwrap();
     let init = d["initData"].as_str().unwrap().to_owned();
-    let a: Value = http.post(format!("{}/api/v1/auth", server.base)).json(&json!({ "initData": init })).send().await.unwrap().json().await.unwrap();
+    let a: Value =
+        http.post(format!("{}/api/v1/auth", server.base)).json(&json!({ "initData": init })).send().await.unwrap().json().await.unwrap();
     let token = a["token"].as_str().unwrap().to_owned();
     let trade = "https://steamcommunity.com/tradeoffer/new/?partner=4242&token=SecretTradeToken";
-    let res = http.put(format!("{}/api/v1/user/trade-url", server.base)).bearer_auth(&token).json(&json!({ "tradeUrl": trade })).send().await.unwrap();
+    let res = http
+        .put(format!("{}/api/v1/user/trade-url", server.base))
+        .bearer_auth(&token)
+        .json(&json!({ "tradeUrl": trade }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     let rid = res.headers()["x-request-id"].to_str().unwrap().to_owned();
     let _ = http.post(format!("{}/api/v1/auth", server.base)).json(&json!({ "initData": format!("{init}x") })).send().await.unwrap();

@@ -146,7 +146,8 @@ async fn fifty_concurrent_opens_with_money_for_ten_give_ten_items() {
     }
     assert_eq!((ok, refused), (10, 40));
     assert_eq!(app.balance(20).await, 0);
-    let (items,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM inventory_items WHERE user_id = 20").fetch_one(&app.domain().db).await.unwrap();
+    let (items,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM inventory_items WHERE user_id = 20").fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(items, 11);
     app.audit_clean().await;
     app.stop().await;
@@ -169,7 +170,9 @@ async fn a_double_sell_race_has_one_winner() {
         let http = app.http.clone();
         let url = format!("{}/api/v1/sales/sell", app.base);
         let t = t.clone();
-        handles.push(tokio::spawn(async move { read(http.post(url).bearer_auth(t).json(&json!({"item_id": item})).send().await.unwrap()).await }));
+        handles.push(tokio::spawn(async move {
+            read(http.post(url).bearer_auth(t).json(&json!({"item_id": item})).send().await.unwrap()).await
+        }));
     }
     let mut wins = 0;
     for h in handles {
@@ -181,7 +184,8 @@ async fn a_double_sell_race_has_one_winner() {
         }
     }
     assert_eq!(wins, 1);
-    let price: (i64,) = sqlx::query_as("SELECT token_price FROM inventory_items WHERE id = ?").bind(item).fetch_one(&app.domain().db).await.unwrap();
+    let price: (i64,) =
+        sqlx::query_as("SELECT token_price FROM inventory_items WHERE id = ?").bind(item).fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(app.balance(30).await, before + price.0);
     let (_, items) = app.get("/api/v1/user/items", Some(&t)).await;
     assert!(items["data"].as_array().unwrap().iter().all(|i| i["id"] != json!(item)));
@@ -196,12 +200,22 @@ async fn sell_versus_withdraw_leaves_exactly_one_winner() {
     let url = "https://steamcommunity.com/tradeoffer/new/?partner=123&token=abc";
     let sell = {
         let (http, base, t) = (app.http.clone(), app.base.clone(), t.clone());
-        tokio::spawn(async move { read(http.post(format!("{base}/api/v1/sales/sell")).bearer_auth(t).json(&json!({"item_id": item})).send().await.unwrap()).await })
+        tokio::spawn(async move {
+            read(http.post(format!("{base}/api/v1/sales/sell")).bearer_auth(t).json(&json!({"item_id": item})).send().await.unwrap()).await
+        })
     };
     let withdraw = {
         let (http, base, t) = (app.http.clone(), app.base.clone(), t.clone());
         tokio::spawn(async move {
-            read(http.post(format!("{base}/api/v1/user/item/{item}/request-withdrawal")).bearer_auth(t).json(&json!({"trade_url": url})).send().await.unwrap()).await
+            read(
+                http.post(format!("{base}/api/v1/user/item/{item}/request-withdrawal"))
+                    .bearer_auth(t)
+                    .json(&json!({"trade_url": url}))
+                    .send()
+                    .await
+                    .unwrap(),
+            )
+            .await
         })
     };
     let (s1, _) = sell.await.unwrap();

@@ -3,12 +3,12 @@
 mod common;
 mod fake_bot_api;
 
+mod abuse;
+mod admin;
 mod backbone;
+mod crash;
 mod economy;
 mod operator;
-mod rewards;
-mod admin;
 mod payments;
+mod rewards;
 mod support;
-mod abuse;
-mod crash;

@@ -70,9 +70,8 @@ pub async fn say(app: &TestApp, user: i64, text: &str, needle: &str) -> Value {
     app.fake().push_update(text_update(user, "Someone", "en", text));
     for _ in 0..300 {
         let calls = app.fake().calls("sendMessage");
-        if let Some(m) = calls[before..]
-            .iter()
-            .find(|m| m["chat_id"] == json!(user) && m["text"].as_str().is_some_and(|t| t.contains(needle)))
+        if let Some(m) =
+            calls[before..].iter().find(|m| m["chat_id"] == json!(user) && m["text"].as_str().is_some_and(|t| t.contains(needle)))
         {
             return m.clone();
         }
@@ -152,7 +151,9 @@ async fn an_invoice_needs_genuine_init_data_of_the_signed_in_user_and_a_known_pa
     assert!(app.fake().calls("createInvoiceLink").is_empty());
     // Telegram refusing the link leaves a failed transaction, never a payable one.
     app.fake().script("createInvoiceLink", Script::Err(400, "Bad Request: something".into()));
-    let (s, b) = app.post("/api/v1/payments/create-invoice-link", Some(&t), json!({"pack_id": "pack-s", "telegram_id": 7002, "init_data": mine})).await;
+    let (s, b) = app
+        .post("/api/v1/payments/create-invoice-link", Some(&t), json!({"pack_id": "pack-s", "telegram_id": 7002, "init_data": mine}))
+        .await;
     assert_error(s, &b, 502, "telegram_unavailable");
     let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE status = 'failed'").fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(n, 1);
@@ -368,7 +369,11 @@ async fn demo_mode_pays_an_invoice_through_the_demo_endpoint() {
     let (_, auth2) = app.post("/api/v1/auth", None, json!({"initData": d2["initData"]})).await;
     let tx2 = {
         let (_, b) = app
-            .post("/api/v1/payments/create-invoice-link", Some(&t), json!({"pack_id": "pack-xs", "telegram_id": id, "init_data": d["initData"]}))
+            .post(
+                "/api/v1/payments/create-invoice-link",
+                Some(&t),
+                json!({"pack_id": "pack-xs", "telegram_id": id, "init_data": d["initData"]}),
+            )
             .await;
         b["transaction_id"].as_str().unwrap().to_owned()
     };

@@ -61,13 +61,13 @@ async fn a_ticket_goes_round_trip_between_the_mini_app_and_the_admin_chat() {
     // Forwarded to the admin with topic, user and item.
     let fwd = wait_message(&app, ADMIN_ID, &format!("Ticket #{id} [withdraw]")).await;
     let text = fwd["text"].as_str().unwrap();
-    assert!(text.contains("Tia") && text.contains("9001") && text.contains(&format!("Item: #{item}")) && text.contains("Where is my skin?"), "{text}");
+    assert!(
+        text.contains("Tia") && text.contains("9001") && text.contains(&format!("Item: #{item}")) && text.contains("Where is my skin?"),
+        "{text}"
+    );
     forwarded(&app, id, 1).await;
-    let (message_id,): (i64,) = sqlx::query_as("SELECT message_id FROM ticket_forwards WHERE ticket_id = ?")
-        .bind(id)
-        .fetch_one(&app.domain().db)
-        .await
-        .unwrap();
+    let (message_id,): (i64,) =
+        sqlx::query_as("SELECT message_id FROM ticket_forwards WHERE ticket_id = ?").bind(id).fetch_one(&app.domain().db).await.unwrap();
 
     // The admin answers by replying to the forward: the player hears it and sees it in the app.
     app.fake().push_update(reply_update(ADMIN_ID, message_id, text, "It is on its way!"));
@@ -143,7 +143,9 @@ async fn ticket_input_is_checked_with_stable_codes() {
         let (s, b) = app.post("/api/v1/support/tickets", Some(&t), body.clone()).await;
         assert_error(s, &b, status, code);
     }
-    let (s, b) = app.post("/api/v1/support/tickets", Some(&t), json!({"theme": "other", "title": "t".repeat(120), "message": "m".repeat(4000)})).await;
+    let (s, b) = app
+        .post("/api/v1/support/tickets", Some(&t), json!({"theme": "other", "title": "t".repeat(120), "message": "m".repeat(4000)}))
+        .await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let id = b["ticket"]["id"].as_i64().unwrap();
     let (s, b) = app.post(&format!("/api/v1/support/tickets/{id}/messages"), Some(&t), json!({"message": " "})).await;

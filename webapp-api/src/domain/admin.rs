@@ -142,10 +142,8 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
     let orphan_payments = count("SELECT COUNT(*) FROM orphan_payments").await?;
     let open_tickets = count("SELECT COUNT(*) FROM tickets WHERE status = 'open'").await?;
     let pending_withdrawals = count("SELECT COUNT(*) FROM withdrawals WHERE status = 'pending'").await?;
-    let (opens_today,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE created_at >= ?")
-        .bind(day_start)
-        .fetch_one(&domain.db)
-        .await?;
+    let (opens_today,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE created_at >= ?").bind(day_start).fetch_one(&domain.db).await?;
     let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
         "SELECT o.case_id, COUNT(*), SUM(o.price), COALESCE(SUM(i.token_price), 0)
          FROM case_opens o LEFT JOIN inventory_items i ON i.open_id = o.id GROUP BY o.case_id ORDER BY o.case_id",
@@ -240,10 +238,7 @@ pub async fn user_report(domain: &Domain, actor: Actor, user_id: i64) -> DomainR
         bot_blocked,
         created_at: rfc3339(created_at),
         item_counts,
-        items: items
-            .into_iter()
-            .map(|(id, name, status, price)| UserItem { id, name, status, token_price: Tokens(price) })
-            .collect(),
+        items: items.into_iter().map(|(id, name, status, price)| UserItem { id, name, status, token_price: Tokens(price) }).collect(),
         ledger,
         payments,
     })

@@ -167,9 +167,7 @@ pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(Stri
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    domain
-        .sessions
-        .put(token_hash(&token), CachedSession { user_id: init.user.id, expires_at }, now);
+    domain.sessions.put(token_hash(&token), CachedSession { user_id: init.user.id, expires_at }, now);
     Ok((token, init.user.id))
 }
 
@@ -184,12 +182,10 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
         return if s.expires_at > now { Ok(s.user_id) } else { Err(DomainError::Unauthorized) };
     }
     // Not in memory (e.g. after a restart): the database is the source of truth.
-    let row: Option<(i64, i64)> = sqlx::query_as(
-        "SELECT user_id, expires_at FROM sessions WHERE token_hash = ? AND revoked_at IS NULL",
-    )
-    .bind(&hash)
-    .fetch_optional(&domain.db)
-    .await?;
+    let row: Option<(i64, i64)> = sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token_hash = ? AND revoked_at IS NULL")
+        .bind(&hash)
+        .fetch_optional(&domain.db)
+        .await?;
     match row {
         Some((user_id, expires_at)) if expires_at > now => {
             domain.sessions.put(hash, CachedSession { user_id, expires_at }, now);
@@ -219,7 +215,8 @@ mod tests {
 
     const TOKEN: &str = "7342037359:AAHI25ES9xCOMPWYWjxpYd1ak7HgwOeZpX8";
     const NOW: i64 = 1_763_800_000;
-    const USER: &str = r#"{"id":5768337691,"first_name":"Anna Maria","last_name":"","username":"anna","language_code":"ru","allows_write_to_pm":true}"#;
+    const USER: &str =
+        r#"{"id":5768337691,"first_name":"Anna Maria","last_name":"","username":"anna","language_code":"ru","allows_write_to_pm":true}"#;
 
     fn signed(extra: &[(&str, &str)]) -> String {
         let date = NOW.to_string();
@@ -245,10 +242,7 @@ mod tests {
     #[test]
     fn another_bots_token_is_rejected() {
         let raw = signed(&[]);
-        assert!(matches!(
-            InitData::verify(&raw, "1:other", NOW, 86400),
-            Err(DomainError::InvalidInitData("signature mismatch"))
-        ));
+        assert!(matches!(InitData::verify(&raw, "1:other", NOW, 86400), Err(DomainError::InvalidInitData("signature mismatch"))));
     }
 
     #[test]

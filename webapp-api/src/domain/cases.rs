@@ -114,11 +114,7 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
         fair: FairProof { server_seed_hash: seed.server_seed_hash, client_seed: seed.client_seed, nonce: seed.nonce, roll },
     };
     let body = serde_json::to_string(&opened).map_err(|e| DomainError::Internal(e.to_string()))?;
-    sqlx::query("UPDATE case_opens SET response = ? WHERE id = ?")
-        .bind(&body)
-        .bind(open_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query("UPDATE case_opens SET response = ? WHERE id = ?").bind(&body).bind(open_id).execute(&mut *tx).await?;
     tx.commit().await?;
     RawValue::from_string(body).map_err(|e| DomainError::Internal(e.to_string()))
 }

@@ -58,10 +58,7 @@ pub fn random_hex(random: &dyn Random, bytes: usize) -> String {
 
 /// RFC 3339 in UTC with a `Z`, seconds precision.
 pub fn rfc3339(unix: i64) -> String {
-    Utc.timestamp_opt(unix, 0)
-        .single()
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-        .unwrap_or_default()
+    Utc.timestamp_opt(unix, 0).single().map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
 }
 
 /// `YYYY-MM-DD` of a unix time (UTC).

@@ -27,24 +27,15 @@ pub async fn open_with(url: &str, busy_timeout: Duration) -> Result<SqlitePool, 
         .busy_timeout(busy_timeout)
         .pragma("temp_store", "memory")
         .pragma("cache_size", "-8000");
-    SqlitePoolOptions::new()
-        .max_connections(8)
-        .min_connections(1)
-        .acquire_timeout(Duration::from_secs(15))
-        .connect_with(options)
-        .await
+    SqlitePoolOptions::new().max_connections(8).min_connections(1).acquire_timeout(Duration::from_secs(15)).connect_with(options).await
 }
 
 pub async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::Error> {
-    sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)")
-        .execute(pool)
-        .await?;
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)").execute(pool).await?;
     for (name, sql) in MIGRATIONS {
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-        let done: Option<(String,)> = sqlx::query_as("SELECT name FROM schema_migrations WHERE name = ?")
-            .bind(name)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let done: Option<(String,)> =
+            sqlx::query_as("SELECT name FROM schema_migrations WHERE name = ?").bind(name).fetch_optional(&mut *tx).await?;
         if done.is_none() {
             sqlx::raw_sql(sql).execute(&mut *tx).await?;
             sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES (?, strftime('%s','now'))")

@@ -46,8 +46,7 @@ pub fn init_data(domain: &Domain, demo_id: Option<i64>, start_param: Option<&str
     // Current clients also send Telegram's Ed25519 `signature`; the SDK expects the field. A demo
     // has no Telegram key, so it carries random bytes: only our HMAC `hash` is checked.
     let signature = random_hex(domain.random.as_ref(), 32);
-    let mut pairs: Vec<(&str, &str)> =
-        vec![("auth_date", &auth_date), ("query_id", &query_id), ("user", &user), ("signature", &signature)];
+    let mut pairs: Vec<(&str, &str)> = vec![("auth_date", &auth_date), ("query_id", &query_id), ("user", &user), ("signature", &signature)];
     if let Some(p) = start_param {
         pairs.push(("start_param", p));
     }

@@ -166,14 +166,17 @@ impl DomainError {
             InvalidTheme => ("Неизвестная тема обращения", "Unknown ticket topic"),
             ShareUnavailable => ("Этим предметом нельзя поделиться", "This item cannot be shared"),
             TelegramUnavailable(_) => ("Telegram не отвечает. Попробуйте позже", "Telegram is not answering. Try again later"),
-            SubscriptionCheckFailed(_) => (
-                "Не удалось проверить подписку. Попробуйте позже",
-                "Could not check the subscription. Try again later",
-            ),
+            SubscriptionCheckFailed(_) => {
+                ("Не удалось проверить подписку. Попробуйте позже", "Could not check the subscription. Try again later")
+            }
             Maintenance => ("Технические работы. Сервис временно недоступен", "Maintenance. The service is temporarily unavailable"),
             RefundRefused(why) => return format!("refund refused: {why}"),
             Database(_) | Internal(_) => ("Произошла ошибка на сервере", "Something went wrong on our side"),
         };
-        if ru { s.0.to_string() } else { s.1.to_string() }
+        if ru {
+            s.0.to_string()
+        } else {
+            s.1.to_string()
+        }
     }
 }

@@ -83,10 +83,7 @@ async fn new_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64, cl
 }
 
 pub async fn bump_nonce(conn: &mut SqliteConnection, seed_id: i64) -> DomainResult<()> {
-    sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = ?")
-        .bind(seed_id)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = ?").bind(seed_id).execute(&mut *conn).await?;
     Ok(())
 }
 
@@ -149,11 +146,7 @@ pub async fn rotate(domain: &Domain, user_id: i64, client_seed: Option<&str>) ->
     }
     let mut tx = db::begin_write(&domain.db).await?;
     let old = active_seed(&mut tx, domain, user_id).await?;
-    sqlx::query("UPDATE fair_seeds SET revealed_at = ? WHERE id = ?")
-        .bind(domain.now())
-        .bind(old.id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query("UPDATE fair_seeds SET revealed_at = ? WHERE id = ?").bind(domain.now()).bind(old.id).execute(&mut *tx).await?;
     new_seed(&mut tx, domain, user_id, client_seed.unwrap_or(&old.client_seed)).await?;
     tx.commit().await?;
     state(domain, user_id).await

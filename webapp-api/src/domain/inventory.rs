@@ -49,7 +49,24 @@ pub struct PublicItem {
 const ITEM_COLUMNS: &str = "i.id, i.catalog_item_id, i.weapon, i.finish, i.image, i.token_price, i.rarity, i.condition,
     i.status, i.status_reason, u.first_name, u.last_name, u.username, i.case_id, i.created_at, i.user_id";
 
-type ItemRow = (i64, String, String, String, String, i64, String, String, String, Option<String>, String, String, Option<String>, Option<String>, i64, i64);
+type ItemRow = (
+    i64,
+    String,
+    String,
+    String,
+    String,
+    i64,
+    String,
+    String,
+    String,
+    Option<String>,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    i64,
+    i64,
+);
 
 fn to_item(r: ItemRow) -> Item {
     Item {
@@ -131,24 +148,22 @@ pub struct Sold {
 pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Sold> {
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let row: Option<(i64, String)> =
-        sqlx::query_as("SELECT token_price, status FROM inventory_items WHERE id = ? AND user_id = ?")
-            .bind(item_id)
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?;
+    let row: Option<(i64, String)> = sqlx::query_as("SELECT token_price, status FROM inventory_items WHERE id = ? AND user_id = ?")
+        .bind(item_id)
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
     let (price, status) = row.ok_or(DomainError::ItemNotFound)?;
     if status != "received" && status != "error" {
         return Err(DomainError::ItemNotAvailable);
     }
     let amount = sell_price(Tokens(price));
-    let changed = sqlx::query(
-        "UPDATE inventory_items SET status = 'sold', updated_at = ? WHERE id = ? AND status IN ('received', 'error')",
-    )
-    .bind(now)
-    .bind(item_id)
-    .execute(&mut *tx)
-    .await?;
+    let changed =
+        sqlx::query("UPDATE inventory_items SET status = 'sold', updated_at = ? WHERE id = ? AND status IN ('received', 'error')")
+            .bind(now)
+            .bind(item_id)
+            .execute(&mut *tx)
+            .await?;
     if changed.rows_affected() != 1 {
         return Err(DomainError::ItemNotAvailable);
     }

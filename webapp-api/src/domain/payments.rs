@@ -182,10 +182,8 @@ pub enum Paid {
 pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<Paid> {
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let seen: Option<(String,)> = sqlx::query_as("SELECT id FROM payments WHERE charge_id = ?")
-        .bind(&report.charge_id)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let seen: Option<(String,)> =
+        sqlx::query_as("SELECT id FROM payments WHERE charge_id = ?").bind(&report.charge_id).fetch_optional(&mut *tx).await?;
     if seen.is_some() {
         return Ok(Paid::AlreadyCredited);
     }
@@ -215,7 +213,8 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
         return Ok(Paid::Orphan { new: inserted.rows_affected() == 1 });
     };
     let tokens = Tokens(tokens);
-    let balance = match ledger::post(&mut tx, report.user_id, tokens, "stars_purchase", &format!("stars:{}", report.charge_id), now).await? {
+    let balance = match ledger::post(&mut tx, report.user_id, tokens, "stars_purchase", &format!("stars:{}", report.charge_id), now).await?
+    {
         Posted::Applied(b) => b,
         Posted::Duplicate => return Ok(Paid::AlreadyCredited),
     };
@@ -325,7 +324,9 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
         (Some((user_id, tokens, _)), _) => {
             let mut conn = domain.db.acquire().await?;
             if !force && ledger::balance(&mut conn, *user_id).await?.0 < *tokens {
-                return Err(DomainError::RefundRefused("the tokens were already spent; /refund <charge_id> force takes the balance to zero"));
+                return Err(DomainError::RefundRefused(
+                    "the tokens were already spent; /refund <charge_id> force takes the balance to zero",
+                ));
             }
             *user_id
         }
@@ -348,7 +349,11 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
         Some(r) => r,
         None => {
             let stars = orphan.map(|o| o.1).unwrap_or(0);
-            sqlx::query("UPDATE orphan_payments SET refunded_at = ? WHERE charge_id = ?").bind(now).bind(charge_id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE orphan_payments SET refunded_at = ? WHERE charge_id = ?")
+                .bind(now)
+                .bind(charge_id)
+                .execute(&mut *tx)
+                .await?;
             Refunded::Orphan { user_id, stars }
         }
     };

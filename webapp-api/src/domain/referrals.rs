@@ -69,10 +69,8 @@ pub async fn on_first_open(conn: &mut SqliteConnection, user_id: i64, now: i64) 
     if let Some((Some(inviter), first, last, username)) = inviter {
         let paid = ledger::post(conn, inviter, REFERRAL_REWARD, "referral", &format!("referral:{user_id}"), now).await?;
         if matches!(paid, Posted::Applied(_)) {
-            let notice = Notice::ReferralReward {
-                tokens: REFERRAL_REWARD.to_string(),
-                friend: display_name(&first, &last, username.as_deref()),
-            };
+            let notice =
+                Notice::ReferralReward { tokens: REFERRAL_REWARD.to_string(), friend: display_name(&first, &last, username.as_deref()) };
             notifications::enqueue(conn, inviter, &notice, now).await?;
         }
     }
@@ -126,18 +124,14 @@ pub fn invite_link(bot_username: &str, code: &str) -> String {
 pub async fn page(domain: &Domain, user_id: i64, page: i64) -> DomainResult<ReferralPage> {
     let page = page.max(1);
     let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = ?").bind(user_id).fetch_one(&domain.db).await?;
-    let (invited, active): (i64, i64) = sqlx::query_as(
-        "SELECT COUNT(*), COUNT(first_case_at) FROM users WHERE referred_by = ?",
-    )
-    .bind(user_id)
-    .fetch_one(&domain.db)
-    .await?;
-    let (earned,): (i64,) = sqlx::query_as(
-        "SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = ? AND reason = 'referral'",
-    )
-    .bind(user_id)
-    .fetch_one(&domain.db)
-    .await?;
+    let (invited, active): (i64, i64) = sqlx::query_as("SELECT COUNT(*), COUNT(first_case_at) FROM users WHERE referred_by = ?")
+        .bind(user_id)
+        .fetch_one(&domain.db)
+        .await?;
+    let (earned,): (i64,) = sqlx::query_as("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = ? AND reason = 'referral'")
+        .bind(user_id)
+        .fetch_one(&domain.db)
+        .await?;
     type Row = (i64, String, String, Option<String>, Option<String>, i64, Option<i64>, Option<i64>);
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT u.id, u.first_name, u.last_name, u.username, u.photo_url, u.referred_at, u.first_case_at,

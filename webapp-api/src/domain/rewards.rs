@@ -31,12 +31,11 @@ fn day_start(d: NaiveDate) -> i64 {
 }
 
 async fn last_claim(conn: &mut sqlx::SqliteConnection, user_id: i64) -> DomainResult<Option<LastClaim>> {
-    let row: Option<(String, i64, String, i64)> = sqlx::query_as(
-        "SELECT day, streak_day, cycle_start, created_at FROM daily_claims WHERE user_id = ? ORDER BY day DESC LIMIT 1",
-    )
-    .bind(user_id)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let row: Option<(String, i64, String, i64)> =
+        sqlx::query_as("SELECT day, streak_day, cycle_start, created_at FROM daily_claims WHERE user_id = ? ORDER BY day DESC LIMIT 1")
+            .bind(user_id)
+            .fetch_optional(&mut *conn)
+            .await?;
     Ok(row.map(|(d, s, c, at)| LastClaim { day: parse_day(&d), streak_day: s, cycle_start: parse_day(&c), at }))
 }
 
@@ -185,11 +184,8 @@ pub struct Subscription {
 /// Asks Telegram whether the user is in the channel; pays +100 the first time they are.
 /// Telegram failing is an error to retry, never a "not subscribed".
 pub async fn check_subscription(domain: &Domain, user_id: i64) -> DomainResult<Subscription> {
-    let channel = domain
-        .config
-        .channel_id
-        .clone()
-        .ok_or_else(|| DomainError::SubscriptionCheckFailed("CHANNEL_ID is not configured".into()))?;
+    let channel =
+        domain.config.channel_id.clone().ok_or_else(|| DomainError::SubscriptionCheckFailed("CHANNEL_ID is not configured".into()))?;
     let asked = tokio::time::timeout(domain.config.telegram_timeout, domain.telegram.is_chat_member(&channel, user_id));
     let answer = asked.await.unwrap_or_else(|_| Err(TelegramError::Unavailable("no answer in time".into())));
     let member = match answer {
@@ -208,15 +204,8 @@ pub async fn check_subscription(domain: &Domain, user_id: i64) -> DomainResult<S
     }
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET tg_subscribed = 1, updated_at = ? WHERE id = ?")
-        .bind(now)
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query("UPDATE users SET tg_subscribed = 1, updated_at = ? WHERE id = ?").bind(now).bind(user_id).execute(&mut *tx).await?;
     let paid = ledger::post(&mut tx, user_id, SUBSCRIBE_REWARD, "subscribe", &format!("subscribe:{user_id}"), now).await?;
     tx.commit().await?;
-    Ok(Subscription {
-        subscribed: true,
-        tokens_awarded: if matches!(paid, Posted::Applied(_)) { SUBSCRIBE_REWARD } else { Tokens::ZERO },
-    })
+    Ok(Subscription { subscribed: true, tokens_awarded: if matches!(paid, Posted::Applied(_)) { SUBSCRIBE_REWARD } else { Tokens::ZERO } })
 }

@@ -16,9 +16,7 @@ pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
             return Ok(on);
         }
     }
-    let row: Option<(String,)> = sqlx::query_as("SELECT value FROM settings WHERE key = 'maintenance'")
-        .fetch_optional(&domain.db)
-        .await?;
+    let row: Option<(String,)> = sqlx::query_as("SELECT value FROM settings WHERE key = 'maintenance'").fetch_optional(&domain.db).await?;
     let on = row.map(|r| r.0 == "on").unwrap_or(false);
     *domain.maintenance.0.lock().expect("maintenance cache") = Some((on, now));
     Ok(on)

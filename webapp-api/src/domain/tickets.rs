@@ -111,8 +111,7 @@ pub struct NewTicket {
     pub message: String,
 }
 
-const LAST_MESSAGE: &str =
-    "COALESCE((SELECT m.message FROM ticket_messages m WHERE m.ticket_id = t.id ORDER BY m.id DESC LIMIT 1), '')";
+const LAST_MESSAGE: &str = "COALESCE((SELECT m.message FROM ticket_messages m WHERE m.ticket_id = t.id ORDER BY m.id DESC LIMIT 1), '')";
 
 /// The player's tickets, newest first.
 pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<TicketSummary>> {
@@ -123,7 +122,14 @@ pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<TicketSumma
     let rows: Vec<(i64, Option<String>, String, String, String, i64)> = sqlx::query_as(&sql).bind(user_id).fetch_all(&domain.db).await?;
     Ok(rows
         .into_iter()
-        .map(|(id, title, theme, status, last_message, at)| TicketSummary { id, title, theme, status, last_message, created_at: rfc3339(at) })
+        .map(|(id, title, theme, status, last_message, at)| TicketSummary {
+            id,
+            title,
+            theme,
+            status,
+            last_message,
+            created_at: rfc3339(at),
+        })
         .collect())
 }
 
@@ -155,17 +161,23 @@ pub async fn messages(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainRe
     Ok(rows.into_iter().map(|(id, sender, message, at)| Message { id, sender, message, created_at: rfc3339(at) }).collect())
 }
 
-async fn insert_message(conn: &mut SqliteConnection, ticket_id: i64, sender: &str, admin_id: Option<i64>, text: &str, now: i64) -> DomainResult<Message> {
-    let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-    )
-    .bind(ticket_id)
-    .bind(sender)
-    .bind(admin_id)
-    .bind(text)
-    .bind(now)
-    .fetch_one(&mut *conn)
-    .await?;
+async fn insert_message(
+    conn: &mut SqliteConnection,
+    ticket_id: i64,
+    sender: &str,
+    admin_id: Option<i64>,
+    text: &str,
+    now: i64,
+) -> DomainResult<Message> {
+    let (id,): (i64,) =
+        sqlx::query_as("INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id")
+            .bind(ticket_id)
+            .bind(sender)
+            .bind(admin_id)
+            .bind(text)
+            .bind(now)
+            .fetch_one(&mut *conn)
+            .await?;
     sqlx::query("UPDATE tickets SET updated_at = ? WHERE id = ?").bind(now).bind(ticket_id).execute(&mut *conn).await?;
     Ok(Message { id, sender: sender.to_owned(), message: text.to_owned(), created_at: rfc3339(now) })
 }
@@ -185,10 +197,8 @@ pub async fn create(domain: &Domain, user_id: i64, new: NewTicket) -> DomainResu
     if let Some(item_id) = new.item_id {
         inventory::item_in(&mut tx, user_id, item_id).await?;
     }
-    let (open,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM tickets WHERE user_id = ? AND status = 'open'")
-        .bind(user_id)
-        .fetch_one(&mut *tx)
-        .await?;
+    let (open,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM tickets WHERE user_id = ? AND status = 'open'").bind(user_id).fetch_one(&mut *tx).await?;
     if open >= MAX_OPEN_TICKETS {
         return Err(DomainError::TooManyOpenTickets);
     }
@@ -287,8 +297,13 @@ async fn forward_now(domain: &Domain, ticket_id: i64, text: &str, is_new: bool) 
     .fetch_one(&domain.db)
     .await?;
     let (user_id, theme, first, last, username, title, item_id, item, item_status) = row;
-    let mut body = if is_new { format!("🆕 Ticket #{ticket_id} [{theme}]") } else { format!("💬 Ticket #{ticket_id} [{theme}]: new message") };
-    body.push_str(&format!("\nFrom: {} (id {user_id}{})", users::display_name(&first, &last, None), username.map(|u| format!(", @{u}")).unwrap_or_default()));
+    let mut body =
+        if is_new { format!("🆕 Ticket #{ticket_id} [{theme}]") } else { format!("💬 Ticket #{ticket_id} [{theme}]: new message") };
+    body.push_str(&format!(
+        "\nFrom: {} (id {user_id}{})",
+        users::display_name(&first, &last, None),
+        username.map(|u| format!(", @{u}")).unwrap_or_default()
+    ));
     if let Some(t) = title {
         body.push_str(&format!("\nTitle: {t}"));
     }
@@ -320,10 +335,8 @@ pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> 
     let text = message_text(raw)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let row: Option<(i64, String)> = sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?")
-        .bind(ticket_id)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let row: Option<(i64, String)> =
+        sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?").bind(ticket_id).fetch_optional(&mut *tx).await?;
     let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
     if status != "open" {
         return Err(DomainError::TicketClosed);
@@ -353,10 +366,8 @@ pub async fn close_by_admin(domain: &Domain, actor: Actor, ticket_id: i64) -> Do
     admin::ensure(domain, actor)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let row: Option<(i64, String)> = sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?")
-        .bind(ticket_id)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let row: Option<(i64, String)> =
+        sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?").bind(ticket_id).fetch_optional(&mut *tx).await?;
     let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
     if status != "open" {
         return Err(DomainError::TicketClosed);

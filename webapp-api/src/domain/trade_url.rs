@@ -22,10 +22,7 @@ impl TradeUrl {
         }
         let partner: u64 = partner.parse().map_err(|_| DomainError::InvalidTradeUrl)?;
         let partner = u32::try_from(partner).map_err(|_| DomainError::InvalidTradeUrl)?;
-        if token.is_empty()
-            || token.len() > 64
-            || !token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-        {
+        if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
             return Err(DomainError::InvalidTradeUrl);
         }
         Ok(TradeUrl { partner, token: token.to_owned() })

@@ -30,12 +30,7 @@ pub struct Profile {
 }
 
 /// Inserts a user seen for the first time or refreshes their Telegram fields. True when new.
-pub async fn upsert_from_telegram(
-    conn: &mut SqliteConnection,
-    domain: &Domain,
-    user: &TelegramUser,
-    now: i64,
-) -> DomainResult<bool> {
+pub async fn upsert_from_telegram(conn: &mut SqliteConnection, domain: &Domain, user: &TelegramUser, now: i64) -> DomainResult<bool> {
     let updated = sqlx::query(
         "UPDATE users SET first_name = ?, last_name = ?, username = ?, language_code = ?, photo_url = ?, updated_at = ?
          WHERE id = ?",
@@ -100,7 +95,21 @@ pub async fn register(domain: &Domain, user: &TelegramUser, start_param: Option<
     Ok(is_new)
 }
 
-type ProfileRow = (i64, String, String, Option<String>, Option<String>, i64, String, bool, Option<i64>, Option<String>, Option<String>, Option<String>, bool);
+type ProfileRow = (
+    i64,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    i64,
+    String,
+    bool,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    bool,
+);
 
 pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
     let row: Option<ProfileRow> = sqlx::query_as(
@@ -130,13 +139,12 @@ pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
 
 /// The language to speak to a user in (their choice, else their Telegram language).
 pub async fn language(domain: &Domain, user_id: i64) -> Lang {
-    let row: Option<(Option<String>, Option<String>)> =
-        sqlx::query_as("SELECT language, language_code FROM users WHERE id = ?")
-            .bind(user_id)
-            .fetch_optional(&domain.db)
-            .await
-            .ok()
-            .flatten();
+    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = ?")
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await
+        .ok()
+        .flatten();
     match row {
         Some((chosen, code)) => Lang::resolve(chosen.as_deref(), code.as_deref()),
         None => Lang::Ru,
@@ -145,13 +153,12 @@ pub async fn language(domain: &Domain, user_id: i64) -> Lang {
 
 /// `language`, but for someone we may not know yet: their Telegram language code decides then.
 pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&str>) -> Lang {
-    let row: Option<(Option<String>, Option<String>)> =
-        sqlx::query_as("SELECT language, language_code FROM users WHERE id = ?")
-            .bind(user_id)
-            .fetch_optional(&domain.db)
-            .await
-            .ok()
-            .flatten();
+    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = ?")
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await
+        .ok()
+        .flatten();
     match row {
         Some((chosen, code)) => Lang::resolve(chosen.as_deref(), code.as_deref().or(telegram_code)),
         None => Lang::from_telegram_code(telegram_code),
@@ -172,10 +179,8 @@ pub async fn set_language(domain: &Domain, user_id: i64, language: &str) -> Doma
 }
 
 pub async fn trade_url(domain: &Domain, user_id: i64) -> DomainResult<Option<String>> {
-    let row: Option<(Option<String>,)> = sqlx::query_as("SELECT trade_url FROM users WHERE id = ?")
-        .bind(user_id)
-        .fetch_optional(&domain.db)
-        .await?;
+    let row: Option<(Option<String>,)> =
+        sqlx::query_as("SELECT trade_url FROM users WHERE id = ?").bind(user_id).fetch_optional(&domain.db).await?;
     Ok(row.and_then(|r| r.0))
 }
 
@@ -198,10 +203,8 @@ pub async fn save_trade_url(conn: &mut SqliteConnection, user_id: i64, url: &Tra
 }
 
 pub async fn has_agreed(domain: &Domain, user_id: i64) -> DomainResult<bool> {
-    let row: Option<(Option<i64>,)> = sqlx::query_as("SELECT agreed_at FROM users WHERE id = ?")
-        .bind(user_id)
-        .fetch_optional(&domain.db)
-        .await?;
+    let row: Option<(Option<i64>,)> =
+        sqlx::query_as("SELECT agreed_at FROM users WHERE id = ?").bind(user_id).fetch_optional(&domain.db).await?;
     Ok(row.and_then(|r| r.0).is_some())
 }
 

@@ -35,15 +35,14 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
     if moved.rows_affected() != 1 {
         return Err(DomainError::ItemNotAvailable);
     }
-    let (withdrawal_id,): (i64,) = sqlx::query_as(
-        "INSERT INTO withdrawals(user_id, inventory_item_id, trade_url, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-    )
-    .bind(user_id)
-    .bind(item_id)
-    .bind(url.to_string())
-    .bind(now)
-    .fetch_one(&mut *tx)
-    .await?;
+    let (withdrawal_id,): (i64,) =
+        sqlx::query_as("INSERT INTO withdrawals(user_id, inventory_item_id, trade_url, created_at) VALUES (?, ?, ?, ?) RETURNING id")
+            .bind(user_id)
+            .bind(item_id)
+            .bind(url.to_string())
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await?;
     users::save_trade_url(&mut tx, user_id, &url, now).await?;
     let item = inventory::item_in(&mut tx, user_id, item_id).await?;
     tx.commit().await?;

@@ -62,8 +62,6 @@ impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJ
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(OptionalJson(T::default()));
         }
-        serde_json::from_slice(&bytes)
-            .map(OptionalJson)
-            .map_err(|e| ApiError::Domain(DomainError::BadRequest(e.to_string())))
+        serde_json::from_slice(&bytes).map(OptionalJson).map_err(|e| ApiError::Domain(DomainError::BadRequest(e.to_string())))
     }
 }

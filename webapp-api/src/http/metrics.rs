@@ -182,7 +182,11 @@ impl Metrics {
             ("fragbox_tokens_debited_total", "Tokens debited from players (ledger entries < 0).", Tokens(totals.debited).to_string()),
             ("fragbox_stars_received_total", "Telegram Stars received in successful payments.", stars.to_string()),
             ("fragbox_payments_total", "Successful Stars payments.", paid.to_string()),
-            ("fragbox_bot_updates_total", "Telegram updates handled by the dispatcher.", self.bot_updates.load(Ordering::Relaxed).to_string()),
+            (
+                "fragbox_bot_updates_total",
+                "Telegram updates handled by the dispatcher.",
+                self.bot_updates.load(Ordering::Relaxed).to_string(),
+            ),
         ];
         for (name, help, v) in counters {
             let _ = writeln!(w, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}");
@@ -192,7 +196,10 @@ impl Metrics {
         if let Some((rss, hwm)) = memory() {
             let _ = writeln!(w, "# HELP fragbox_resident_memory_bytes Resident set size.\n# TYPE fragbox_resident_memory_bytes gauge");
             let _ = writeln!(w, "fragbox_resident_memory_bytes {rss}");
-            let _ = writeln!(w, "# HELP fragbox_resident_memory_peak_bytes Peak resident set size.\n# TYPE fragbox_resident_memory_peak_bytes gauge");
+            let _ = writeln!(
+                w,
+                "# HELP fragbox_resident_memory_peak_bytes Peak resident set size.\n# TYPE fragbox_resident_memory_peak_bytes gauge"
+            );
             let _ = writeln!(w, "fragbox_resident_memory_peak_bytes {hwm}");
         }
         Ok(out)

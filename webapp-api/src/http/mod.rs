@@ -106,14 +106,8 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .layer(middleware::from_fn(language))
         .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, REQUEST_TIMEOUT))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("strict-origin-when-cross-origin"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        ))
+        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY)))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::HeaderName::from_static("permissions-policy"),
             HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=()"),
@@ -126,12 +120,11 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         ));
     }
     if let Some(origin) = state.config.cors_origin.as_deref().and_then(|o| HeaderValue::from_str(o).ok()) {
-        app = app.layer(
-            CorsLayer::new()
-                .allow_origin(origin)
-                .allow_methods([Method::GET, Method::POST, Method::PUT])
-                .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT_LANGUAGE]),
-        );
+        app = app.layer(CorsLayer::new().allow_origin(origin).allow_methods([Method::GET, Method::POST, Method::PUT]).allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::ACCEPT_LANGUAGE,
+        ]));
     }
     app.with_state(state)
 }
@@ -171,10 +164,9 @@ async fn maintenance_gate(State(state): State<AppState>, req: Request, next: Nex
             Ok(true) => {
                 let (parts, body) = req.into_parts();
                 let admin = match extract::bearer(&parts) {
-                    Some(token) => auth::authenticate(&state.domain, token)
-                        .await
-                        .map(|id| state.domain.config.is_admin(id))
-                        .unwrap_or(false),
+                    Some(token) => {
+                        auth::authenticate(&state.domain, token).await.map(|id| state.domain.config.is_admin(id)).unwrap_or(false)
+                    }
                     None => false,
                 };
                 if !admin {

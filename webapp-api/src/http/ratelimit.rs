@@ -294,11 +294,7 @@ pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> R
     let Some(action) = route.as_deref().and_then(|r| action(req.method(), r)) else {
         return next.run(req).await;
     };
-    let peer = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())
-        .unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]));
     let ip = client_ip(peer, req.headers(), &state.config.trusted_proxies);
     let (mut parts, body) = req.into_parts();
     let mut keys = vec![Who::Ip(ip)];

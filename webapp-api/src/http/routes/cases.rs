@@ -13,10 +13,7 @@ use crate::http::extract::{AppJson, AuthUser};
 use crate::http::AppState;
 
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/cases", get(list))
-        .route("/cases/{id}", get(one))
-        .route("/cases/{id}/open", post(open))
+    Router::new().route("/cases", get(list)).route("/cases/{id}", get(one)).route("/cases/{id}/open", post(open))
 }
 
 /// The catalog's JSON, shared with the response instead of copied into it.

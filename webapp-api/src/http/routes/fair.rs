@@ -29,7 +29,11 @@ struct ClientSeed {
     client_seed: String,
 }
 
-async fn client_seed(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<ClientSeed>) -> Result<Json<Value>, ApiError> {
+async fn client_seed(
+    State(app): State<AppState>,
+    AuthUser(id): AuthUser,
+    AppJson(b): AppJson<ClientSeed>,
+) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "success": true, "data": fair::rotate(&app.domain, id, Some(&b.client_seed)).await? })))
 }
 

@@ -59,7 +59,12 @@ async fn add_message(
     Ok(Json(json!({ "success": true, "message": tickets::add_message(&app.domain, id, ticket, &b.message).await? })))
 }
 
-async fn close(State(app): State<AppState>, AuthUser(id): AuthUser, Path(ticket): Path<i64>, _b: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
+async fn close(
+    State(app): State<AppState>,
+    AuthUser(id): AuthUser,
+    Path(ticket): Path<i64>,
+    _b: OptionalJson<Value>,
+) -> Result<Json<Value>, ApiError> {
     tickets::close(&app.domain, id, ticket).await?;
     Ok(Json(json!({ "success": true })))
 }

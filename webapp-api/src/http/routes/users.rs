@@ -43,7 +43,11 @@ struct TradeUrlBody {
     trade_url: String,
 }
 
-async fn set_trade_url(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<TradeUrlBody>) -> Result<Json<Value>, ApiError> {
+async fn set_trade_url(
+    State(app): State<AppState>,
+    AuthUser(id): AuthUser,
+    AppJson(b): AppJson<TradeUrlBody>,
+) -> Result<Json<Value>, ApiError> {
     let url = users::set_trade_url(&app.domain, id, &b.trade_url).await?;
     Ok(Json(json!({ "success": true, "tradeUrl": url.to_string() })))
 }
