@@ -10,7 +10,7 @@ pub mod texts;
 use std::sync::Arc;
 
 use teloxide::prelude::*;
-use teloxide::types::{BotCommand, MenuButton, WebAppInfo};
+use teloxide::types::{BotCommand, BotCommandScope, ChatId, MenuButton, Recipient, WebAppInfo};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use webapp_api::domain::catalog::Catalog;
@@ -168,8 +168,17 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
         let rx = stop_rx.clone();
         tasks.push(tokio::spawn(async move {
             stopped(rx).await;
-            if let Ok(f) = token.shutdown() {
-                f.await;
+            // A dispatcher that has not started polling yet refuses the shutdown: ask again
+            // until it is running, or it would start after the stop and never end (10 s at most:
+            // a dispatcher that already ended stays idle).
+            for _ in 0..500 {
+                match token.shutdown() {
+                    Ok(f) => {
+                        f.await;
+                        break;
+                    }
+                    Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+                }
             }
         }));
         tasks.push(tokio::spawn(async move { dispatcher.dispatch().await }));
@@ -188,6 +197,15 @@ async fn set_up_bot(bot: &Bot, config: &Config) {
         }
         if let Err(e) = req.await {
             tracing::error!(error = %e, lang, "setMyCommands failed");
+        }
+    }
+    // Admins see their commands after the players' ones, in their own chats only.
+    let mut admin_list: Vec<BotCommand> = texts::commands(texts::Lang::En).iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
+    admin_list.extend(texts::ADMIN_COMMANDS.iter().map(|(c, d)| BotCommand::new(*c, *d)));
+    for admin in &config.admin_ids {
+        let scope = BotCommandScope::Chat { chat_id: Recipient::Id(ChatId(*admin)) };
+        if let Err(e) = bot.set_my_commands(admin_list.clone()).scope(scope).await {
+            tracing::error!(error = %e, admin, "setMyCommands for an admin chat failed");
         }
     }
     if let Ok(url) = config.webapp_url.parse() {

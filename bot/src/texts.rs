@@ -2,6 +2,22 @@
 pub use webapp_api::domain::lang::Lang;
 use webapp_api::domain::notifications::Notice;
 
+/// The admin command list, shown in the menu of `ADMIN_IDS` chats only (admin texts are English).
+pub const ADMIN_COMMANDS: &[(&str, &str)] = &[
+    ("tickets", "Open support tickets"),
+    ("reply", "<ticket id> <text>: answer a ticket"),
+    ("close", "<ticket id>: close a ticket"),
+    ("withdrawals", "Pending withdrawals"),
+    ("sent", "<id>: withdrawal sent"),
+    ("fail", "<id> <reason>: withdrawal failed"),
+    ("grant", "<telegram id> <tokens> <reason>"),
+    ("refund", "<charge id> [force]"),
+    ("orphans", "Payments that matched nothing"),
+    ("stats", "Users, opens, tokens, Stars, RTP"),
+    ("user", "<telegram id>: balance, items, ledger"),
+    ("maintenance", "on | off | status"),
+];
+
 pub fn commands(lang: Lang) -> Vec<(&'static str, &'static str)> {
     match lang {
         Lang::Ru => {

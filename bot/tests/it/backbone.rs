@@ -247,3 +247,34 @@ async fn start_greets_registers_and_offers_the_mini_app() {
     assert!(sent[1]["text"].as_str().unwrap().starts_with("Hi, Joe"));
     app.stop().await;
 }
+
+#[tokio::test]
+async fn start_up_sets_the_commands_the_admin_menu_and_the_mini_app_button() {
+    let app = TestApp::with_bot().await;
+    let calls = app.fake().wait_calls("setMyCommands", 3).await;
+    let for_admin = calls.iter().find(|c| c["scope"]["type"] == json!("chat")).expect("admin-scoped commands");
+    assert_eq!(for_admin["scope"]["chat_id"], json!(ADMIN_ID));
+    let names: Vec<&str> = for_admin["commands"].as_array().unwrap().iter().map(|c| c["command"].as_str().unwrap()).collect();
+    assert!(names.contains(&"refund") && names.contains(&"paysupport"), "{names:?}");
+    let public: Vec<_> = calls.iter().filter(|c| c.get("scope").is_none_or(|s| s.is_null())).collect();
+    assert!(public.iter().all(|c| !c.to_string().contains("refund")));
+    let menu = app.fake().wait_calls("setChatMenuButton", 1).await;
+    assert_eq!(menu[0]["menu_button"]["web_app"]["url"], json!("https://app.fragbox.test/"));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn failing_start_up_calls_are_logged_not_fatal() {
+    use crate::fake_bot_api::{FakeBotApi, Script};
+    let fake = FakeBotApi::start().await;
+    fake.script_always("setMyCommands", Script::Err(400, "Bad Request: BOT_COMMANDS_TOO_MUCH".into()));
+    fake.script_always("setChatMenuButton", Script::Err(500, "Internal Server Error".into()));
+    let app = TestApp::start(Options { fake: Some(fake), ..Options::default() }).await;
+    assert!(!app.fake().calls("setMyCommands").is_empty());
+    let (s, _) = app.get("/api/v1/status", None).await;
+    assert_eq!(s, StatusCode::OK);
+    // The bot loop runs too.
+    app.fake().push_update(text_update(4006, "Ann", "en", "/help"));
+    app.fake().wait_calls("sendMessage", 1).await;
+    app.stop().await;
+}

@@ -53,6 +53,8 @@ pub struct Options {
     /// Run with a bot token against a fake Bot API (else demo mode).
     pub bot: bool,
     pub env: Vec<(&'static str, String)>,
+    /// A fake Bot API scripted before start (implies `bot`).
+    pub fake: Option<FakeBotApi>,
     /// A clock the test moves by hand (else the system clock).
     pub clock: Option<std::sync::Arc<webapp_api::domain::clock::ManualClock>>,
 }
@@ -71,7 +73,11 @@ impl TestApp {
         let dist = dir.0.join("dist");
         std::fs::create_dir_all(&dist).unwrap();
         std::fs::write(dist.join("index.html"), "<!doctype html><title>FragBox</title>").unwrap();
-        let fake = if opts.bot { Some(FakeBotApi::start().await) } else { None };
+        let fake = match opts.fake {
+            Some(f) => Some(f),
+            None if opts.bot => Some(FakeBotApi::start().await),
+            None => None,
+        };
         let mut env: HashMap<String, String> = HashMap::new();
         env.insert("BIND_ADDR".into(), "127.0.0.1:0".into());
         env.insert("DATABASE_URL".into(), format!("sqlite://{}", dir.0.join("fragbox.db").display()));

@@ -16,7 +16,7 @@ async fn app_at(unix: i64) -> (TestApp, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::at(unix));
     // Sessions outlive the fortnight these tests move through.
     let env = vec![("SESSION_TTL_SECS", (30 * DAY).to_string())];
-    let app = TestApp::start(Options { bot: true, clock: Some(clock.clone()), env }).await;
+    let app = TestApp::start(Options { bot: true, clock: Some(clock.clone()), env, ..Options::default() }).await;
     (app, clock)
 }
 
