@@ -1,6 +1,6 @@
 import { api, unwrapData } from '../../lib/api-client';
 import type { CaseItem } from '../cases/api';
-import type { Weight } from './verify';
+import type { OpenRecord } from './verify';
 
 export interface RevealedSeed {
   serverSeed: string;
@@ -19,17 +19,10 @@ export interface FairState {
   revealed: RevealedSeed[];
 }
 
-export interface FairOpen {
+/** One past open as `GET /fair/opens` lists it: the recomputable record plus where it landed. */
+export interface FairOpen extends OpenRecord {
   id: number;
   caseId: string;
-  serverSeedHash: string;
-  serverSeed: string | null;
-  clientSeed: string;
-  nonce: number;
-  roll: number;
-  totalWeight: number;
-  weights: Weight[];
-  itemId: string;
   inventoryId: number;
   createdAt: string;
 }
