@@ -75,7 +75,7 @@ impl Default for RateLimits {
     /// ten times the per-user ones: mobile carriers put many players behind one address.
     fn default() -> Self {
         RateLimits {
-            sign_in_ip: Limit::new(60, 60),
+            sign_in_ip: Limit::new(300, 60),
             open_user: Limit::new(60, 60),
             open_ip: Limit::new(600, 60),
             claim_user: Limit::new(10, 60),
