@@ -2,7 +2,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use webapp_api::domain::notifications;
+use webapp_api::domain::{notifications, tickets};
 use webapp_api::domain::telegram::{Button, TelegramError};
 use webapp_api::domain::{users, Domain};
 
@@ -23,9 +23,20 @@ pub async fn run(domain: Domain, webapp_url: String, stop: impl Future<Output = 
     }
 }
 
-/// Sends what is due now; answers how many were sent.
+/// Sends what is due now (players' notices and ticket forwards to the admins); answers how many
+/// were sent.
 pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, webapp_api::domain::DomainError> {
     let mut sent = 0;
+    for f in tickets::due_forwards(domain, 50).await? {
+        match domain.telegram.send_message(f.admin_chat_id, f.body.clone(), None).await {
+            Ok(message_id) => {
+                tickets::forward_sent(domain, &f, message_id).await?;
+                sent += 1;
+            }
+            Err(TelegramError::Blocked(why)) => tickets::forward_failed(domain, &f, &why, true).await?,
+            Err(e) => tickets::forward_failed(domain, &f, &e.to_string(), false).await?,
+        }
+    }
     for p in notifications::due(domain, 50).await? {
         let Some(notice) = p.notice else {
             notifications::mark_failed(domain, p.id, p.attempts, "unreadable payload", true).await?;

@@ -183,3 +183,48 @@ async fn paysupport_explains_payment_help_and_opens_one_payment_ticket() {
     wait_message(&app, ADMIN_ID, "[payment]").await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_forward_telegram_refused_is_retried_until_the_admin_has_it() {
+    use crate::fake_bot_api::Script;
+    let app = TestApp::with_bot().await;
+    let t = app.sign_in(8801, "Patient").await;
+    app.fake().script("sendMessage", Script::Err(502, "Bad Gateway".into()));
+    let (s, b) = app.post("/api/v1/support/tickets", Some(&t), serde_json::json!({"theme": "bug", "message": "It crashed"})).await;
+    assert_eq!(s.as_u16(), 200, "{b}");
+    let ticket = b["ticket"]["id"].as_i64().unwrap();
+    app.fake().wait_calls("sendMessage", 1).await;
+    // The refused forward waits in the queue with its error, then goes out on the next try.
+    let mut row: (String, i64) = (String::new(), 0);
+    for _ in 0..100 {
+        row = sqlx::query_as("SELECT status, attempts FROM admin_outbox WHERE ticket_id = ?")
+            .bind(ticket)
+            .fetch_one(&app.domain().db)
+            .await
+            .unwrap();
+        if row.1 > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(row, ("pending".to_string(), 1));
+    sqlx::query("UPDATE admin_outbox SET next_attempt_at = 0").execute(&app.domain().db).await.unwrap();
+    let sent = app.fake().wait_calls("sendMessage", 2).await;
+    assert_eq!(sent[1]["chat_id"], serde_json::json!(ADMIN_ID));
+    assert!(sent[1]["text"].as_str().unwrap().contains(&format!("Ticket #{ticket}")));
+    let mut forwards = 0;
+    for _ in 0..100 {
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = ?")
+            .bind(ticket)
+            .fetch_one(&app.domain().db)
+            .await
+            .unwrap();
+        forwards = n;
+        if n > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(forwards, 1);
+    app.stop().await;
+}

@@ -82,11 +82,16 @@ pub async fn mark_sent(domain: &Domain, id: i64) -> DomainResult<()> {
     Ok(())
 }
 
+/// Seconds before try `attempts + 1`: 10 s, 20 s, 40 s ... capped at 30 min.
+pub fn retry_delay(attempts: i64) -> i64 {
+    (5i64 << attempts.clamp(0, 9)).min(1800)
+}
+
 /// A failed try: back off exponentially (5 s, 10 s, 20 s ... capped at 30 min), or give up for good.
 pub async fn mark_failed(domain: &Domain, id: i64, attempts_so_far: i64, error: &str, give_up: bool) -> DomainResult<()> {
     let attempts = attempts_so_far + 1;
     let give_up = give_up || attempts >= MAX_ATTEMPTS;
-    let delay = (5i64 << attempts.min(9)).min(1800);
+    let delay = retry_delay(attempts);
     let mut tx = db::begin_write(&domain.db).await?;
     sqlx::query("UPDATE notifications SET status = ?, attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?")
         .bind(if give_up { "failed" } else { "pending" })

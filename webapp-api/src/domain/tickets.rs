@@ -216,8 +216,8 @@ pub async fn create(domain: &Domain, user_id: i64, new: NewTicket) -> DomainResu
     insert_message(&mut tx, id, "user", None, &text, now).await?;
     insert_message(&mut tx, id, "support", None, auto_reply(lang), now).await?;
     let ticket = ticket_in(&mut tx, user_id, id).await?;
+    queue_forward(&mut tx, domain, id, &text, true, now).await?;
     tx.commit().await?;
-    forward_to_admins(domain, id, &text, true);
     Ok(ticket)
 }
 
@@ -251,8 +251,8 @@ pub async fn add_message(domain: &Domain, user_id: i64, ticket_id: i64, raw: &st
         return Err(DomainError::TicketClosed);
     }
     let message = insert_message(&mut tx, ticket_id, "user", None, &text, now).await?;
+    queue_forward(&mut tx, domain, ticket_id, &text, false, now).await?;
     tx.commit().await?;
-    forward_to_admins(domain, ticket_id, &text, false);
     Ok(message)
 }
 
@@ -271,22 +271,13 @@ pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResul
     Ok(())
 }
 
-/// Sends the ticket to every admin's chat in the background and remembers each sent message,
-/// so a reply to it answers the ticket. Best effort: a failed forward is logged, and the ticket
-/// still shows in `/tickets`.
-fn forward_to_admins(domain: &Domain, ticket_id: i64, text: &str, is_new: bool) {
+/// Queues the ticket for every admin's chat, inside the caller's transaction, so a forward is
+/// never lost while Telegram is down; the bot's outbox sender delivers it and remembers the sent
+/// message, so a reply to it answers the ticket.
+async fn queue_forward(conn: &mut SqliteConnection, domain: &Domain, ticket_id: i64, text: &str, is_new: bool, now: i64) -> DomainResult<()> {
     if domain.config.admin_ids.is_empty() {
-        return;
+        return Ok(());
     }
-    let (domain, text) = (domain.clone(), text.to_owned());
-    tokio::spawn(async move {
-        if let Err(e) = forward_now(&domain, ticket_id, &text, is_new).await {
-            tracing::warn!(ticket_id, error = %e, "forwarding a ticket to the admins failed");
-        }
-    });
-}
-
-async fn forward_now(domain: &Domain, ticket_id: i64, text: &str, is_new: bool) -> DomainResult<()> {
     type Row = (i64, String, String, String, Option<String>, Option<String>, Option<i64>, Option<String>, Option<String>);
     let row: Row = sqlx::query_as(
         "SELECT t.user_id, t.theme, u.first_name, u.last_name, u.username, t.title, t.item_id,
@@ -294,7 +285,7 @@ async fn forward_now(domain: &Domain, ticket_id: i64, text: &str, is_new: bool) 
          FROM tickets t JOIN users u ON u.id = t.user_id LEFT JOIN inventory_items i ON i.id = t.item_id WHERE t.id = ?",
     )
     .bind(ticket_id)
-    .fetch_one(&domain.db)
+    .fetch_one(&mut *conn)
     .await?;
     let (user_id, theme, first, last, username, title, item_id, item, item_status) = row;
     let mut body =
@@ -312,20 +303,76 @@ async fn forward_now(domain: &Domain, ticket_id: i64, text: &str, is_new: bool) 
     }
     body.push_str(&format!("\n\n{text}\n\nReply to this message to answer, or /reply {ticket_id} <text>; /close {ticket_id}"));
     for &admin_chat in &domain.config.admin_ids {
-        match domain.telegram.send_message(admin_chat, body.clone(), None).await {
-            Ok(message_id) => {
-                let mut tx = db::begin_write(&domain.db).await?;
-                sqlx::query("INSERT OR REPLACE INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES (?, ?, ?)")
-                    .bind(admin_chat)
-                    .bind(message_id)
-                    .bind(ticket_id)
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-            }
-            Err(e) => tracing::warn!(ticket_id, admin_chat, error = %e, "ticket forward not delivered"),
-        }
+        sqlx::query("INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(admin_chat)
+            .bind(ticket_id)
+            .bind(&body)
+            .bind(now)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
     }
+    Ok(())
+}
+
+/// A queued forward to an admin's chat.
+#[derive(Debug)]
+pub struct PendingForward {
+    pub id: i64,
+    pub admin_chat_id: i64,
+    pub ticket_id: i64,
+    pub body: String,
+    pub attempts: i64,
+}
+
+/// Forwards due now, oldest first.
+pub async fn due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<PendingForward>> {
+    let rows: Vec<(i64, i64, i64, String, i64)> = sqlx::query_as(
+        "SELECT id, admin_chat_id, ticket_id, body, attempts FROM admin_outbox
+         WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+    )
+    .bind(domain.now())
+    .bind(limit)
+    .fetch_all(&domain.db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, admin_chat_id, ticket_id, body, attempts)| PendingForward { id, admin_chat_id, ticket_id, body, attempts })
+        .collect())
+}
+
+/// A delivered forward: remembered so a reply to `message_id` answers the ticket.
+pub async fn forward_sent(domain: &Domain, forward: &PendingForward, message_id: i32) -> DomainResult<()> {
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE admin_outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?")
+        .bind(domain.now())
+        .bind(forward.id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("INSERT OR REPLACE INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES (?, ?, ?)")
+        .bind(forward.admin_chat_id)
+        .bind(message_id)
+        .bind(forward.ticket_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A failed try: the same back-off as the players' outbox, or give up (the admin blocked the bot).
+pub async fn forward_failed(domain: &Domain, forward: &PendingForward, error: &str, give_up: bool) -> DomainResult<()> {
+    let attempts = forward.attempts + 1;
+    let give_up = give_up || attempts >= notifications::MAX_ATTEMPTS;
+    let mut tx = db::begin_write(&domain.db).await?;
+    sqlx::query("UPDATE admin_outbox SET status = ?, attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?")
+        .bind(if give_up { "failed" } else { "pending" })
+        .bind(attempts)
+        .bind(error)
+        .bind(domain.now() + notifications::retry_delay(attempts))
+        .bind(forward.id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
     Ok(())
 }
 
