@@ -7,6 +7,7 @@ import {
   agreeToTerms,
   apiAs,
   launchBrowser,
+  newPhone,
   openApp,
   screenshotBothThemes,
   startServer,
@@ -149,5 +150,22 @@ describe('mini app shell in demo mode', () => {
     await waitForBoot(page);
     await page.waitForURL(/\/skins$/);
     await context.close();
+  });
+
+  test('cases, packages, referrals and items load at start, whatever screen opened', async () => {
+    const phone = await newPhone(browser);
+    const seen = new Set();
+    phone.page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/v1/')) seen.add(path.slice('/api/v1'.length));
+    });
+    await phone.page.goto(`${server.url}/profile`);
+    await waitForBoot(phone.page);
+    await agreeToTerms(phone.page);
+    const wanted = ['/cases', '/payments/packages', '/user/referrals', '/user/items'];
+    for (let i = 0; i < 100 && !wanted.every((p) => seen.has(p)); i++) await phone.page.waitForTimeout(50);
+    for (const p of wanted) assert.ok(seen.has(p), `${p} loaded at start (saw ${[...seen].join(', ')})`);
+    assert.deepEqual(phone.errors, []);
+    await phone.context.close();
   });
 });

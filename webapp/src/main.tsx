@@ -9,7 +9,7 @@ import { boot } from './app/boot';
 import { prefetchTabs } from './app/routes';
 import { Button, IconAlert, Splash, StatusScreen } from './components/ui';
 import { useGates } from './features/gates/store';
-import { setInitDataSource } from './features/session/store';
+import { setInitDataSource, useSession } from './features/session/store';
 import { useSettings } from './features/settings/store';
 import { t } from './i18n';
 import { NotInTelegramPage } from './pages/not-in-telegram';
@@ -77,6 +77,10 @@ async function start(): Promise<void> {
   signalReady();
   await boot();
   prefetchTabs();
+  // Spec section 7: cases, packages, referrals and items load at start, whatever screen opened.
+  if (useSession.getState().token) {
+    void import('./features/rewards/preload').then((m) => m.preloadStartData());
+  }
   (window as { __fragboxBooted?: boolean }).__fragboxBooted = true;
 }
 

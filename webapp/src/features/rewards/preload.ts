@@ -1,6 +1,7 @@
 /**
- * Spec section 7: cases, packages, referrals and items are loaded at start. The home screen
- * warms these stores once the first paint is done, so the other tabs open with data.
+ * Spec section 7: cases, packages, referrals and items are loaded at start. The app warms these
+ * stores after sign-in, once the first paint is done, so every screen opens with data (the home
+ * screen asks again; the second call does nothing).
  */
 import { useCases } from '../cases/store';
 import { useInventory } from '../inventory/store';
