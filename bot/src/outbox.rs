@@ -2,8 +2,8 @@
 use std::future::Future;
 use std::time::Duration;
 
-use webapp_api::domain::{notifications, tickets};
 use webapp_api::domain::telegram::{Button, TelegramError};
+use webapp_api::domain::{notifications, tickets};
 use webapp_api::domain::{users, Domain};
 
 use crate::texts;
@@ -46,8 +46,8 @@ pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, weba
         let button = Button::WebApp { text: texts::open_app(lang).into(), url: webapp_url.to_owned() };
         let button = webapp_url.starts_with("https://").then_some(button);
         match domain.telegram.send_message(p.user_id, texts::notice(lang, &notice), button).await {
-            Ok(_) => {
-                notifications::mark_sent(domain, p.id).await?;
+            Ok(message_id) => {
+                notifications::mark_sent(domain, p.id, message_id).await?;
                 sent += 1;
             }
             Err(TelegramError::Blocked(why)) => {

@@ -40,6 +40,13 @@ pub fn greeting(lang: Lang, name: &str) -> String {
     }
 }
 
+pub fn sent_to_ticket(lang: Lang, ticket_id: i64) -> String {
+    match lang {
+        Lang::Ru => format!("✉️ Отправлено в поддержку (тикет #{ticket_id})."),
+        Lang::En => format!("✉️ Sent to support (ticket #{ticket_id})."),
+    }
+}
+
 pub fn open_app(lang: Lang) -> &'static str {
     match lang {
         Lang::Ru => "Открыть FragBox",

@@ -1,11 +1,13 @@
-//! Support from the admins' side of the chat: a reply to a forwarded ticket answers it.
+//! Support in the chat: an admin's reply to a forwarded ticket answers it; a player's reply to
+//! support's answer goes into their ticket.
 //! (`/reply`, `/close` and `/tickets` are admin commands; `/paysupport` lives with `/start`.)
 use teloxide::prelude::*;
 use webapp_api::domain::admin::{self, Actor};
-use webapp_api::domain::{tickets, Domain, DomainError};
+use webapp_api::domain::{tickets, users, Domain, DomainError};
 
 use crate::handlers::admin::{error_text, not_admin};
 use crate::schema::HandlerResult;
+use crate::texts;
 
 /// An admin's reply to one of the bot's messages in their chat: if it is a forwarded ticket,
 /// the text is stored as support's answer and sent to the player.
@@ -13,12 +15,25 @@ pub async fn answer_forward(bot: Bot, msg: Message, domain: Domain) -> HandlerRe
     let (Some(from), Some(replied), Some(text)) = (msg.from.as_ref(), msg.reply_to_message(), msg.text()) else { return Ok(()) };
     let actor = Actor::Admin(from.id.0 as i64);
     if admin::ensure(&domain, actor).is_err() {
-        return not_admin(&bot, &msg, &domain).await;
+        return player_reply(&bot, &msg, &domain, from.id.0 as i64, replied.id.0, text).await;
     }
     let answer = match tickets::reply_to_forward(&domain, actor, msg.chat.id.0, replied.id.0, text).await {
         Ok(ticket_id) => format!("✅ Answer sent to ticket #{ticket_id}."),
         Err(DomainError::TicketNotFound) => "That message is not a forwarded ticket. Use /reply <ticket_id> <text>.".into(),
         Err(e) => error_text(&e),
+    };
+    bot.send_message(msg.chat.id, answer).await?;
+    Ok(())
+}
+
+/// A player's reply to one of support's answers: stored in that ticket (and forwarded to the
+/// admins); any other reply gets the ordinary help.
+async fn player_reply(bot: &Bot, msg: &Message, domain: &Domain, user_id: i64, replied: i32, text: &str) -> HandlerResult {
+    let lang = users::language(domain, user_id).await;
+    let answer = match tickets::reply_from_chat(domain, user_id, replied, text).await {
+        Ok((ticket_id, _)) => texts::sent_to_ticket(lang, ticket_id),
+        Err(DomainError::TicketNotFound) => return not_admin(bot, msg, domain).await,
+        Err(e) => e.text(lang),
     };
     bot.send_message(msg.chat.id, answer).await?;
     Ok(())

@@ -228,3 +228,39 @@ async fn a_forward_telegram_refused_is_retried_until_the_admin_has_it() {
     assert_eq!(forwards, 1);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_players_reply_to_supports_answer_in_the_chat_goes_into_the_ticket() {
+    use webapp_api::domain::admin::Actor;
+    let app = TestApp::with_bot().await;
+    let t = app.sign_in(8901, "Chatty").await;
+    let (_, b) = app.post("/api/v1/support/tickets", Some(&t), json!({"theme": "other", "message": "Where is my skin?"})).await;
+    let ticket = b["ticket"]["id"].as_i64().unwrap();
+    webapp_api::domain::tickets::reply(app.domain(), Actor::Admin(ADMIN_ID), ticket, "Please send a screenshot").await.unwrap();
+    wait_message(&app, 8901, "screenshot").await;
+    let mut delivered: Option<i64> = None;
+    for _ in 0..200 {
+        let row: (Option<i64>,) = sqlx::query_as("SELECT message_id FROM notifications WHERE user_id = 8901 AND kind = 'support_reply'")
+            .fetch_one(&app.domain().db)
+            .await
+            .unwrap();
+        if row.0.is_some() {
+            delivered = row.0;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let delivered = delivered.expect("the answer's chat message id is remembered");
+    app.fake().push_update(reply_update(8901, delivered, "Please send a screenshot", "Here it is"));
+    let confirm = wait_message(&app, 8901, "Sent to support").await;
+    assert!(confirm["text"].as_str().unwrap().contains(&format!("#{ticket}")));
+    let (_, msgs) = app.get(&format!("/api/v1/support/tickets/{ticket}/messages"), Some(&t)).await;
+    let last = msgs.as_array().unwrap().last().unwrap().clone();
+    assert_eq!((last["sender"].clone(), last["message"].clone()), (json!("user"), json!("Here it is")));
+    // The admins get it like any player message.
+    wait_message(&app, ADMIN_ID, "Here it is").await;
+    // A reply to anything else gets the ordinary help.
+    app.fake().push_update(reply_update(8901, 99_999, "something", "hello?"));
+    wait_message(&app, 8901, "/paysupport").await;
+    app.stop().await;
+}

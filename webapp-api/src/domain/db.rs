@@ -12,6 +12,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("../../../data/migrations/0001_init.sql")),
     ("0002_orphan_refunds", include_str!("../../../data/migrations/0002_orphan_refunds.sql")),
     ("0003_admin_outbox", include_str!("../../../data/migrations/0003_admin_outbox.sql")),
+    ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
 ];
 
 pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {

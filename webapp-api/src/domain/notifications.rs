@@ -71,10 +71,12 @@ pub async fn due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
         .collect())
 }
 
-pub async fn mark_sent(domain: &Domain, id: i64) -> DomainResult<()> {
+/// Delivered as chat message `message_id`.
+pub async fn mark_sent(domain: &Domain, id: i64, message_id: i32) -> DomainResult<()> {
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE notifications SET status = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?")
+    sqlx::query("UPDATE notifications SET status = 'sent', sent_at = ?, message_id = ?, attempts = attempts + 1 WHERE id = ?")
         .bind(domain.now())
+        .bind(message_id)
         .bind(id)
         .execute(&mut *tx)
         .await?;

@@ -256,6 +256,25 @@ pub async fn add_message(domain: &Domain, user_id: i64, ticket_id: i64, raw: &st
     Ok(message)
 }
 
+/// A player's chat reply to support's answer (as the outbox delivered it) goes into that ticket.
+/// Answers the ticket id and the stored message; `TicketNotFound` when the replied message is
+/// not one of support's answers to this player.
+pub async fn reply_from_chat(domain: &Domain, user_id: i64, replied_message_id: i32, raw: &str) -> DomainResult<(i64, Message)> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "SELECT payload FROM notifications WHERE user_id = ? AND message_id = ? AND kind = 'support_reply' ORDER BY id DESC LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(replied_message_id)
+    .fetch_optional(&domain.db)
+    .await?;
+    let ticket_id = match row.and_then(|(p,)| serde_json::from_str::<Notice>(&p).ok()) {
+        Some(Notice::SupportReply { ticket_id, .. }) => ticket_id,
+        _ => return Err(DomainError::TicketNotFound),
+    };
+    let message = add_message(domain, user_id, ticket_id, raw).await?;
+    Ok((ticket_id, message))
+}
+
 /// The player closes their ticket (closing a closed one changes nothing).
 pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<()> {
     let now = domain.now();
@@ -274,7 +293,14 @@ pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResul
 /// Queues the ticket for every admin's chat, inside the caller's transaction, so a forward is
 /// never lost while Telegram is down; the bot's outbox sender delivers it and remembers the sent
 /// message, so a reply to it answers the ticket.
-async fn queue_forward(conn: &mut SqliteConnection, domain: &Domain, ticket_id: i64, text: &str, is_new: bool, now: i64) -> DomainResult<()> {
+async fn queue_forward(
+    conn: &mut SqliteConnection,
+    domain: &Domain,
+    ticket_id: i64,
+    text: &str,
+    is_new: bool,
+    now: i64,
+) -> DomainResult<()> {
     if domain.config.admin_ids.is_empty() {
         return Ok(());
     }
