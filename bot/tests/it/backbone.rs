@@ -278,3 +278,50 @@ async fn failing_start_up_calls_are_logged_not_fatal() {
     app.fake().wait_calls("sendMessage", 1).await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn start_deep_links_show_a_shared_skin_and_attribute_referrals_once() {
+    use crate::payments::wait_message;
+    let app = TestApp::with_bot().await;
+    let inviter = app.sign_in(9100, "Vera").await;
+    let (_, me) = app.get("/api/v1/me", Some(&inviter)).await;
+    let code = me["data"]["ref"].as_str().unwrap().to_owned();
+    app.grant(9100, 100).await;
+    let (_, opened) = app.post("/api/v1/cases/starter/open", Some(&inviter), json!({})).await;
+    let item = opened["item"]["id"].as_i64().unwrap();
+    let name = opened["item"]["marketHashName"].as_str().unwrap().to_owned();
+
+    // A friend opens the shared skin's link: the public card, a button to the skin, a referral.
+    app.fake().push_update(text_update(9101, "Fedor", "en", &format!("/start item_{item}_ref{code}")));
+    let card = wait_message(&app, 9101, &name).await;
+    assert!(card["text"].as_str().unwrap().contains("Vera"), "{card}");
+    assert_eq!(card["reply_markup"]["inline_keyboard"][0][0]["web_app"]["url"], json!(format!("https://app.fragbox.test/skin/{item}")));
+    let referred = |id: i64| {
+        let db = app.domain().db.clone();
+        async move {
+            let (by,): (Option<i64>,) = sqlx::query_as("SELECT referred_by FROM users WHERE id = ?").bind(id).fetch_one(&db).await.unwrap();
+            by
+        }
+    };
+    assert_eq!(referred(9101).await, Some(9100));
+
+    // An invite link; then a malformed payload is ignored politely (greeting, no referral).
+    app.fake().push_update(text_update(9102, "Gleb", "ru", &format!("/start ref_{code}")));
+    wait_message(&app, 9102, "Привет, Gleb").await;
+    assert_eq!(referred(9102).await, Some(9100));
+    app.fake().push_update(text_update(9103, "Hana", "en", "/start ref_NOT-hex!!"));
+    wait_message(&app, 9103, "Hi, Hana").await;
+    assert_eq!(referred(9103).await, None);
+
+    // An existing user is never re-attributed, and nobody refers themselves.
+    let other = app.sign_in(9104, "Ivo").await;
+    let (_, me) = app.get("/api/v1/me", Some(&other)).await;
+    let other_code = me["data"]["ref"].as_str().unwrap().to_owned();
+    app.fake().push_update(text_update(9101, "Fedor", "en", &format!("/start ref_{other_code}")));
+    wait_message(&app, 9101, "Hi, Fedor").await;
+    assert_eq!(referred(9101).await, Some(9100));
+    app.fake().push_update(text_update(9100, "Vera", "en", &format!("/start ref_{code}")));
+    wait_message(&app, 9100, "Hi, Vera").await;
+    assert_eq!(referred(9100).await, None);
+    app.stop().await;
+}
