@@ -402,18 +402,24 @@ pub async fn forward_failed(domain: &Domain, forward: &PendingForward, error: &s
     Ok(())
 }
 
+/// The player of an open ticket (support's side: any ticket id).
+async fn open_ticket_owner(conn: &mut SqliteConnection, ticket_id: i64) -> DomainResult<i64> {
+    let row: Option<(i64, String)> =
+        sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?").bind(ticket_id).fetch_optional(&mut *conn).await?;
+    let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
+    if status != "open" {
+        return Err(DomainError::TicketClosed);
+    }
+    Ok(user_id)
+}
+
 /// Support's answer on a ticket: stored as a support message and sent to the player.
 pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> DomainResult<Message> {
     admin::ensure(domain, actor)?;
     let text = message_text(raw)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let row: Option<(i64, String)> =
-        sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?").bind(ticket_id).fetch_optional(&mut *tx).await?;
-    let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
-    if status != "open" {
-        return Err(DomainError::TicketClosed);
-    }
+    let user_id = open_ticket_owner(&mut tx, ticket_id).await?;
     let message = insert_message(&mut tx, ticket_id, "support", Some(actor.audit_id()), &text, now).await?;
     notifications::enqueue(&mut tx, user_id, &Notice::SupportReply { ticket_id, message: text }, now).await?;
     audit_admin(&mut tx, actor.audit_id(), "ticket_reply", &format!("ticket {ticket_id}"), now).await?;
@@ -439,12 +445,7 @@ pub async fn close_by_admin(domain: &Domain, actor: Actor, ticket_id: i64) -> Do
     admin::ensure(domain, actor)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let row: Option<(i64, String)> =
-        sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?").bind(ticket_id).fetch_optional(&mut *tx).await?;
-    let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
-    if status != "open" {
-        return Err(DomainError::TicketClosed);
-    }
+    let user_id = open_ticket_owner(&mut tx, ticket_id).await?;
     sqlx::query("UPDATE tickets SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?")
         .bind(now)
         .bind(now)

@@ -139,16 +139,7 @@ pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
 
 /// The language to speak to a user in (their choice, else their Telegram language).
 pub async fn language(domain: &Domain, user_id: i64) -> Lang {
-    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = ?")
-        .bind(user_id)
-        .fetch_optional(&domain.db)
-        .await
-        .ok()
-        .flatten();
-    match row {
-        Some((chosen, code)) => Lang::resolve(chosen.as_deref(), code.as_deref()),
-        None => Lang::Ru,
-    }
+    language_or(domain, user_id, None).await
 }
 
 /// `language`, but for someone we may not know yet: their Telegram language code decides then.
