@@ -334,18 +334,18 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
     db::migrate(&pool).await.map_err(|e| e.to_string())?;
     let e = |e: sqlx::Error| e.to_string();
     let user: i64 = 900_000_000_001;
-    sqlx::query("INSERT INTO users(id, first_name, last_name, balance, ref_code, created_at, updated_at) VALUES (?, 'Base', 'Line', 0, 'b0b0b0b0b0', 0, 0)")
+    sqlx::query("INSERT INTO users(id, first_name, last_name, balance, ref_code, created_at, updated_at) VALUES ($1, 'Base', 'Line', 0, 'b0b0b0b0b0', 0, 0)")
         .bind(user)
         .execute(&pool)
         .await
         .map_err(e)?;
-    sqlx::query("UPDATE users SET balance = 100000000000 WHERE id = ?").bind(user).execute(&pool).await.map_err(e)?;
-    sqlx::query("INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES (?, 100000000000, 100000000000, 'grant', 'baseline-grant', 0)")
+    sqlx::query("UPDATE users SET balance = 100000000000 WHERE id = $1").bind(user).execute(&pool).await.map_err(e)?;
+    sqlx::query("INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, 100000000000, 100000000000, 'grant', 'baseline-grant', 0)")
         .bind(user)
         .execute(&pool)
         .await
         .map_err(e)?;
-    sqlx::query("INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES (?, ?, ?, 'cs', 0)")
+    sqlx::query("INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES ($1, $2, $3, 'cs', 0)")
         .bind(user)
         .bind("5d2b0f8e3a6c4b1d9e7f0a2c4e6b8d1f3a5c7e9b0d2f4a6c8e1b3d5f7a9c0e2b")
         .bind("0dcac7aa5435ca628a31165c58ada40031599e7e97885547e4db61b6320463b5")
@@ -362,14 +362,14 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
         let now = 1_763_800_000 + n as i64;
         let rid = format!("base-{n}");
         let mut tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await.map_err(e)?;
-        let _: Option<(String,)> = sqlx::query_as("SELECT response FROM case_opens WHERE user_id = ? AND request_id = ?")
+        let _: Option<(String,)> = sqlx::query_as("SELECT response FROM case_opens WHERE user_id = $1 AND request_id = $2")
             .bind(user)
             .bind(&rid)
             .fetch_optional(&mut *tx)
             .await
             .map_err(e)?;
         let (seed_id, _, hash, client_seed, nonce): (i64, String, String, String, i64) = sqlx::query_as(
-            "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = ? AND revealed_at IS NULL",
+            "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = $1 AND revealed_at IS NULL",
         )
         .bind(user)
         .fetch_one(&mut *tx)
@@ -378,7 +378,7 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
         let (open_id,): (i64,) = sqlx::query_as(
             "INSERT INTO case_opens(user_id, case_id, request_id, seed_id, server_seed_hash, client_seed, nonce, roll,
                                     total_weight, weights, item_id, price, response, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13) RETURNING id",
         )
         .bind(user)
         .bind(case_id)
@@ -397,13 +397,13 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
         .await
         .map_err(e)?;
         let key = format!("open:{open_id}");
-        let _: Option<(i64,)> = sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = ?")
+        let _: Option<(i64,)> = sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = $1")
             .bind(&key)
             .fetch_optional(&mut *tx)
             .await
             .map_err(e)?;
         let (balance,): (i64,) = sqlx::query_as(
-            "UPDATE users SET balance = balance + ?1, updated_at = ?3 WHERE id = ?2 AND balance + ?1 >= 0 RETURNING balance",
+            "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance",
         )
         .bind(-2500i64)
         .bind(user)
@@ -412,7 +412,7 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
         .await
         .map_err(e)?;
         sqlx::query(
-            "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(user)
         .bind(-2500i64)
@@ -426,7 +426,7 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
         let (inv,): (i64,) = sqlx::query_as(
             "INSERT INTO inventory_items(user_id, open_id, catalog_item_id, case_id, weapon, finish, rarity, condition, image,
                                          token_price, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
         .bind(user)
         .bind(open_id)
@@ -443,8 +443,8 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
         .fetch_one(&mut *tx)
         .await
         .map_err(e)?;
-        sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = ?").bind(seed_id).execute(&mut *tx).await.map_err(e)?;
-        sqlx::query("UPDATE users SET first_case_at = ? WHERE id = ? AND first_case_at IS NULL")
+        sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1").bind(seed_id).execute(&mut *tx).await.map_err(e)?;
+        sqlx::query("UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL")
             .bind(now)
             .bind(user)
             .execute(&mut *tx)
@@ -452,14 +452,14 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
             .map_err(e)?;
         let _: Option<(i64, String, String)> = sqlx::query_as(
             "SELECT i.id, i.catalog_item_id, u.first_name FROM inventory_items i JOIN users u ON u.id = i.user_id
-             WHERE i.id = ? AND i.user_id = ? AND i.status <> 'sold'",
+             WHERE i.id = $1 AND i.user_id = $2 AND i.status <> 'sold'",
         )
         .bind(inv)
         .bind(user)
         .fetch_optional(&mut *tx)
         .await
         .map_err(e)?;
-        sqlx::query("UPDATE case_opens SET response = ? WHERE id = ?").bind(&response).bind(open_id).execute(&mut *tx).await.map_err(e)?;
+        sqlx::query("UPDATE case_opens SET response = $1 WHERE id = $2").bind(&response).bind(open_id).execute(&mut *tx).await.map_err(e)?;
         tx.commit().await.map_err(e)?;
         n += 1;
     }

@@ -6,7 +6,7 @@ use crate::common::*;
 use crate::payments::{say, wait_message};
 
 async fn audit_rows(app: &TestApp, action: &str) -> i64 {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE action = ? AND admin_id = ?")
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE action = $1 AND admin_id = $2")
         .bind(action)
         .bind(ADMIN_ID)
         .fetch_one(&app.domain().db)
@@ -167,7 +167,7 @@ async fn withdrawals_are_resolved_with_the_buttons_and_a_reason_asked_by_force_r
     app.fake().push_update(update);
     app.fake().wait_calls("answerCallbackQuery", 4).await;
     let (status,): (String,) =
-        sqlx::query_as("SELECT status FROM withdrawals WHERE id = ?").bind(wid3).fetch_one(&app.domain().db).await.unwrap();
+        sqlx::query_as("SELECT status FROM withdrawals WHERE id = $1").bind(wid3).fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(status, "error");
     app.audit_clean().await;
     app.stop().await;

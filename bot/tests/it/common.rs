@@ -185,7 +185,7 @@ impl TestApp {
 
     pub async fn balance(&self, user_id: i64) -> i64 {
         let (b,): (i64,) =
-            sqlx::query_as("SELECT balance FROM users WHERE id = ?").bind(user_id).fetch_one(&self.domain().db).await.unwrap();
+            sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user_id).fetch_one(&self.domain().db).await.unwrap();
         b
     }
 }

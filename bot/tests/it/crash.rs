@@ -198,7 +198,7 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
     let mut db = SqliteConnection::connect(&format!("sqlite://{}", dir.0.join("fragbox.db").display())).await.unwrap();
     for ((user, rid), item) in &acked.opens {
         let row: Option<(i64,)> = sqlx::query_as(
-            "SELECT i.id FROM case_opens o JOIN inventory_items i ON i.open_id = o.id WHERE o.user_id = ? AND o.request_id = ?",
+            "SELECT i.id FROM case_opens o JOIN inventory_items i ON i.open_id = o.id WHERE o.user_id = $1 AND o.request_id = $2",
         )
         .bind(user)
         .bind(rid)
@@ -209,13 +209,13 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
     }
     for item in &acked.sold {
         let (status,): (String,) =
-            sqlx::query_as("SELECT status FROM inventory_items WHERE id = ?").bind(item).fetch_one(&mut db).await.unwrap();
+            sqlx::query_as("SELECT status FROM inventory_items WHERE id = $1").bind(item).fetch_one(&mut db).await.unwrap();
         assert_eq!(status, "sold", "acknowledged sale of {item}");
     }
     // A retry of an acknowledged request after the crash answers the first result, charging nothing.
     let (user, token) = &players[0];
     let ((_, rid), item) = acked.opens.iter().find(|((u, _), _)| u == user).unwrap();
-    let before: (i64,) = sqlx::query_as("SELECT balance FROM users WHERE id = ?").bind(user).fetch_one(&mut db).await.unwrap();
+    let before: (i64,) = sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user).fetch_one(&mut db).await.unwrap();
     let again: Value = http
         .post(format!("{}/api/v1/cases/starter/open", server.base))
         .bearer_auth(token)
@@ -227,7 +227,7 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
         .await
         .unwrap();
     assert_eq!(again["item"]["id"].as_i64(), Some(*item));
-    let after: (i64,) = sqlx::query_as("SELECT balance FROM users WHERE id = ?").bind(user).fetch_one(&mut db).await.unwrap();
+    let after: (i64,) = sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user).fetch_one(&mut db).await.unwrap();
     assert_eq!(before, after);
     drop(db);
     server.stop();
@@ -334,7 +334,7 @@ async fn a_long_writer_makes_writes_answer_busy_and_a_retry_charges_once() {
 }
 
 async fn subscribed(app: &TestApp, user: i64) -> i64 {
-    let (s,): (i64,) = sqlx::query_as("SELECT tg_subscribed FROM users WHERE id = ?").bind(user).fetch_one(&app.domain().db).await.unwrap();
+    let (s,): (i64,) = sqlx::query_as("SELECT tg_subscribed FROM users WHERE id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();
     s
 }
 

@@ -185,7 +185,7 @@ async fn a_double_sell_race_has_one_winner() {
     }
     assert_eq!(wins, 1);
     let price: (i64,) =
-        sqlx::query_as("SELECT token_price FROM inventory_items WHERE id = ?").bind(item).fetch_one(&app.domain().db).await.unwrap();
+        sqlx::query_as("SELECT token_price FROM inventory_items WHERE id = $1").bind(item).fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(app.balance(30).await, before + price.0);
     let (_, items) = app.get("/api/v1/user/items", Some(&t)).await;
     assert!(items["data"].as_array().unwrap().iter().all(|i| i["id"] != json!(item)));

@@ -201,7 +201,7 @@ async fn the_same_successful_payment_delivered_twice_credits_once() {
     say(&app, 7020, "/help", "/paysupport").await;
     wait_message(&app, 7020, "received").await;
     assert_eq!(app.balance(7020).await, 52_500);
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ledger_entries WHERE idempotency_key = ?")
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ledger_entries WHERE idempotency_key = $1")
         .bind(format!("stars:{charge}"))
         .fetch_one(&app.domain().db)
         .await
@@ -229,7 +229,7 @@ async fn a_payment_that_matches_nothing_is_kept_for_the_admins() {
     wait_message(&app, 7030, "could not be matched").await;
     assert_eq!(app.balance(7030).await, 0);
     assert_eq!(status(&app, &t, &tx).await, "pending");
-    let (user, stars): (i64, i64) = sqlx::query_as("SELECT user_id, stars FROM orphan_payments WHERE charge_id = ?")
+    let (user, stars): (i64, i64) = sqlx::query_as("SELECT user_id, stars FROM orphan_payments WHERE charge_id = $1")
         .bind(&charge)
         .fetch_one(&app.domain().db)
         .await
@@ -316,7 +316,7 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
     assert_eq!(status(&app, &t, &tx).await, "success");
 
     say(&app, ADMIN_ID, "/refund stxnothing", "transaction_not_found").await;
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE action = 'refund' AND admin_id = ?")
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE action = 'refund' AND admin_id = $1")
         .bind(ADMIN_ID)
         .fetch_one(&app.domain().db)
         .await

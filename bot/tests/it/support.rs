@@ -10,7 +10,7 @@ use crate::payments::{say, wait_message};
 
 async fn forwarded(app: &TestApp, ticket: i64, n: i64) {
     for _ in 0..200 {
-        let (c,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = ?")
+        let (c,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = $1")
             .bind(ticket)
             .fetch_one(&app.domain().db)
             .await
@@ -67,7 +67,7 @@ async fn a_ticket_goes_round_trip_between_the_mini_app_and_the_admin_chat() {
     );
     forwarded(&app, id, 1).await;
     let (message_id,): (i64,) =
-        sqlx::query_as("SELECT message_id FROM ticket_forwards WHERE ticket_id = ?").bind(id).fetch_one(&app.domain().db).await.unwrap();
+        sqlx::query_as("SELECT message_id FROM ticket_forwards WHERE ticket_id = $1").bind(id).fetch_one(&app.domain().db).await.unwrap();
 
     // The admin answers by replying to the forward: the player hears it and sees it in the app.
     app.fake().push_update(reply_update(ADMIN_ID, message_id, text, "It is on its way!"));
@@ -97,7 +97,7 @@ async fn a_ticket_goes_round_trip_between_the_mini_app_and_the_admin_chat() {
     say(&app, ADMIN_ID, "/tickets", "No open tickets").await;
     let msgs = messages(&app, &t, id).await;
     assert_eq!(msgs.len(), 5);
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE admin_id = ? AND action IN ('ticket_reply', 'ticket_close')")
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE admin_id = $1 AND action IN ('ticket_reply', 'ticket_close')")
         .bind(ADMIN_ID)
         .fetch_one(&app.domain().db)
         .await
@@ -197,7 +197,7 @@ async fn a_forward_telegram_refused_is_retried_until_the_admin_has_it() {
     // The refused forward waits in the queue with its error, then goes out on the next try.
     let mut row: (String, i64) = (String::new(), 0);
     for _ in 0..100 {
-        row = sqlx::query_as("SELECT status, attempts FROM admin_outbox WHERE ticket_id = ?")
+        row = sqlx::query_as("SELECT status, attempts FROM admin_outbox WHERE ticket_id = $1")
             .bind(ticket)
             .fetch_one(&app.domain().db)
             .await
@@ -214,7 +214,7 @@ async fn a_forward_telegram_refused_is_retried_until_the_admin_has_it() {
     assert!(sent[1]["text"].as_str().unwrap().contains(&format!("Ticket #{ticket}")));
     let mut forwards = 0;
     for _ in 0..100 {
-        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = ?")
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = $1")
             .bind(ticket)
             .fetch_one(&app.domain().db)
             .await

@@ -143,7 +143,7 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
     let open_tickets = count("SELECT COUNT(*) FROM tickets WHERE status = 'open'").await?;
     let pending_withdrawals = count("SELECT COUNT(*) FROM withdrawals WHERE status = 'pending'").await?;
     let (opens_today,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE created_at >= ?").bind(day_start).fetch_one(&domain.db).await?;
+        sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE created_at >= $1").bind(day_start).fetch_one(&domain.db).await?;
     let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
         "SELECT o.case_id, COUNT(*), SUM(o.price), COALESCE(SUM(i.token_price), 0)
          FROM case_opens o LEFT JOIN inventory_items i ON i.open_id = o.id GROUP BY o.case_id ORDER BY o.case_id",
@@ -206,24 +206,24 @@ pub async fn user_report(domain: &Domain, actor: Actor, user_id: i64) -> DomainR
     ensure(domain, actor)?;
     type Row = (String, String, Option<String>, i64, bool, i64);
     let row: Option<Row> =
-        sqlx::query_as("SELECT first_name, last_name, username, balance, bot_blocked, created_at FROM users WHERE id = ?")
+        sqlx::query_as("SELECT first_name, last_name, username, balance, bot_blocked, created_at FROM users WHERE id = $1")
             .bind(user_id)
             .fetch_optional(&domain.db)
             .await?;
     let (first, last, username, balance, bot_blocked, created_at) = row.ok_or(DomainError::NotFound)?;
     let item_counts: Vec<(String, i64)> =
-        sqlx::query_as("SELECT status, COUNT(*) FROM inventory_items WHERE user_id = ? GROUP BY status ORDER BY status")
+        sqlx::query_as("SELECT status, COUNT(*) FROM inventory_items WHERE user_id = $1 GROUP BY status ORDER BY status")
             .bind(user_id)
             .fetch_all(&domain.db)
             .await?;
     let items: Vec<(i64, String, String, i64)> = sqlx::query_as(
         "SELECT id, weapon || ' | ' || finish, status, token_price FROM inventory_items
-         WHERE user_id = ? AND status <> 'sold' ORDER BY id DESC LIMIT 10",
+         WHERE user_id = $1 AND status <> 'sold' ORDER BY id DESC LIMIT 10",
     )
     .bind(user_id)
     .fetch_all(&domain.db)
     .await?;
-    let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = ? AND status <> 'pending'")
+    let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status <> 'pending'")
         .bind(user_id)
         .fetch_one(&domain.db)
         .await?;

@@ -159,7 +159,7 @@ pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(Stri
     let expires_at = now + domain.config.session_ttl_secs;
     let mut tx = db::begin_write(&domain.db).await?;
     users::register_in(&mut tx, domain, &init.user, init.start_param.as_deref(), now).await?;
-    sqlx::query("INSERT INTO sessions(token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+    sqlx::query("INSERT INTO sessions(token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
         .bind(token_hash(&token))
         .bind(init.user.id)
         .bind(now)
@@ -182,7 +182,7 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
         return if s.expires_at > now { Ok(s.user_id) } else { Err(DomainError::Unauthorized) };
     }
     // Not in memory (e.g. after a restart): the database is the source of truth.
-    let row: Option<(i64, i64)> = sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token_hash = ? AND revoked_at IS NULL")
+    let row: Option<(i64, i64)> = sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL")
         .bind(&hash)
         .fetch_optional(&domain.db)
         .await?;
@@ -199,7 +199,7 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
 pub async fn revoke(domain: &Domain, token: &str) -> DomainResult<()> {
     let hash = token_hash(token);
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL")
+    sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL")
         .bind(domain.now())
         .bind(&hash)
         .execute(&mut *tx)

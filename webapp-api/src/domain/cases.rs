@@ -41,7 +41,7 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
     if let Some(r) = request_id {
-        let seen: Option<(String,)> = sqlx::query_as("SELECT response FROM case_opens WHERE user_id = ? AND request_id = ?")
+        let seen: Option<(String,)> = sqlx::query_as("SELECT response FROM case_opens WHERE user_id = $1 AND request_id = $2")
             .bind(user_id)
             .bind(r)
             .fetch_optional(&mut *tx)
@@ -61,7 +61,7 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     let (open_id,): (i64,) = sqlx::query_as(
         "INSERT INTO case_opens(user_id, case_id, request_id, seed_id, server_seed_hash, client_seed, nonce, roll,
                                 total_weight, weights, item_id, price, response, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13) RETURNING id",
     )
     .bind(user_id)
     .bind(&case.id)
@@ -86,7 +86,7 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     let (inventory_id,): (i64,) = sqlx::query_as(
         "INSERT INTO inventory_items(user_id, open_id, catalog_item_id, case_id, weapon, finish, rarity, condition, image,
                                      token_price, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
     )
     .bind(user_id)
     .bind(open_id)
@@ -114,7 +114,7 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
         fair: FairProof { server_seed_hash: seed.server_seed_hash, client_seed: seed.client_seed, nonce: seed.nonce, roll },
     };
     let body = serde_json::to_string(&opened).map_err(|e| DomainError::Internal(e.to_string()))?;
-    sqlx::query("UPDATE case_opens SET response = ? WHERE id = ?").bind(&body).bind(open_id).execute(&mut *tx).await?;
+    sqlx::query("UPDATE case_opens SET response = $1 WHERE id = $2").bind(&body).bind(open_id).execute(&mut *tx).await?;
     tx.commit().await?;
     RawValue::from_string(body).map_err(|e| DomainError::Internal(e.to_string()))
 }

@@ -332,7 +332,7 @@ impl Catalog {
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
         for it in &self.items {
             sqlx::query(
-                "INSERT INTO catalog_items(id, weapon, finish, rarity, condition, image, token_price) VALUES (?, ?, ?, ?, ?, ?, ?)
+                "INSERT INTO catalog_items(id, weapon, finish, rarity, condition, image, token_price) VALUES ($1, $2, $3, $4, $5, $6, $7)
                  ON CONFLICT(id) DO UPDATE SET weapon = excluded.weapon, finish = excluded.finish, rarity = excluded.rarity,
                  condition = excluded.condition, image = excluded.image, token_price = excluded.token_price",
             )
@@ -349,7 +349,7 @@ impl Catalog {
         sqlx::query("UPDATE cases SET active = 0").execute(&mut *tx).await?;
         for (pos, c) in self.cases.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO cases(id, name, image, price, position, active) VALUES (?, ?, ?, ?, ?, 1)
+                "INSERT INTO cases(id, name, image, price, position, active) VALUES ($1, $2, $3, $4, $5, 1)
                  ON CONFLICT(id) DO UPDATE SET name = excluded.name, image = excluded.image, price = excluded.price,
                  position = excluded.position, active = 1",
             )
@@ -364,7 +364,7 @@ impl Catalog {
         sqlx::query("UPDATE packages SET active = 0").execute(&mut *tx).await?;
         for (pos, p) in self.packages.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO packages(id, tokens, bonus, stars, position, active) VALUES (?, ?, ?, ?, ?, 1)
+                "INSERT INTO packages(id, tokens, bonus, stars, position, active) VALUES ($1, $2, $3, $4, $5, 1)
                  ON CONFLICT(id) DO UPDATE SET tokens = excluded.tokens, bonus = excluded.bonus, stars = excluded.stars,
                  position = excluded.position, active = 1",
             )

@@ -37,10 +37,10 @@ pub async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::Error> {
     for (name, sql) in MIGRATIONS {
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
         let done: Option<(String,)> =
-            sqlx::query_as("SELECT name FROM schema_migrations WHERE name = ?").bind(name).fetch_optional(&mut *tx).await?;
+            sqlx::query_as("SELECT name FROM schema_migrations WHERE name = $1").bind(name).fetch_optional(&mut *tx).await?;
         if done.is_none() {
             sqlx::raw_sql(sql).execute(&mut *tx).await?;
-            sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES (?, strftime('%s','now'))")
+            sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES ($1, strftime('%s','now'))")
                 .bind(name)
                 .execute(&mut *tx)
                 .await?;

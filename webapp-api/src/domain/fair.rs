@@ -54,7 +54,7 @@ pub struct ActiveSeed {
 /// The user's active seed, made on first use.
 pub async fn active_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> {
     let row: Option<(i64, String, String, String, i64)> = sqlx::query_as(
-        "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = ? AND revealed_at IS NULL",
+        "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = $1 AND revealed_at IS NULL",
     )
     .bind(user_id)
     .fetch_optional(&mut *conn)
@@ -70,7 +70,7 @@ async fn new_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64, cl
     let server_seed = random_hex(domain.random.as_ref(), 32);
     let hash = seed_hash(&server_seed);
     let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
     )
     .bind(user_id)
     .bind(&server_seed)
@@ -83,7 +83,7 @@ async fn new_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64, cl
 }
 
 pub async fn bump_nonce(conn: &mut SqliteConnection, seed_id: i64) -> DomainResult<()> {
-    sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = ?").bind(seed_id).execute(&mut *conn).await?;
+    sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1").bind(seed_id).execute(&mut *conn).await?;
     Ok(())
 }
 
@@ -114,7 +114,7 @@ pub async fn state(domain: &Domain, user_id: i64) -> DomainResult<FairState> {
     tx.commit().await?;
     let rows: Vec<(String, String, String, i64, i64)> = sqlx::query_as(
         "SELECT server_seed, server_seed_hash, client_seed, next_nonce, revealed_at FROM fair_seeds
-         WHERE user_id = ? AND revealed_at IS NOT NULL ORDER BY id DESC LIMIT 50",
+         WHERE user_id = $1 AND revealed_at IS NOT NULL ORDER BY id DESC LIMIT 50",
     )
     .bind(user_id)
     .fetch_all(&domain.db)
@@ -146,7 +146,7 @@ pub async fn rotate(domain: &Domain, user_id: i64, client_seed: Option<&str>) ->
     }
     let mut tx = db::begin_write(&domain.db).await?;
     let old = active_seed(&mut tx, domain, user_id).await?;
-    sqlx::query("UPDATE fair_seeds SET revealed_at = ? WHERE id = ?").bind(domain.now()).bind(old.id).execute(&mut *tx).await?;
+    sqlx::query("UPDATE fair_seeds SET revealed_at = $1 WHERE id = $2").bind(domain.now()).bind(old.id).execute(&mut *tx).await?;
     new_seed(&mut tx, domain, user_id, client_seed.unwrap_or(&old.client_seed)).await?;
     tx.commit().await?;
     state(domain, user_id).await
@@ -215,7 +215,7 @@ pub async fn opens(domain: &Domain, user_id: i64, page: i64) -> DomainResult<Vec
                 o.client_seed, o.nonce, o.roll, o.total_weight, o.weights, o.item_id,
                 (SELECT i.id FROM inventory_items i WHERE i.open_id = o.id), o.created_at
          FROM case_opens o JOIN fair_seeds s ON s.id = o.seed_id
-         WHERE o.user_id = ? ORDER BY o.id DESC LIMIT ? OFFSET ?",
+         WHERE o.user_id = $1 ORDER BY o.id DESC LIMIT $2 OFFSET $3",
     )
     .bind(user_id)
     .bind(OPENS_PAGE)

@@ -91,7 +91,7 @@ fn to_item(r: ItemRow) -> Item {
 pub async fn item_in(conn: &mut SqliteConnection, user_id: i64, item_id: i64) -> DomainResult<Item> {
     let sql = format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
-         WHERE i.id = ? AND i.user_id = ? AND i.status <> 'sold'"
+         WHERE i.id = $1 AND i.user_id = $2 AND i.status <> 'sold'"
     );
     let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).bind(user_id).fetch_optional(&mut *conn).await?;
     row.map(to_item).ok_or(DomainError::ItemNotFound)
@@ -106,14 +106,14 @@ pub async fn item(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<I
 pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<Item>> {
     let sql = format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
-         WHERE i.user_id = ? AND i.status <> 'sold' ORDER BY i.id DESC LIMIT 1000"
+         WHERE i.user_id = $1 AND i.status <> 'sold' ORDER BY i.id DESC LIMIT 1000"
     );
     let rows: Vec<ItemRow> = sqlx::query_as(&sql).bind(user_id).fetch_all(&domain.db).await?;
     Ok(rows.into_iter().map(to_item).collect())
 }
 
 pub async fn public(domain: &Domain, item_id: i64) -> DomainResult<PublicItem> {
-    let sql = format!("SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id WHERE i.id = ?");
+    let sql = format!("SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id WHERE i.id = $1");
     let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).fetch_optional(&domain.db).await?;
     let r = row.ok_or(DomainError::ItemNotFound)?;
     let first = r.10.clone();
@@ -148,7 +148,7 @@ pub struct Sold {
 pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Sold> {
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let row: Option<(i64, String)> = sqlx::query_as("SELECT token_price, status FROM inventory_items WHERE id = ? AND user_id = ?")
+    let row: Option<(i64, String)> = sqlx::query_as("SELECT token_price, status FROM inventory_items WHERE id = $1 AND user_id = $2")
         .bind(item_id)
         .bind(user_id)
         .fetch_optional(&mut *tx)
@@ -159,7 +159,7 @@ pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<S
     }
     let amount = sell_price(Tokens(price));
     let changed =
-        sqlx::query("UPDATE inventory_items SET status = 'sold', updated_at = ? WHERE id = ? AND status IN ('received', 'error')")
+        sqlx::query("UPDATE inventory_items SET status = 'sold', updated_at = $1 WHERE id = $2 AND status IN ('received', 'error')")
             .bind(now)
             .bind(item_id)
             .execute(&mut *tx)
@@ -167,7 +167,7 @@ pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<S
     if changed.rows_affected() != 1 {
         return Err(DomainError::ItemNotAvailable);
     }
-    sqlx::query("INSERT INTO sales(user_id, inventory_item_id, amount, created_at) VALUES (?, ?, ?, ?)")
+    sqlx::query("INSERT INTO sales(user_id, inventory_item_id, amount, created_at) VALUES ($1, $2, $3, $4)")
         .bind(user_id)
         .bind(item_id)
         .bind(amount.0)
@@ -190,7 +190,7 @@ pub async fn share(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<
         Err(DomainError::ItemNotFound) => return Err(DomainError::ShareUnavailable),
         Err(e) => return Err(e),
     };
-    let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = ?").bind(user_id).fetch_one(&domain.db).await?;
+    let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(&domain.db).await?;
     let lang = crate::domain::users::language(domain, user_id).await;
     let ru = lang == crate::domain::lang::Lang::Ru;
     let photo_url = if it.icon_url.starts_with("https://") {

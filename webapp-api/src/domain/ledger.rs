@@ -27,23 +27,23 @@ pub async fn post(
         return Err(DomainError::Internal("zero ledger amount".into()));
     }
     let seen: Option<(i64,)> =
-        sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = ?").bind(idempotency_key).fetch_optional(&mut *conn).await?;
+        sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = $1").bind(idempotency_key).fetch_optional(&mut *conn).await?;
     if seen.is_some() {
         return Ok(Posted::Duplicate);
     }
     let balance: Option<(i64,)> =
-        sqlx::query_as("UPDATE users SET balance = balance + ?1, updated_at = ?3 WHERE id = ?2 AND balance + ?1 >= 0 RETURNING balance")
+        sqlx::query_as("UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance")
             .bind(amount.0)
             .bind(user_id)
             .bind(now)
             .fetch_optional(&mut *conn)
             .await?;
     let Some((balance,)) = balance else {
-        let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE id = ?").bind(user_id).fetch_optional(&mut *conn).await?;
+        let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
         return Err(if exists.is_some() { DomainError::InsufficientTokens } else { DomainError::NotFound });
     };
     sqlx::query(
-        "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(user_id)
     .bind(amount.0)
@@ -58,7 +58,7 @@ pub async fn post(
 
 /// A user's current balance.
 pub async fn balance(conn: &mut SqliteConnection, user_id: i64) -> DomainResult<Tokens> {
-    let row: Option<(i64,)> = sqlx::query_as("SELECT balance FROM users WHERE id = ?").bind(user_id).fetch_optional(&mut *conn).await?;
+    let row: Option<(i64,)> = sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
     row.map(|(b,)| Tokens(b)).ok_or(DomainError::NotFound)
 }
 
@@ -72,7 +72,7 @@ pub struct LedgerLine {
 
 pub async fn recent(pool: &sqlx::SqlitePool, user_id: i64, limit: i64) -> DomainResult<Vec<LedgerLine>> {
     let rows: Vec<(i64, i64, String, i64)> =
-        sqlx::query_as("SELECT amount, balance_after, reason, created_at FROM ledger_entries WHERE user_id = ? ORDER BY id DESC LIMIT ?")
+        sqlx::query_as("SELECT amount, balance_after, reason, created_at FROM ledger_entries WHERE user_id = $1 ORDER BY id DESC LIMIT $2")
             .bind(user_id)
             .bind(limit)
             .fetch_all(pool)

@@ -36,7 +36,7 @@ impl Notice {
 
 pub async fn enqueue(conn: &mut SqliteConnection, user_id: i64, notice: &Notice, now: i64) -> DomainResult<()> {
     let payload = serde_json::to_string(notice).map_err(|e| crate::domain::DomainError::Internal(e.to_string()))?;
-    sqlx::query("INSERT INTO notifications(user_id, kind, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)")
+    sqlx::query("INSERT INTO notifications(user_id, kind, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(user_id)
         .bind(notice.kind())
         .bind(payload)
@@ -58,8 +58,8 @@ pub struct Pending {
 /// Messages due now, oldest first.
 pub async fn due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
     let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(
-        "SELECT id, user_id, attempts, payload FROM notifications WHERE status = 'pending' AND next_attempt_at <= ?
-         ORDER BY id LIMIT ?",
+        "SELECT id, user_id, attempts, payload FROM notifications WHERE status = 'pending' AND next_attempt_at <= $1
+         ORDER BY id LIMIT $2",
     )
     .bind(domain.now())
     .bind(limit)
@@ -74,7 +74,7 @@ pub async fn due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
 /// Delivered as chat message `message_id`.
 pub async fn mark_sent(domain: &Domain, id: i64, message_id: i32) -> DomainResult<()> {
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE notifications SET status = 'sent', sent_at = ?, message_id = ?, attempts = attempts + 1 WHERE id = ?")
+    sqlx::query("UPDATE notifications SET status = 'sent', sent_at = $1, message_id = $2, attempts = attempts + 1 WHERE id = $3")
         .bind(domain.now())
         .bind(message_id)
         .bind(id)
@@ -95,7 +95,7 @@ pub async fn mark_failed(domain: &Domain, id: i64, attempts_so_far: i64, error: 
     let give_up = give_up || attempts >= MAX_ATTEMPTS;
     let delay = retry_delay(attempts);
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE notifications SET status = ?, attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?")
+    sqlx::query("UPDATE notifications SET status = $1, attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $5")
         .bind(if give_up { "failed" } else { "pending" })
         .bind(attempts)
         .bind(error)
@@ -109,7 +109,7 @@ pub async fn mark_failed(domain: &Domain, id: i64, attempts_so_far: i64, error: 
 
 pub async fn mark_user_blocked(domain: &Domain, user_id: i64) -> DomainResult<()> {
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET bot_blocked = 1 WHERE id = ?").bind(user_id).execute(&mut *tx).await?;
+    sqlx::query("UPDATE users SET bot_blocked = 1 WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(())
 }

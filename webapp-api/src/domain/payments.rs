@@ -55,7 +55,7 @@ pub async fn create_invoice(
     let tokens = Tokens::whole(pack.tokens + pack.bonus);
     let transaction_id = random_hex(domain.random.as_ref(), 16);
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("INSERT INTO payments(id, user_id, pack_id, stars, tokens, currency, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+    sqlx::query("INSERT INTO payments(id, user_id, pack_id, stars, tokens, currency, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
         .bind(&transaction_id)
         .bind(user_id)
         .bind(&pack.id)
@@ -80,13 +80,13 @@ pub async fn create_invoice(
     let mut tx = db::begin_write(&domain.db).await?;
     match link {
         Ok(link) => {
-            sqlx::query("UPDATE payments SET invoice_link = ? WHERE id = ?").bind(&link).bind(&transaction_id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE payments SET invoice_link = $1 WHERE id = $2").bind(&link).bind(&transaction_id).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok(InvoiceCreated { invoice_link: link, transaction_id })
         }
         Err(e) => {
             // No link exists, so nobody can pay this transaction: it is over.
-            sqlx::query("UPDATE payments SET status = 'failed' WHERE id = ? AND status = 'pending'")
+            sqlx::query("UPDATE payments SET status = 'failed' WHERE id = $1 AND status = 'pending'")
                 .bind(&transaction_id)
                 .execute(&mut *tx)
                 .await?;
@@ -114,7 +114,7 @@ fn invoice_description(lang: Lang, pack: &Package) -> String {
 
 /// `pending`, `success`, `failed` or `refunded`; someone else's transaction does not exist.
 pub async fn status(domain: &Domain, user_id: i64, transaction_id: &str) -> DomainResult<String> {
-    let row: Option<(String,)> = sqlx::query_as("SELECT status FROM payments WHERE id = ? AND user_id = ?")
+    let row: Option<(String,)> = sqlx::query_as("SELECT status FROM payments WHERE id = $1 AND user_id = $2")
         .bind(transaction_id)
         .bind(user_id)
         .fetch_optional(&domain.db)
@@ -142,7 +142,7 @@ pub async fn pre_checkout(
     currency: &str,
     total_amount: i64,
 ) -> DomainResult<Result<(), CheckoutRefusal>> {
-    let row: Option<(i64, String, String)> = sqlx::query_as("SELECT stars, currency, status FROM payments WHERE id = ? AND user_id = ?")
+    let row: Option<(i64, String, String)> = sqlx::query_as("SELECT stars, currency, status FROM payments WHERE id = $1 AND user_id = $2")
         .bind(payload)
         .bind(user_id)
         .fetch_optional(&domain.db)
@@ -183,12 +183,12 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
     let seen: Option<(String,)> =
-        sqlx::query_as("SELECT id FROM payments WHERE charge_id = ?").bind(&report.charge_id).fetch_optional(&mut *tx).await?;
+        sqlx::query_as("SELECT id FROM payments WHERE charge_id = $1").bind(&report.charge_id).fetch_optional(&mut *tx).await?;
     if seen.is_some() {
         return Ok(Paid::AlreadyCredited);
     }
     let row: Option<(i64, i64)> = sqlx::query_as(
-        "SELECT tokens, stars FROM payments WHERE id = ? AND user_id = ? AND status = 'pending' AND currency = ? AND stars = ?",
+        "SELECT tokens, stars FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending' AND currency = $3 AND stars = $4",
     )
     .bind(&report.payload)
     .bind(report.user_id)
@@ -198,7 +198,7 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
     .await?;
     let Some((tokens, stars)) = row.filter(|_| report.currency == CURRENCY) else {
         let inserted = sqlx::query(
-            "INSERT INTO orphan_payments(charge_id, user_id, payload, stars, currency, created_at) VALUES (?, ?, ?, ?, ?, ?)
+            "INSERT INTO orphan_payments(charge_id, user_id, payload, stars, currency, created_at) VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT(charge_id) DO NOTHING",
         )
         .bind(&report.charge_id)
@@ -219,7 +219,7 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
         Posted::Duplicate => return Ok(Paid::AlreadyCredited),
     };
     let moved = sqlx::query(
-        "UPDATE payments SET status = 'success', charge_id = ?, provider_charge_id = ?, paid_at = ? WHERE id = ? AND status = 'pending'",
+        "UPDATE payments SET status = 'success', charge_id = $1, provider_charge_id = $2, paid_at = $3 WHERE id = $4 AND status = 'pending'",
     )
     .bind(&report.charge_id)
     .bind(&report.provider_charge_id)
@@ -241,7 +241,7 @@ pub async fn demo_pay(domain: &Domain, user_id: i64, transaction_id: &str) -> Do
     if !domain.config.demo {
         return Err(DomainError::NotFound);
     }
-    let row: Option<(i64, String, String)> = sqlx::query_as("SELECT stars, currency, status FROM payments WHERE id = ? AND user_id = ?")
+    let row: Option<(i64, String, String)> = sqlx::query_as("SELECT stars, currency, status FROM payments WHERE id = $1 AND user_id = $2")
         .bind(transaction_id)
         .bind(user_id)
         .fetch_optional(&domain.db)
@@ -277,7 +277,7 @@ pub enum Refunded {
 /// holds), marks it refunded and tells the player. `None` when it was not a credited payment.
 async fn reverse_in(conn: &mut SqliteConnection, charge_id: &str, clamp: bool, now: i64) -> DomainResult<Option<Refunded>> {
     let row: Option<(String, i64, i64, i64, String)> =
-        sqlx::query_as("SELECT id, user_id, tokens, stars, status FROM payments WHERE charge_id = ?")
+        sqlx::query_as("SELECT id, user_id, tokens, stars, status FROM payments WHERE charge_id = $1")
             .bind(charge_id)
             .fetch_optional(&mut *conn)
             .await?;
@@ -294,7 +294,7 @@ async fn reverse_in(conn: &mut SqliteConnection, charge_id: &str, clamp: bool, n
             Posted::Duplicate => return Ok(Some(Refunded::AlreadyRefunded { user_id })),
         }
     }
-    sqlx::query("UPDATE payments SET status = 'refunded', refunded_at = ? WHERE id = ? AND status = 'success'")
+    sqlx::query("UPDATE payments SET status = 'refunded', refunded_at = $1 WHERE id = $2 AND status = 'success'")
         .bind(now)
         .bind(&id)
         .execute(&mut *conn)
@@ -310,12 +310,12 @@ async fn reverse_in(conn: &mut SqliteConnection, charge_id: &str, clamp: bool, n
 pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool) -> DomainResult<Refunded> {
     admin::ensure(domain, actor)?;
     let charge_id = charge_id.trim();
-    let row: Option<(i64, i64, String)> = sqlx::query_as("SELECT user_id, tokens, status FROM payments WHERE charge_id = ?")
+    let row: Option<(i64, i64, String)> = sqlx::query_as("SELECT user_id, tokens, status FROM payments WHERE charge_id = $1")
         .bind(charge_id)
         .fetch_optional(&domain.db)
         .await?;
     let orphan: Option<(i64, i64, Option<i64>)> =
-        sqlx::query_as("SELECT user_id, stars, refunded_at FROM orphan_payments WHERE charge_id = ?")
+        sqlx::query_as("SELECT user_id, stars, refunded_at FROM orphan_payments WHERE charge_id = $1")
             .bind(charge_id)
             .fetch_optional(&domain.db)
             .await?;
@@ -349,7 +349,7 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
         Some(r) => r,
         None => {
             let stars = orphan.map(|o| o.1).unwrap_or(0);
-            sqlx::query("UPDATE orphan_payments SET refunded_at = ? WHERE charge_id = ?")
+            sqlx::query("UPDATE orphan_payments SET refunded_at = $1 WHERE charge_id = $2")
                 .bind(now)
                 .bind(charge_id)
                 .execute(&mut *tx)
@@ -369,7 +369,7 @@ pub async fn record_refunded(domain: &Domain, charge_id: &str) -> DomainResult<O
     let mut tx = db::begin_write(&domain.db).await?;
     let outcome = reverse_in(&mut tx, charge_id, true, now).await?;
     if outcome.is_none() {
-        sqlx::query("UPDATE orphan_payments SET refunded_at = COALESCE(refunded_at, ?) WHERE charge_id = ?")
+        sqlx::query("UPDATE orphan_payments SET refunded_at = COALESCE(refunded_at, $1) WHERE charge_id = $2")
             .bind(now)
             .bind(charge_id)
             .execute(&mut *tx)

@@ -34,9 +34,9 @@ pub fn code_from_start_param(param: &str) -> Option<String> {
 /// Callers call it only for a user's very first contact. True when attributed.
 pub async fn attribute(conn: &mut SqliteConnection, user_id: i64, code: &str, now: i64) -> DomainResult<bool> {
     let done = sqlx::query(
-        "UPDATE users SET referred_by = (SELECT id FROM users WHERE ref_code = ?1), referred_at = ?3
-         WHERE id = ?2 AND referred_by IS NULL AND first_case_at IS NULL
-           AND EXISTS (SELECT 1 FROM users WHERE ref_code = ?1 AND id <> ?2)",
+        "UPDATE users SET referred_by = (SELECT id FROM users WHERE ref_code = $1), referred_at = $3
+         WHERE id = $2 AND referred_by IS NULL AND first_case_at IS NULL
+           AND EXISTS (SELECT 1 FROM users WHERE ref_code = $1 AND id <> $2)",
     )
     .bind(code)
     .bind(user_id)
@@ -49,7 +49,7 @@ pub async fn attribute(conn: &mut SqliteConnection, user_id: i64, code: &str, no
 /// Called inside the open's transaction: on the user's first open, marks it, pays the
 /// first-case reward and the inviter's reward. Answers the user's new balance when it changed.
 pub async fn on_first_open(conn: &mut SqliteConnection, user_id: i64, now: i64) -> DomainResult<Option<Tokens>> {
-    let first = sqlx::query("UPDATE users SET first_case_at = ? WHERE id = ? AND first_case_at IS NULL")
+    let first = sqlx::query("UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL")
         .bind(now)
         .bind(user_id)
         .execute(&mut *conn)
@@ -62,7 +62,7 @@ pub async fn on_first_open(conn: &mut SqliteConnection, user_id: i64, now: i64) 
         Posted::Duplicate => None,
     };
     let inviter: Option<(Option<i64>, String, String, Option<String>)> =
-        sqlx::query_as("SELECT referred_by, first_name, last_name, username FROM users WHERE id = ?")
+        sqlx::query_as("SELECT referred_by, first_name, last_name, username FROM users WHERE id = $1")
             .bind(user_id)
             .fetch_optional(&mut *conn)
             .await?;
@@ -123,12 +123,12 @@ pub fn invite_link(bot_username: &str, code: &str) -> String {
 
 pub async fn page(domain: &Domain, user_id: i64, page: i64) -> DomainResult<ReferralPage> {
     let page = page.max(1);
-    let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = ?").bind(user_id).fetch_one(&domain.db).await?;
-    let (invited, active): (i64, i64) = sqlx::query_as("SELECT COUNT(*), COUNT(first_case_at) FROM users WHERE referred_by = ?")
+    let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(&domain.db).await?;
+    let (invited, active): (i64, i64) = sqlx::query_as("SELECT COUNT(*), COUNT(first_case_at) FROM users WHERE referred_by = $1")
         .bind(user_id)
         .fetch_one(&domain.db)
         .await?;
-    let (earned,): (i64,) = sqlx::query_as("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = ? AND reason = 'referral'")
+    let (earned,): (i64,) = sqlx::query_as("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
         .bind(user_id)
         .fetch_one(&domain.db)
         .await?;
@@ -136,7 +136,7 @@ pub async fn page(domain: &Domain, user_id: i64, page: i64) -> DomainResult<Refe
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT u.id, u.first_name, u.last_name, u.username, u.photo_url, u.referred_at, u.first_case_at,
                 (SELECT l.amount FROM ledger_entries l WHERE l.idempotency_key = 'referral:' || u.id)
-         FROM users u WHERE u.referred_by = ? ORDER BY u.referred_at DESC, u.id DESC LIMIT ? OFFSET ?",
+         FROM users u WHERE u.referred_by = $1 ORDER BY u.referred_at DESC, u.id DESC LIMIT $2 OFFSET $3",
     )
     .bind(user_id)
     .bind(PAGE_SIZE)

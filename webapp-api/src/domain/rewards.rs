@@ -32,7 +32,7 @@ fn day_start(d: NaiveDate) -> i64 {
 
 async fn last_claim(conn: &mut sqlx::SqliteConnection, user_id: i64) -> DomainResult<Option<LastClaim>> {
     let row: Option<(String, i64, String, i64)> =
-        sqlx::query_as("SELECT day, streak_day, cycle_start, created_at FROM daily_claims WHERE user_id = ? ORDER BY day DESC LIMIT 1")
+        sqlx::query_as("SELECT day, streak_day, cycle_start, created_at FROM daily_claims WHERE user_id = $1 ORDER BY day DESC LIMIT 1")
             .bind(user_id)
             .fetch_optional(&mut *conn)
             .await?;
@@ -94,7 +94,7 @@ pub async fn streak(domain: &Domain, user_id: i64) -> DomainResult<Streak> {
     let last = last_claim(&mut conn, user_id).await?;
     let alive = last.as_ref().filter(|l| l.day >= today - Duration::days(1));
     let cycle_start = alive.map(|l| l.cycle_start).unwrap_or(today);
-    let claimed: Vec<(String,)> = sqlx::query_as("SELECT day FROM daily_claims WHERE user_id = ? AND cycle_start = ?")
+    let claimed: Vec<(String,)> = sqlx::query_as("SELECT day FROM daily_claims WHERE user_id = $1 AND cycle_start = $2")
         .bind(user_id)
         .bind(cycle_start.to_string())
         .fetch_all(&mut *conn)
@@ -102,7 +102,7 @@ pub async fn streak(domain: &Domain, user_id: i64) -> DomainResult<Streak> {
     let claimed: Vec<String> = if alive.is_some() { claimed.into_iter().map(|c| c.0).collect() } else { Vec::new() };
     let (can_bonus, bonus_claimed) = match &last {
         Some(l) if l.streak_day == STREAK_LENGTH => {
-            let paid: Option<(i64,)> = sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = ?")
+            let paid: Option<(i64,)> = sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = $1")
                 .bind(bonus_key(user_id, l.cycle_start))
                 .fetch_optional(&mut *conn)
                 .await?;
@@ -141,7 +141,7 @@ pub async fn claim_daily(domain: &Domain, user_id: i64) -> DomainResult<Awarded>
         Some(l) if l.day == today - Duration::days(1) && l.streak_day < STREAK_LENGTH => (l.streak_day + 1, l.cycle_start),
         _ => (1, today),
     };
-    sqlx::query("INSERT INTO daily_claims(user_id, day, streak_day, cycle_start, created_at) VALUES (?, ?, ?, ?, ?)")
+    sqlx::query("INSERT INTO daily_claims(user_id, day, streak_day, cycle_start, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(user_id)
         .bind(today.to_string())
         .bind(streak_day)
@@ -204,7 +204,7 @@ pub async fn check_subscription(domain: &Domain, user_id: i64) -> DomainResult<S
     }
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET tg_subscribed = 1, updated_at = ? WHERE id = ?").bind(now).bind(user_id).execute(&mut *tx).await?;
+    sqlx::query("UPDATE users SET tg_subscribed = 1, updated_at = $1 WHERE id = $2").bind(now).bind(user_id).execute(&mut *tx).await?;
     let paid = ledger::post(&mut tx, user_id, SUBSCRIBE_REWARD, "subscribe", &format!("subscribe:{user_id}"), now).await?;
     tx.commit().await?;
     Ok(Subscription { subscribed: true, tokens_awarded: if matches!(paid, Posted::Applied(_)) { SUBSCRIBE_REWARD } else { Tokens::ZERO } })

@@ -24,7 +24,7 @@ pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
 
 pub async fn set_maintenance(domain: &Domain, on: bool) -> DomainResult<()> {
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("INSERT INTO settings(key, value) VALUES ('maintenance', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+    sqlx::query("INSERT INTO settings(key, value) VALUES ('maintenance', $1) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
         .bind(if on { "on" } else { "off" })
         .execute(&mut *tx)
         .await?;
@@ -35,7 +35,7 @@ pub async fn set_maintenance(domain: &Domain, on: bool) -> DomainResult<()> {
 
 /// Records an admin action.
 pub async fn audit_admin(conn: &mut sqlx::SqliteConnection, admin_id: i64, action: &str, detail: &str, now: i64) -> DomainResult<()> {
-    sqlx::query("INSERT INTO admin_audit(admin_id, action, detail, created_at) VALUES (?, ?, ?, ?)")
+    sqlx::query("INSERT INTO admin_audit(admin_id, action, detail, created_at) VALUES ($1, $2, $3, $4)")
         .bind(admin_id)
         .bind(action)
         .bind(detail)

@@ -117,7 +117,7 @@ const LAST_MESSAGE: &str = "COALESCE((SELECT m.message FROM ticket_messages m WH
 pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<TicketSummary>> {
     let sql = format!(
         "SELECT t.id, t.title, t.theme, t.status, {LAST_MESSAGE}, t.created_at FROM tickets t
-         WHERE t.user_id = ? ORDER BY t.id DESC LIMIT 200"
+         WHERE t.user_id = $1 ORDER BY t.id DESC LIMIT 200"
     );
     let rows: Vec<(i64, Option<String>, String, String, String, i64)> = sqlx::query_as(&sql).bind(user_id).fetch_all(&domain.db).await?;
     Ok(rows
@@ -135,7 +135,7 @@ pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<TicketSumma
 
 async fn ticket_in(conn: &mut SqliteConnection, user_id: i64, ticket_id: i64) -> DomainResult<Ticket> {
     let row: Option<(i64, Option<String>, String, String, i64)> =
-        sqlx::query_as("SELECT id, title, theme, status, created_at FROM tickets WHERE id = ? AND user_id = ?")
+        sqlx::query_as("SELECT id, title, theme, status, created_at FROM tickets WHERE id = $1 AND user_id = $2")
             .bind(ticket_id)
             .bind(user_id)
             .fetch_optional(&mut *conn)
@@ -154,7 +154,7 @@ pub async fn messages(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainRe
     let mut conn = domain.db.acquire().await?;
     ticket_in(&mut conn, user_id, ticket_id).await?;
     let rows: Vec<(i64, String, String, i64)> =
-        sqlx::query_as("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = ? ORDER BY id")
+        sqlx::query_as("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = $1 ORDER BY id")
             .bind(ticket_id)
             .fetch_all(&mut *conn)
             .await?;
@@ -170,7 +170,7 @@ async fn insert_message(
     now: i64,
 ) -> DomainResult<Message> {
     let (id,): (i64,) =
-        sqlx::query_as("INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id")
+        sqlx::query_as("INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id")
             .bind(ticket_id)
             .bind(sender)
             .bind(admin_id)
@@ -178,7 +178,7 @@ async fn insert_message(
             .bind(now)
             .fetch_one(&mut *conn)
             .await?;
-    sqlx::query("UPDATE tickets SET updated_at = ? WHERE id = ?").bind(now).bind(ticket_id).execute(&mut *conn).await?;
+    sqlx::query("UPDATE tickets SET updated_at = $1 WHERE id = $2").bind(now).bind(ticket_id).execute(&mut *conn).await?;
     Ok(Message { id, sender: sender.to_owned(), message: text.to_owned(), created_at: rfc3339(now) })
 }
 
@@ -198,12 +198,12 @@ pub async fn create(domain: &Domain, user_id: i64, new: NewTicket) -> DomainResu
         inventory::item_in(&mut tx, user_id, item_id).await?;
     }
     let (open,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM tickets WHERE user_id = ? AND status = 'open'").bind(user_id).fetch_one(&mut *tx).await?;
+        sqlx::query_as("SELECT COUNT(*) FROM tickets WHERE user_id = $1 AND status = 'open'").bind(user_id).fetch_one(&mut *tx).await?;
     if open >= MAX_OPEN_TICKETS {
         return Err(DomainError::TooManyOpenTickets);
     }
     let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO tickets(user_id, theme, title, item_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO tickets(user_id, theme, title, item_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(user_id)
     .bind(theme.as_str())
@@ -225,7 +225,7 @@ pub async fn create(domain: &Domain, user_id: i64, new: NewTicket) -> DomainResu
 /// it was opened now.
 pub async fn open_payment_help(domain: &Domain, user_id: i64) -> DomainResult<(i64, bool)> {
     let existing: Option<(i64,)> =
-        sqlx::query_as("SELECT id FROM tickets WHERE user_id = ? AND theme = 'payment' AND status = 'open' ORDER BY id DESC LIMIT 1")
+        sqlx::query_as("SELECT id FROM tickets WHERE user_id = $1 AND theme = 'payment' AND status = 'open' ORDER BY id DESC LIMIT 1")
             .bind(user_id)
             .fetch_optional(&domain.db)
             .await?;
@@ -261,7 +261,7 @@ pub async fn add_message(domain: &Domain, user_id: i64, ticket_id: i64, raw: &st
 /// not one of support's answers to this player.
 pub async fn reply_from_chat(domain: &Domain, user_id: i64, replied_message_id: i32, raw: &str) -> DomainResult<(i64, Message)> {
     let row: Option<(String,)> = sqlx::query_as(
-        "SELECT payload FROM notifications WHERE user_id = ? AND message_id = ? AND kind = 'support_reply' ORDER BY id DESC LIMIT 1",
+        "SELECT payload FROM notifications WHERE user_id = $1 AND message_id = $2 AND kind = 'support_reply' ORDER BY id DESC LIMIT 1",
     )
     .bind(user_id)
     .bind(replied_message_id)
@@ -280,7 +280,7 @@ pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResul
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
     ticket_in(&mut tx, user_id, ticket_id).await?;
-    sqlx::query("UPDATE tickets SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ? AND status = 'open'")
+    sqlx::query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3 AND status = 'open'")
         .bind(now)
         .bind(now)
         .bind(ticket_id)
@@ -308,7 +308,7 @@ async fn queue_forward(
     let row: Row = sqlx::query_as(
         "SELECT t.user_id, t.theme, u.first_name, u.last_name, u.username, t.title, t.item_id,
                 i.weapon || ' | ' || i.finish, i.status
-         FROM tickets t JOIN users u ON u.id = t.user_id LEFT JOIN inventory_items i ON i.id = t.item_id WHERE t.id = ?",
+         FROM tickets t JOIN users u ON u.id = t.user_id LEFT JOIN inventory_items i ON i.id = t.item_id WHERE t.id = $1",
     )
     .bind(ticket_id)
     .fetch_one(&mut *conn)
@@ -329,7 +329,7 @@ async fn queue_forward(
     }
     body.push_str(&format!("\n\n{text}\n\nReply to this message to answer, or /reply {ticket_id} <text>; /close {ticket_id}"));
     for &admin_chat in &domain.config.admin_ids {
-        sqlx::query("INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)")
+        sqlx::query("INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
             .bind(admin_chat)
             .bind(ticket_id)
             .bind(&body)
@@ -355,7 +355,7 @@ pub struct PendingForward {
 pub async fn due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<PendingForward>> {
     let rows: Vec<(i64, i64, i64, String, i64)> = sqlx::query_as(
         "SELECT id, admin_chat_id, ticket_id, body, attempts FROM admin_outbox
-         WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+         WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY id LIMIT $2",
     )
     .bind(domain.now())
     .bind(limit)
@@ -370,12 +370,12 @@ pub async fn due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<Pendi
 /// A delivered forward: remembered so a reply to `message_id` answers the ticket.
 pub async fn forward_sent(domain: &Domain, forward: &PendingForward, message_id: i32) -> DomainResult<()> {
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE admin_outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?")
+    sqlx::query("UPDATE admin_outbox SET status = 'sent', sent_at = $1, attempts = attempts + 1 WHERE id = $2")
         .bind(domain.now())
         .bind(forward.id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("INSERT OR REPLACE INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES (?, ?, ?)")
+    sqlx::query("INSERT OR REPLACE INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES ($1, $2, $3)")
         .bind(forward.admin_chat_id)
         .bind(message_id)
         .bind(forward.ticket_id)
@@ -390,7 +390,7 @@ pub async fn forward_failed(domain: &Domain, forward: &PendingForward, error: &s
     let attempts = forward.attempts + 1;
     let give_up = give_up || attempts >= notifications::MAX_ATTEMPTS;
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE admin_outbox SET status = ?, attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?")
+    sqlx::query("UPDATE admin_outbox SET status = $1, attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $5")
         .bind(if give_up { "failed" } else { "pending" })
         .bind(attempts)
         .bind(error)
@@ -405,7 +405,7 @@ pub async fn forward_failed(domain: &Domain, forward: &PendingForward, error: &s
 /// The player of an open ticket (support's side: any ticket id).
 async fn open_ticket_owner(conn: &mut SqliteConnection, ticket_id: i64) -> DomainResult<i64> {
     let row: Option<(i64, String)> =
-        sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = ?").bind(ticket_id).fetch_optional(&mut *conn).await?;
+        sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = $1").bind(ticket_id).fetch_optional(&mut *conn).await?;
     let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
     if status != "open" {
         return Err(DomainError::TicketClosed);
@@ -430,7 +430,7 @@ pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> 
 /// An admin's reply to a forwarded ticket message in their chat. Answers the ticket id.
 pub async fn reply_to_forward(domain: &Domain, actor: Actor, chat_id: i64, message_id: i32, raw: &str) -> DomainResult<i64> {
     admin::ensure(domain, actor)?;
-    let row: Option<(i64,)> = sqlx::query_as("SELECT ticket_id FROM ticket_forwards WHERE admin_chat_id = ? AND message_id = ?")
+    let row: Option<(i64,)> = sqlx::query_as("SELECT ticket_id FROM ticket_forwards WHERE admin_chat_id = $1 AND message_id = $2")
         .bind(chat_id)
         .bind(message_id)
         .fetch_optional(&domain.db)
@@ -446,7 +446,7 @@ pub async fn close_by_admin(domain: &Domain, actor: Actor, ticket_id: i64) -> Do
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
     let user_id = open_ticket_owner(&mut tx, ticket_id).await?;
-    sqlx::query("UPDATE tickets SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?")
+    sqlx::query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3")
         .bind(now)
         .bind(now)
         .bind(ticket_id)

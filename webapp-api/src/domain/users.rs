@@ -32,8 +32,8 @@ pub struct Profile {
 /// Inserts a user seen for the first time or refreshes their Telegram fields. True when new.
 pub async fn upsert_from_telegram(conn: &mut SqliteConnection, domain: &Domain, user: &TelegramUser, now: i64) -> DomainResult<bool> {
     let updated = sqlx::query(
-        "UPDATE users SET first_name = ?, last_name = ?, username = ?, language_code = ?, photo_url = ?, updated_at = ?
-         WHERE id = ?",
+        "UPDATE users SET first_name = $1, last_name = $2, username = $3, language_code = $4, photo_url = $5, updated_at = $6
+         WHERE id = $7",
     )
     .bind(&user.first_name)
     .bind(user.last_name.as_deref().unwrap_or(""))
@@ -49,7 +49,7 @@ pub async fn upsert_from_telegram(conn: &mut SqliteConnection, domain: &Domain, 
     }
     sqlx::query(
         "INSERT INTO users(id, first_name, last_name, username, language_code, photo_url, ref_code, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(user.id)
     .bind(&user.first_name)
@@ -81,7 +81,7 @@ pub async fn register_in(
             referrals::attribute(conn, user.id, &code, now).await?;
         }
         if domain.config.demo && demo::is_demo_id(user.id) {
-            sqlx::query("UPDATE users SET is_demo = 1 WHERE id = ?").bind(user.id).execute(&mut *conn).await?;
+            sqlx::query("UPDATE users SET is_demo = 1 WHERE id = $1").bind(user.id).execute(&mut *conn).await?;
             ledger::post(conn, user.id, demo::DEMO_GRANT, "demo_grant", &format!("demo-grant:{}", user.id), now).await?;
         }
     }
@@ -114,7 +114,7 @@ type ProfileRow = (
 pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
     let row: Option<ProfileRow> = sqlx::query_as(
         "SELECT id, first_name, last_name, username, photo_url, balance, ref_code, tg_subscribed, first_case_at,
-                trade_url, language, language_code, is_demo FROM users WHERE id = ?",
+                trade_url, language, language_code, is_demo FROM users WHERE id = $1",
     )
     .bind(user_id)
     .fetch_optional(&domain.db)
@@ -144,7 +144,7 @@ pub async fn language(domain: &Domain, user_id: i64) -> Lang {
 
 /// `language`, but for someone we may not know yet: their Telegram language code decides then.
 pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&str>) -> Lang {
-    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = ?")
+    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_optional(&domain.db)
         .await
@@ -159,7 +159,7 @@ pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&s
 pub async fn set_language(domain: &Domain, user_id: i64, language: &str) -> DomainResult<()> {
     let lang = Lang::parse(language).ok_or(DomainError::InvalidLanguage)?;
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET language = ?, updated_at = ? WHERE id = ?")
+    sqlx::query("UPDATE users SET language = $1, updated_at = $2 WHERE id = $3")
         .bind(lang.as_str())
         .bind(domain.now())
         .bind(user_id)
@@ -171,7 +171,7 @@ pub async fn set_language(domain: &Domain, user_id: i64, language: &str) -> Doma
 
 pub async fn trade_url(domain: &Domain, user_id: i64) -> DomainResult<Option<String>> {
     let row: Option<(Option<String>,)> =
-        sqlx::query_as("SELECT trade_url FROM users WHERE id = ?").bind(user_id).fetch_optional(&domain.db).await?;
+        sqlx::query_as("SELECT trade_url FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
     Ok(row.and_then(|r| r.0))
 }
 
@@ -184,7 +184,7 @@ pub async fn set_trade_url(domain: &Domain, user_id: i64, raw: &str) -> DomainRe
 }
 
 pub async fn save_trade_url(conn: &mut SqliteConnection, user_id: i64, url: &TradeUrl, now: i64) -> DomainResult<()> {
-    sqlx::query("UPDATE users SET trade_url = ?, updated_at = ? WHERE id = ?")
+    sqlx::query("UPDATE users SET trade_url = $1, updated_at = $2 WHERE id = $3")
         .bind(url.to_string())
         .bind(now)
         .bind(user_id)
@@ -195,13 +195,13 @@ pub async fn save_trade_url(conn: &mut SqliteConnection, user_id: i64, url: &Tra
 
 pub async fn has_agreed(domain: &Domain, user_id: i64) -> DomainResult<bool> {
     let row: Option<(Option<i64>,)> =
-        sqlx::query_as("SELECT agreed_at FROM users WHERE id = ?").bind(user_id).fetch_optional(&domain.db).await?;
+        sqlx::query_as("SELECT agreed_at FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
     Ok(row.and_then(|r| r.0).is_some())
 }
 
 pub async fn agree(domain: &Domain, user_id: i64) -> DomainResult<()> {
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET agreed_at = COALESCE(agreed_at, ?), updated_at = ? WHERE id = ?")
+    sqlx::query("UPDATE users SET agreed_at = COALESCE(agreed_at, $1), updated_at = $2 WHERE id = $3")
         .bind(domain.now())
         .bind(domain.now())
         .bind(user_id)

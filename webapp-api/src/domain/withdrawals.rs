@@ -25,8 +25,8 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
         return Err(DomainError::ItemNotAvailable);
     }
     let moved = sqlx::query(
-        "UPDATE inventory_items SET status = 'pending', status_reason = NULL, updated_at = ?
-         WHERE id = ? AND status IN ('received', 'error')",
+        "UPDATE inventory_items SET status = 'pending', status_reason = NULL, updated_at = $1
+         WHERE id = $2 AND status IN ('received', 'error')",
     )
     .bind(now)
     .bind(item_id)
@@ -36,7 +36,7 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
         return Err(DomainError::ItemNotAvailable);
     }
     let (withdrawal_id,): (i64,) =
-        sqlx::query_as("INSERT INTO withdrawals(user_id, inventory_item_id, trade_url, created_at) VALUES (?, ?, ?, ?) RETURNING id")
+        sqlx::query_as("INSERT INTO withdrawals(user_id, inventory_item_id, trade_url, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
             .bind(user_id)
             .bind(item_id)
             .bind(url.to_string())
@@ -105,7 +105,7 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
     let mut tx = db::begin_write(&domain.db).await?;
     let row: Option<(i64, i64, String)> = sqlx::query_as(
         "SELECT w.user_id, w.inventory_item_id, i.weapon || ' | ' || i.finish FROM withdrawals w
-         JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.id = ? AND w.status = 'pending'",
+         JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.id = $1 AND w.status = 'pending'",
     )
     .bind(withdrawal_id)
     .fetch_optional(&mut *tx)
@@ -121,7 +121,7 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
             ("error", "error", Some(reason.to_owned()), Notice::WithdrawalFailed { item: item_name, reason: reason.to_owned() })
         }
     };
-    sqlx::query("UPDATE withdrawals SET status = ?, reason = ?, resolved_by = ?, resolved_at = ? WHERE id = ?")
+    sqlx::query("UPDATE withdrawals SET status = $1, reason = $2, resolved_by = $3, resolved_at = $4 WHERE id = $5")
         .bind(w_status)
         .bind(&reason)
         .bind(admin_id)
@@ -129,7 +129,7 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
         .bind(withdrawal_id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("UPDATE inventory_items SET status = ?, status_reason = ?, updated_at = ? WHERE id = ? AND status = 'pending'")
+    sqlx::query("UPDATE inventory_items SET status = $1, status_reason = $2, updated_at = $3 WHERE id = $4 AND status = 'pending'")
         .bind(i_status)
         .bind(&reason)
         .bind(now)

@@ -211,13 +211,13 @@ impl Metrics {
         let (credited, debited, cursor): (i64, i64, i64) = sqlx::query_as(
             "SELECT COALESCE(SUM(CASE WHEN amount > 0 THEN amount ELSE 0 END), 0),
                     COALESCE(SUM(CASE WHEN amount < 0 THEN -amount ELSE 0 END), 0),
-                    COALESCE(MAX(id), ?1)
-             FROM ledger_entries WHERE id > ?1",
+                    COALESCE(MAX(id), $1)
+             FROM ledger_entries WHERE id > $1",
         )
         .bind(t.ledger_cursor)
         .fetch_one(db)
         .await?;
-        let (opens, opens_cursor): (i64, i64) = sqlx::query_as("SELECT COUNT(*), COALESCE(MAX(id), ?1) FROM case_opens WHERE id > ?1")
+        let (opens, opens_cursor): (i64, i64) = sqlx::query_as("SELECT COUNT(*), COALESCE(MAX(id), $1) FROM case_opens WHERE id > $1")
             .bind(t.opens_cursor)
             .fetch_one(db)
             .await?;
