@@ -23,7 +23,7 @@ use webapp_api::http::{self, HttpConfig};
 pub use config::Config;
 
 /// Opens the database, applies the schema and loads the catalog: what every command needs.
-pub async fn open_store(config: &Config) -> Result<(sqlx::SqlitePool, Catalog), String> {
+pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::db::Pool, Catalog), String> {
     if let Some(path) = config.database_url.strip_prefix("sqlite://").or_else(|| config.database_url.strip_prefix("sqlite:")) {
         let path = path.split('?').next().unwrap_or(path);
         if let Some(parent) = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -40,7 +40,7 @@ pub async fn open_store(config: &Config) -> Result<(sqlx::SqlitePool, Catalog), 
 /// Builds the one `Domain`. With a token, Telegram is reached through teloxide; without, demo mode.
 pub fn build_domain(
     config: &Config,
-    pool: sqlx::SqlitePool,
+    pool: webapp_api::domain::db::Pool,
     catalog: Catalog,
     bot: Option<&Bot>,
     bot_username: String,

@@ -459,7 +459,12 @@ async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
         .fetch_optional(&mut *tx)
         .await
         .map_err(e)?;
-        sqlx::query("UPDATE case_opens SET response = $1 WHERE id = $2").bind(&response).bind(open_id).execute(&mut *tx).await.map_err(e)?;
+        sqlx::query("UPDATE case_opens SET response = $1 WHERE id = $2")
+            .bind(&response)
+            .bind(open_id)
+            .execute(&mut *tx)
+            .await
+            .map_err(e)?;
         tx.commit().await.map_err(e)?;
         n += 1;
     }

@@ -299,7 +299,8 @@ async fn start_deep_links_show_a_shared_skin_and_attribute_referrals_once() {
     let referred = |id: i64| {
         let db = app.domain().db.clone();
         async move {
-            let (by,): (Option<i64>,) = sqlx::query_as("SELECT referred_by FROM users WHERE id = $1").bind(id).fetch_one(&db).await.unwrap();
+            let (by,): (Option<i64>,) =
+                sqlx::query_as("SELECT referred_by FROM users WHERE id = $1").bind(id).fetch_one(&db).await.unwrap();
             by
         }
     };

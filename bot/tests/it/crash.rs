@@ -334,7 +334,8 @@ async fn a_long_writer_makes_writes_answer_busy_and_a_retry_charges_once() {
 }
 
 async fn subscribed(app: &TestApp, user: i64) -> i64 {
-    let (s,): (i64,) = sqlx::query_as("SELECT tg_subscribed FROM users WHERE id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();
+    let (s,): (i64,) =
+        sqlx::query_as("SELECT tg_subscribed FROM users WHERE id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();
     s
 }
 

@@ -1,6 +1,6 @@
 //! `fragbox audit`: the invariants that must hold at every commit.
-use sqlx::SqlitePool;
 
+use crate::domain::db::Pool;
 use crate::domain::DomainResult;
 
 /// Each check is a query that returns offending rows as text; an empty report is a clean bill.
@@ -61,7 +61,7 @@ const CHECKS: &[(&str, &str)] = &[
 ];
 
 /// Runs every check; answers the violations found (empty = clean).
-pub async fn run(pool: &SqlitePool) -> DomainResult<Vec<String>> {
+pub async fn run(pool: &Pool) -> DomainResult<Vec<String>> {
     let mut problems = Vec::new();
     for (name, sql) in CHECKS {
         let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(pool).await?;

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
-use sqlx::SqlitePool;
 
+use crate::domain::db::Pool;
 use crate::domain::Tokens;
 
 /// A case must give back this share of its price on average (basis points of the price).
@@ -328,7 +328,7 @@ impl Catalog {
 
     /// Writes the catalog into SQLite (cases, items, packages); rows no longer in the files are
     /// deactivated, never deleted, so history keeps its references.
-    pub async fn upsert(&self, pool: &SqlitePool) -> Result<(), sqlx::Error> {
+    pub async fn upsert(&self, pool: &Pool) -> Result<(), sqlx::Error> {
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
         for it in &self.items {
             sqlx::query(

@@ -3,7 +3,16 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::{Sqlite, Transaction};
+
+/// The store the domain talks to. Every SQL text uses `$N` placeholders so it runs on either engine.
+pub type Db = Sqlite;
+/// A pool of connections to the store.
+pub type Pool = sqlx::Pool<Db>;
+/// One connection (or a transaction, through `&mut *tx`).
+pub type Conn = <Db as sqlx::Database>::Connection;
+/// A write transaction opened by `begin_write`.
+pub type Tx = Transaction<'static, Db>;
 
 use crate::domain::DomainResult;
 
@@ -15,12 +24,12 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
 ];
 
-pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
+pub async fn open(url: &str) -> Result<Pool, sqlx::Error> {
     open_with(url, Duration::from_secs(10)).await
 }
 
 /// `open` with how long a statement waits for another connection's write lock (`busy_timeout`).
-pub async fn open_with(url: &str, busy_timeout: Duration) -> Result<SqlitePool, sqlx::Error> {
+pub async fn open_with(url: &str, busy_timeout: Duration) -> Result<Pool, sqlx::Error> {
     let options = SqliteConnectOptions::from_str(url)?
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
@@ -32,7 +41,7 @@ pub async fn open_with(url: &str, busy_timeout: Duration) -> Result<SqlitePool, 
     SqlitePoolOptions::new().max_connections(8).min_connections(1).acquire_timeout(Duration::from_secs(15)).connect_with(options).await
 }
 
-pub async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+pub async fn migrate(pool: &Pool) -> Result<(), sqlx::Error> {
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)").execute(pool).await?;
     for (name, sql) in MIGRATIONS {
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
@@ -53,7 +62,7 @@ pub async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::Error> {
 
 /// Every write goes through this: `BEGIN IMMEDIATE` takes the write lock up front, so the
 /// busy timeout applies and a read-then-write never fails on a lock upgrade.
-pub async fn begin_write(pool: &SqlitePool) -> DomainResult<Transaction<'static, Sqlite>> {
+pub async fn begin_write(pool: &Pool) -> DomainResult<Tx> {
     Ok(pool.begin_with("BEGIN IMMEDIATE").await?)
 }
 

@@ -4,9 +4,9 @@
 use hmac::{Hmac, Mac};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use sqlx::SqliteConnection;
 
 use crate::domain::clock::{random_hex, rfc3339};
+use crate::domain::db::Conn;
 use crate::domain::{db, Domain, DomainError, DomainResult};
 
 type HmacSha256 = Hmac<Sha256>;
@@ -52,7 +52,7 @@ pub struct ActiveSeed {
 }
 
 /// The user's active seed, made on first use.
-pub async fn active_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> {
+pub async fn active_seed(conn: &mut Conn, domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> {
     let row: Option<(i64, String, String, String, i64)> = sqlx::query_as(
         "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = $1 AND revealed_at IS NULL",
     )
@@ -66,7 +66,7 @@ pub async fn active_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: 
     new_seed(conn, domain, user_id, &client_seed).await
 }
 
-async fn new_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64, client_seed: &str) -> DomainResult<ActiveSeed> {
+async fn new_seed(conn: &mut Conn, domain: &Domain, user_id: i64, client_seed: &str) -> DomainResult<ActiveSeed> {
     let server_seed = random_hex(domain.random.as_ref(), 32);
     let hash = seed_hash(&server_seed);
     let (id,): (i64,) = sqlx::query_as(
@@ -82,7 +82,7 @@ async fn new_seed(conn: &mut SqliteConnection, domain: &Domain, user_id: i64, cl
     Ok(ActiveSeed { id, server_seed, server_seed_hash: hash, client_seed: client_seed.to_owned(), nonce: 0 })
 }
 
-pub async fn bump_nonce(conn: &mut SqliteConnection, seed_id: i64) -> DomainResult<()> {
+pub async fn bump_nonce(conn: &mut Conn, seed_id: i64) -> DomainResult<()> {
     sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1").bind(seed_id).execute(&mut *conn).await?;
     Ok(())
 }

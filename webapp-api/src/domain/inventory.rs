@@ -1,8 +1,8 @@
 //! Won skins: listing, the public card of a shared skin, and selling back.
 use serde::Serialize;
-use sqlx::SqliteConnection;
 
 use crate::domain::clock::rfc3339;
+use crate::domain::db::Conn;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::users::display_name;
 use crate::domain::{db, Domain, DomainError, DomainResult, Tokens};
@@ -88,7 +88,7 @@ fn to_item(r: ItemRow) -> Item {
 }
 
 /// One item of `user_id` (any status but sold), read inside the caller's connection.
-pub async fn item_in(conn: &mut SqliteConnection, user_id: i64, item_id: i64) -> DomainResult<Item> {
+pub async fn item_in(conn: &mut Conn, user_id: i64, item_id: i64) -> DomainResult<Item> {
     let sql = format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
          WHERE i.id = $1 AND i.user_id = $2 AND i.status <> 'sold'"

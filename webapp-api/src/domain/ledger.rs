@@ -1,7 +1,7 @@
 //! The append-only ledger. `users.balance` is a cache of the sum of a user's entries; this module
 //! is the only code that changes it, always inside the caller's write transaction.
-use sqlx::SqliteConnection;
 
+use crate::domain::db::{Conn, Pool};
 use crate::domain::{DomainError, DomainResult, Tokens};
 
 /// What a posting did.
@@ -15,14 +15,7 @@ pub enum Posted {
 
 /// Credits (positive) or debits (negative) a user's balance and records the entry, once per key.
 /// A debit that would take the balance below zero fails with `InsufficientTokens`.
-pub async fn post(
-    conn: &mut SqliteConnection,
-    user_id: i64,
-    amount: Tokens,
-    reason: &str,
-    idempotency_key: &str,
-    now: i64,
-) -> DomainResult<Posted> {
+pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, idempotency_key: &str, now: i64) -> DomainResult<Posted> {
     if amount.0 == 0 {
         return Err(DomainError::Internal("zero ledger amount".into()));
     }
@@ -57,7 +50,7 @@ pub async fn post(
 }
 
 /// A user's current balance.
-pub async fn balance(conn: &mut SqliteConnection, user_id: i64) -> DomainResult<Tokens> {
+pub async fn balance(conn: &mut Conn, user_id: i64) -> DomainResult<Tokens> {
     let row: Option<(i64,)> = sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
     row.map(|(b,)| Tokens(b)).ok_or(DomainError::NotFound)
 }
@@ -70,7 +63,7 @@ pub struct LedgerLine {
     pub created_at: i64,
 }
 
-pub async fn recent(pool: &sqlx::SqlitePool, user_id: i64, limit: i64) -> DomainResult<Vec<LedgerLine>> {
+pub async fn recent(pool: &Pool, user_id: i64, limit: i64) -> DomainResult<Vec<LedgerLine>> {
     let rows: Vec<(i64, i64, String, i64)> =
         sqlx::query_as("SELECT amount, balance_after, reason, created_at FROM ledger_entries WHERE user_id = $1 ORDER BY id DESC LIMIT $2")
             .bind(user_id)

@@ -24,13 +24,13 @@ pub mod trade_url;
 pub mod users;
 pub mod withdrawals;
 
+use crate::domain::db::Pool;
 use std::sync::Arc;
 
 pub use error::{DomainError, DomainResult};
 pub use money::Tokens;
 
 use clock::{Clock, Random};
-use sqlx::SqlitePool;
 
 /// Settings the rules need, parsed once by the binary and handed down.
 #[derive(Clone, Debug)]
@@ -57,7 +57,7 @@ impl DomainConfig {
 /// The one entry point to every rule. Cheap to clone.
 #[derive(Clone)]
 pub struct Domain {
-    pub db: SqlitePool,
+    pub db: Pool,
     pub config: Arc<DomainConfig>,
     pub catalog: Arc<catalog::Catalog>,
     pub clock: Arc<dyn Clock>,
@@ -69,7 +69,7 @@ pub struct Domain {
 
 impl Domain {
     pub fn new(
-        db: SqlitePool,
+        db: Pool,
         config: DomainConfig,
         catalog: catalog::Catalog,
         clock: Arc<dyn Clock>,

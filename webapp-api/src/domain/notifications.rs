@@ -1,8 +1,8 @@
 //! The outbox: a change that should reach the player in the chat writes a row here in its own
 //! transaction; the bot drains it, retrying with back-off while Telegram fails.
 use serde::{Deserialize, Serialize};
-use sqlx::SqliteConnection;
 
+use crate::domain::db::Conn;
 use crate::domain::{db, Domain, DomainResult};
 
 /// Give up on a message after this many failed tries.
@@ -34,7 +34,7 @@ impl Notice {
     }
 }
 
-pub async fn enqueue(conn: &mut SqliteConnection, user_id: i64, notice: &Notice, now: i64) -> DomainResult<()> {
+pub async fn enqueue(conn: &mut Conn, user_id: i64, notice: &Notice, now: i64) -> DomainResult<()> {
     let payload = serde_json::to_string(notice).map_err(|e| crate::domain::DomainError::Internal(e.to_string()))?;
     sqlx::query("INSERT INTO notifications(user_id, kind, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(user_id)

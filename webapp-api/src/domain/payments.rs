@@ -4,12 +4,12 @@
 //! payload), credited once on `successful_payment` under the ledger key `stars:{charge_id}`, and
 //! reversed on a refund under `stars-refund:{charge_id}`. Nothing is credited on the client's word.
 use serde::Serialize;
-use sqlx::SqliteConnection;
 
 use crate::domain::admin::{self, Actor};
 use crate::domain::auth::InitData;
 use crate::domain::catalog::Package;
 use crate::domain::clock::random_hex;
+use crate::domain::db::Conn;
 use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::notifications::{self, Notice};
@@ -275,7 +275,7 @@ pub enum Refunded {
 
 /// Takes back a refunded payment's credit (all of it, or with `clamp` as much as the balance
 /// holds), marks it refunded and tells the player. `None` when it was not a credited payment.
-async fn reverse_in(conn: &mut SqliteConnection, charge_id: &str, clamp: bool, now: i64) -> DomainResult<Option<Refunded>> {
+async fn reverse_in(conn: &mut Conn, charge_id: &str, clamp: bool, now: i64) -> DomainResult<Option<Refunded>> {
     let row: Option<(String, i64, i64, i64, String)> =
         sqlx::query_as("SELECT id, user_id, tokens, stars, status FROM payments WHERE charge_id = $1")
             .bind(charge_id)

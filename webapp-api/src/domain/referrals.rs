@@ -1,8 +1,8 @@
 //! Referrals: who invited whom (first contact only) and the reward when the friend opens a first case.
 use serde::Serialize;
-use sqlx::SqliteConnection;
 
 use crate::domain::clock::rfc3339;
+use crate::domain::db::Conn;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::notifications::{self, Notice};
 use crate::domain::users::display_name;
@@ -32,7 +32,7 @@ pub fn code_from_start_param(param: &str) -> Option<String> {
 
 /// Makes `user_id` a referral of the owner of `code`: never of themselves, never twice.
 /// Callers call it only for a user's very first contact. True when attributed.
-pub async fn attribute(conn: &mut SqliteConnection, user_id: i64, code: &str, now: i64) -> DomainResult<bool> {
+pub async fn attribute(conn: &mut Conn, user_id: i64, code: &str, now: i64) -> DomainResult<bool> {
     let done = sqlx::query(
         "UPDATE users SET referred_by = (SELECT id FROM users WHERE ref_code = $1), referred_at = $3
          WHERE id = $2 AND referred_by IS NULL AND first_case_at IS NULL
@@ -48,7 +48,7 @@ pub async fn attribute(conn: &mut SqliteConnection, user_id: i64, code: &str, no
 
 /// Called inside the open's transaction: on the user's first open, marks it, pays the
 /// first-case reward and the inviter's reward. Answers the user's new balance when it changed.
-pub async fn on_first_open(conn: &mut SqliteConnection, user_id: i64, now: i64) -> DomainResult<Option<Tokens>> {
+pub async fn on_first_open(conn: &mut Conn, user_id: i64, now: i64) -> DomainResult<Option<Tokens>> {
     let first = sqlx::query("UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL")
         .bind(now)
         .bind(user_id)
@@ -128,10 +128,11 @@ pub async fn page(domain: &Domain, user_id: i64, page: i64) -> DomainResult<Refe
         .bind(user_id)
         .fetch_one(&domain.db)
         .await?;
-    let (earned,): (i64,) = sqlx::query_as("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
-        .bind(user_id)
-        .fetch_one(&domain.db)
-        .await?;
+    let (earned,): (i64,) =
+        sqlx::query_as("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
+            .bind(user_id)
+            .fetch_one(&domain.db)
+            .await?;
     type Row = (i64, String, String, Option<String>, Option<String>, i64, Option<i64>, Option<i64>);
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT u.id, u.first_name, u.last_name, u.username, u.photo_url, u.referred_at, u.first_case_at,

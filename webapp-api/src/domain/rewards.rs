@@ -3,6 +3,7 @@ use chrono::{Duration, NaiveDate};
 use serde::Serialize;
 
 use crate::domain::clock::{rfc3339, utc_day};
+use crate::domain::db::Conn;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::telegram::TelegramError;
 use crate::domain::{db, Domain, DomainError, DomainResult, Tokens};
@@ -30,7 +31,7 @@ fn day_start(d: NaiveDate) -> i64 {
     d.and_hms_opt(0, 0, 0).map(|t| t.and_utc().timestamp()).unwrap_or_default()
 }
 
-async fn last_claim(conn: &mut sqlx::SqliteConnection, user_id: i64) -> DomainResult<Option<LastClaim>> {
+async fn last_claim(conn: &mut Conn, user_id: i64) -> DomainResult<Option<LastClaim>> {
     let row: Option<(String, i64, String, i64)> =
         sqlx::query_as("SELECT day, streak_day, cycle_start, created_at FROM daily_claims WHERE user_id = $1 ORDER BY day DESC LIMIT 1")
             .bind(user_id)

@@ -1,6 +1,7 @@
 //! Operator switches stored in the database (so the CLI, the bot and the API agree).
 use std::sync::Mutex;
 
+use crate::domain::db::Conn;
 use crate::domain::{db, Domain, DomainResult};
 
 /// How long a read of the maintenance switch is trusted before asking SQLite again.
@@ -34,7 +35,7 @@ pub async fn set_maintenance(domain: &Domain, on: bool) -> DomainResult<()> {
 }
 
 /// Records an admin action.
-pub async fn audit_admin(conn: &mut sqlx::SqliteConnection, admin_id: i64, action: &str, detail: &str, now: i64) -> DomainResult<()> {
+pub async fn audit_admin(conn: &mut Conn, admin_id: i64, action: &str, detail: &str, now: i64) -> DomainResult<()> {
     sqlx::query("INSERT INTO admin_audit(admin_id, action, detail, created_at) VALUES ($1, $2, $3, $4)")
         .bind(admin_id)
         .bind(action)

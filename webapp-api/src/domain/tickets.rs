@@ -2,10 +2,10 @@
 //! from the bot. Every new ticket and player message is forwarded to each admin's chat; a reply
 //! to that forwarded message (or `/reply <id> <text>`) answers the ticket.
 use serde::Serialize;
-use sqlx::SqliteConnection;
 
 use crate::domain::admin::{self, Actor};
 use crate::domain::clock::rfc3339;
+use crate::domain::db::Conn;
 use crate::domain::lang::Lang;
 use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
@@ -133,7 +133,7 @@ pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<TicketSumma
         .collect())
 }
 
-async fn ticket_in(conn: &mut SqliteConnection, user_id: i64, ticket_id: i64) -> DomainResult<Ticket> {
+async fn ticket_in(conn: &mut Conn, user_id: i64, ticket_id: i64) -> DomainResult<Ticket> {
     let row: Option<(i64, Option<String>, String, String, i64)> =
         sqlx::query_as("SELECT id, title, theme, status, created_at FROM tickets WHERE id = $1 AND user_id = $2")
             .bind(ticket_id)
@@ -162,22 +162,23 @@ pub async fn messages(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainRe
 }
 
 async fn insert_message(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     ticket_id: i64,
     sender: &str,
     admin_id: Option<i64>,
     text: &str,
     now: i64,
 ) -> DomainResult<Message> {
-    let (id,): (i64,) =
-        sqlx::query_as("INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id")
-            .bind(ticket_id)
-            .bind(sender)
-            .bind(admin_id)
-            .bind(text)
-            .bind(now)
-            .fetch_one(&mut *conn)
-            .await?;
+    let (id,): (i64,) = sqlx::query_as(
+        "INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    )
+    .bind(ticket_id)
+    .bind(sender)
+    .bind(admin_id)
+    .bind(text)
+    .bind(now)
+    .fetch_one(&mut *conn)
+    .await?;
     sqlx::query("UPDATE tickets SET updated_at = $1 WHERE id = $2").bind(now).bind(ticket_id).execute(&mut *conn).await?;
     Ok(Message { id, sender: sender.to_owned(), message: text.to_owned(), created_at: rfc3339(now) })
 }
@@ -293,14 +294,7 @@ pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResul
 /// Queues the ticket for every admin's chat, inside the caller's transaction, so a forward is
 /// never lost while Telegram is down; the bot's outbox sender delivers it and remembers the sent
 /// message, so a reply to it answers the ticket.
-async fn queue_forward(
-    conn: &mut SqliteConnection,
-    domain: &Domain,
-    ticket_id: i64,
-    text: &str,
-    is_new: bool,
-    now: i64,
-) -> DomainResult<()> {
+async fn queue_forward(conn: &mut Conn, domain: &Domain, ticket_id: i64, text: &str, is_new: bool, now: i64) -> DomainResult<()> {
     if domain.config.admin_ids.is_empty() {
         return Ok(());
     }
@@ -403,7 +397,7 @@ pub async fn forward_failed(domain: &Domain, forward: &PendingForward, error: &s
 }
 
 /// The player of an open ticket (support's side: any ticket id).
-async fn open_ticket_owner(conn: &mut SqliteConnection, ticket_id: i64) -> DomainResult<i64> {
+async fn open_ticket_owner(conn: &mut Conn, ticket_id: i64) -> DomainResult<i64> {
     let row: Option<(i64, String)> =
         sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = $1").bind(ticket_id).fetch_optional(&mut *conn).await?;
     let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;

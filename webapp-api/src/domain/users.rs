@@ -1,9 +1,9 @@
 //! Players: registration from Telegram, profile, trade link, agreement, language.
 use serde::Serialize;
-use sqlx::SqliteConnection;
 
 use crate::domain::auth::TelegramUser;
 use crate::domain::clock::random_hex;
+use crate::domain::db::Conn;
 use crate::domain::lang::Lang;
 use crate::domain::trade_url::TradeUrl;
 use crate::domain::{db, demo, ledger, referrals, Domain, DomainError, DomainResult, Tokens};
@@ -30,7 +30,7 @@ pub struct Profile {
 }
 
 /// Inserts a user seen for the first time or refreshes their Telegram fields. True when new.
-pub async fn upsert_from_telegram(conn: &mut SqliteConnection, domain: &Domain, user: &TelegramUser, now: i64) -> DomainResult<bool> {
+pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &TelegramUser, now: i64) -> DomainResult<bool> {
     let updated = sqlx::query(
         "UPDATE users SET first_name = $1, last_name = $2, username = $3, language_code = $4, photo_url = $5, updated_at = $6
          WHERE id = $7",
@@ -68,13 +68,7 @@ pub async fn upsert_from_telegram(conn: &mut SqliteConnection, domain: &Domain, 
 /// A first or repeated contact (mini-app sign-in or bot `/start`): registers or refreshes the
 /// user; for a new user, attributes the referral in `start_param` and (demo mode) grants the
 /// demo tokens. True when the user is new.
-pub async fn register_in(
-    conn: &mut SqliteConnection,
-    domain: &Domain,
-    user: &TelegramUser,
-    start_param: Option<&str>,
-    now: i64,
-) -> DomainResult<bool> {
+pub async fn register_in(conn: &mut Conn, domain: &Domain, user: &TelegramUser, start_param: Option<&str>, now: i64) -> DomainResult<bool> {
     let is_new = upsert_from_telegram(conn, domain, user, now).await?;
     if is_new {
         if let Some(code) = start_param.and_then(referrals::code_from_start_param) {
@@ -183,7 +177,7 @@ pub async fn set_trade_url(domain: &Domain, user_id: i64, raw: &str) -> DomainRe
     Ok(url)
 }
 
-pub async fn save_trade_url(conn: &mut SqliteConnection, user_id: i64, url: &TradeUrl, now: i64) -> DomainResult<()> {
+pub async fn save_trade_url(conn: &mut Conn, user_id: i64, url: &TradeUrl, now: i64) -> DomainResult<()> {
     sqlx::query("UPDATE users SET trade_url = $1, updated_at = $2 WHERE id = $3")
         .bind(url.to_string())
         .bind(now)

@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq;
 use tracing::Instrument;
 
+use crate::domain::db::Pool;
 use crate::domain::{DomainError, Tokens};
 use crate::http::error::ApiError;
 use crate::http::{extract, AppState};
@@ -120,7 +121,7 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition.
-    pub async fn render(&self, db: &sqlx::SqlitePool) -> Result<String, sqlx::Error> {
+    pub async fn render(&self, db: &Pool) -> Result<String, sqlx::Error> {
         let totals = self.db_totals(db).await?;
         let (stars, paid): (i64, i64) =
             sqlx::query_as("SELECT COALESCE(SUM(stars), 0), COUNT(*) FROM payments WHERE status IN ('success', 'refunded')")
@@ -205,7 +206,7 @@ impl Metrics {
         Ok(out)
     }
 
-    async fn db_totals(&self, db: &sqlx::SqlitePool) -> Result<DbTotals, sqlx::Error> {
+    async fn db_totals(&self, db: &Pool) -> Result<DbTotals, sqlx::Error> {
         let mut t = self.db.lock().await;
         // Ids grow in commit order (one writer at a time), so "past the cursor" is exactly "new".
         let (credited, debited, cursor): (i64, i64, i64) = sqlx::query_as(
