@@ -36,6 +36,11 @@ pub struct Config {
     pub db_busy_timeout_ms: u64,
     /// `TELEGRAM_TIMEOUT_MS`: how long a player's request waits on a Telegram call.
     pub telegram_timeout_ms: u64,
+    /// `WITHDRAW_MIN_STARS`: lifetime paid Stars (net of refunds) that unlock withdrawals;
+    /// unset = the smallest package's Stars, 0 = no such rule.
+    pub withdraw_min_stars: Option<i64>,
+    /// `DEMO_PUBLIC=true`: allow demo mode (no token) on a non-loopback `BIND_ADDR`.
+    pub demo_public: bool,
 }
 
 /// Secrets (the bot token, the dev-gate password, the metrics token) never reach `Debug`.
@@ -157,6 +162,25 @@ impl Config {
         if db_busy_timeout_ms == 0 || telegram_timeout_ms == 0 {
             return Err(ConfigError("DB_BUSY_TIMEOUT_MS and TELEGRAM_TIMEOUT_MS must be > 0".into()));
         }
+        let withdraw_min_stars = match var(get, "WITHDRAW_MIN_STARS") {
+            None => None,
+            Some(v) => match v.parse::<i64>() {
+                Ok(n) if n >= 0 => Some(n),
+                _ => return Err(ConfigError(format!("WITHDRAW_MIN_STARS: a whole number of Stars >= 0, not {v:?}"))),
+            },
+        };
+        let demo_public = match var(get, "DEMO_PUBLIC").as_deref() {
+            None | Some("false" | "0" | "no") => false,
+            Some("true" | "1" | "yes") => true,
+            Some(v) => return Err(ConfigError(format!("DEMO_PUBLIC: true or false, not {v:?}"))),
+        };
+        // Demo mode hands out free tokens to anyone who asks: never on a public address by accident.
+        if bot_token.is_none() && !bind_addr.ip().is_loopback() && !demo_public {
+            return Err(ConfigError(format!(
+                "BIND_ADDR {bind_addr} is not a loopback address and TELEGRAM_BOT_TOKEN is not set: demo mode (free tokens for anyone) \
+                 would be public. Set TELEGRAM_BOT_TOKEN, bind 127.0.0.1, or set DEMO_PUBLIC=true to serve the demo on purpose"
+            )));
+        }
         let log_format = var(get, "LOG_FORMAT").unwrap_or_else(|| "text".into());
         if log_format != "text" && log_format != "json" {
             return Err(ConfigError("LOG_FORMAT: text or json".into()));
@@ -185,6 +209,8 @@ impl Config {
             metrics,
             db_busy_timeout_ms,
             telegram_timeout_ms,
+            withdraw_min_stars,
+            demo_public,
             bot_token,
         })
     }
@@ -237,6 +263,23 @@ mod tests {
         {
             assert!(cfg(&[(k, v)]).unwrap_err().0.contains(k), "{k}");
         }
+    }
+
+    #[test]
+    fn demo_mode_refuses_a_public_address_unless_told() {
+        let err = cfg(&[("BIND_ADDR", "0.0.0.0:8080")]).unwrap_err();
+        assert!(err.0.contains("TELEGRAM_BOT_TOKEN") && err.0.contains("DEMO_PUBLIC"), "{}", err.0);
+        assert!(cfg(&[("BIND_ADDR", "0.0.0.0:8080"), ("DEMO_PUBLIC", "true")]).is_ok());
+        assert!(cfg(&[("BIND_ADDR", "[::1]:8080")]).is_ok());
+        let with_token = cfg(&[("BIND_ADDR", "0.0.0.0:8080"), ("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io")]);
+        assert!(with_token.is_ok());
+    }
+
+    #[test]
+    fn withdraw_min_stars_is_a_whole_number_or_unset() {
+        assert_eq!(cfg(&[]).unwrap().withdraw_min_stars, None);
+        assert_eq!(cfg(&[("WITHDRAW_MIN_STARS", "0")]).unwrap().withdraw_min_stars, Some(0));
+        assert!(cfg(&[("WITHDRAW_MIN_STARS", "-5")]).unwrap_err().0.contains("WITHDRAW_MIN_STARS"));
     }
 
     #[test]

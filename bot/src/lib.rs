@@ -61,6 +61,8 @@ pub fn build_domain(
         session_ttl_secs: config.session_ttl_secs,
         webapp_url: config.webapp_url.clone(),
         telegram_timeout: std::time::Duration::from_millis(config.telegram_timeout_ms),
+        // Unset: the smallest package's price, so one purchase unlocks withdrawals.
+        withdraw_min_stars: config.withdraw_min_stars.unwrap_or_else(|| catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0)),
     };
     Domain::new(pool, domain_config, catalog, clock, random, telegram)
 }
@@ -158,7 +160,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url.clone(), stopped(stop_rx.clone()))));
 
     if let Some(bot) = bot {
-        set_up_bot(&bot, &config).await;
+        set_up_bot(&bot, &config, &domain).await;
         let counted = dptree::entry().inspect(move || metrics.bot_update()).chain(schema::schema());
         let mut dispatcher = Dispatcher::builder(bot, counted)
             .dependencies(dptree::deps![domain.clone(), Arc::new(config.clone())])
@@ -188,7 +190,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
 }
 
 /// Commands and the menu button; failures are logged, never fatal.
-async fn set_up_bot(bot: &Bot, config: &Config) {
+async fn set_up_bot(bot: &Bot, config: &Config, domain: &Domain) {
     for (lang, cmds) in [("ru", texts::commands(texts::Lang::Ru)), ("en", texts::commands(texts::Lang::En))] {
         let list: Vec<BotCommand> = cmds.iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
         let mut req = bot.set_my_commands(list);
@@ -199,10 +201,11 @@ async fn set_up_bot(bot: &Bot, config: &Config) {
             tracing::error!(error = %e, lang, "setMyCommands failed");
         }
     }
-    // Admins see their commands after the players' ones, in their own chats only.
-    let mut admin_list: Vec<BotCommand> = texts::commands(texts::Lang::En).iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
-    admin_list.extend(texts::ADMIN_COMMANDS.iter().map(|(c, d)| BotCommand::new(*c, *d)));
+    // Admins see their commands after the players' ones, in their own chats only, in their language.
     for admin in &config.admin_ids {
+        let lang = webapp_api::domain::users::language(domain, *admin).await;
+        let mut admin_list: Vec<BotCommand> = texts::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
+        admin_list.extend(texts::admin::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)));
         let scope = BotCommandScope::Chat { chat_id: Recipient::Id(ChatId(*admin)) };
         if let Err(e) = bot.set_my_commands(admin_list.clone()).scope(scope).await {
             tracing::error!(error = %e, admin, "setMyCommands for an admin chat failed");

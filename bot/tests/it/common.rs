@@ -87,6 +87,8 @@ impl TestApp {
         env.insert("ADMIN_IDS".into(), ADMIN_ID.to_string());
         // Tests fire requests far faster than a player; the abuse tests turn limits back on.
         env.insert("RATE_LIMITS".into(), "off".into());
+        // Most tests withdraw granted tokens; the deposit rule's own tests turn it back on.
+        env.insert("WITHDRAW_MIN_STARS".into(), "0".into());
         if let Some(f) = &fake {
             env.insert("TELEGRAM_BOT_TOKEN".into(), TOKEN.into());
             env.insert("TELEGRAM_API_URL".into(), f.url.clone());

@@ -158,6 +158,14 @@ pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(Stri
     let token = random_hex(domain.random.as_ref(), 32);
     let expires_at = now + domain.config.session_ttl_secs;
     let mut tx = db::begin_write(&domain.db).await?;
+    // A demo user (made by demo mode on this database) never acts on a server with a bot token.
+    if !domain.config.demo {
+        let demo: Option<(bool,)> =
+            sqlx::query_as("SELECT is_demo FROM users WHERE id = $1").bind(init.user.id).fetch_optional(&mut *tx).await?;
+        if demo.is_some_and(|(d,)| d) {
+            return Err(DomainError::Unauthorized);
+        }
+    }
     users::register_in(&mut tx, domain, &init.user, init.start_param.as_deref(), now).await?;
     sqlx::query("INSERT INTO sessions(token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
         .bind(token_hash(&token))
@@ -182,12 +190,18 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
         return if s.expires_at > now { Ok(s.user_id) } else { Err(DomainError::Unauthorized) };
     }
     // Not in memory (e.g. after a restart): the database is the source of truth.
-    let row: Option<(i64, i64)> = sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL")
-        .bind(&hash)
-        .fetch_optional(&domain.db)
-        .await?;
+    // A demo user's session (left by demo mode on this database) is refused with a bot token;
+    // sessions reach the cache only through here or sign-in, which refuses them too.
+    let row: Option<(i64, i64, bool)> = sqlx::query_as(
+        "SELECT s.user_id, s.expires_at, u.is_demo FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.token_hash = $1 AND s.revoked_at IS NULL",
+    )
+    .bind(&hash)
+    .fetch_optional(&domain.db)
+    .await?;
     match row {
-        Some((user_id, expires_at)) if expires_at > now => {
+        Some((_, _, true)) if !domain.config.demo => Err(DomainError::Unauthorized),
+        Some((user_id, expires_at, _)) if expires_at > now => {
             domain.sessions.put(hash, CachedSession { user_id, expires_at }, now);
             Ok(user_id)
         }

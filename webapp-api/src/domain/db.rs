@@ -22,6 +22,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0002_orphan_refunds", include_str!("../../../data/migrations/0002_orphan_refunds.sql")),
     ("0003_admin_outbox", include_str!("../../../data/migrations/0003_admin_outbox.sql")),
     ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
+    ("0005_money_integrity", include_str!("../../../data/migrations/0005_money_integrity.sql")),
 ];
 
 pub async fn open(url: &str) -> Result<Pool, sqlx::Error> {
@@ -42,22 +43,36 @@ pub async fn open_with(url: &str, busy_timeout: Duration) -> Result<Pool, sqlx::
 }
 
 pub async fn migrate(pool: &Pool) -> Result<(), sqlx::Error> {
+    use sqlx::Connection;
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)").execute(pool).await?;
-    for (name, sql) in MIGRATIONS {
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-        let done: Option<(String,)> =
-            sqlx::query_as("SELECT name FROM schema_migrations WHERE name = $1").bind(name).fetch_optional(&mut *tx).await?;
-        if done.is_none() {
-            sqlx::raw_sql(sql).execute(&mut *tx).await?;
-            sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES ($1, strftime('%s','now'))")
-                .bind(name)
-                .execute(&mut *tx)
-                .await?;
-            tracing::info!(migration = name, "applied");
+    // SQLite's way to change a table (build a new one, copy, drop, rename): foreign keys off on
+    // this connection (it cannot change inside a transaction), checked before each commit.
+    let mut conn = pool.acquire().await?;
+    sqlx::query("PRAGMA foreign_keys = OFF").execute(&mut *conn).await?;
+    let result = async {
+        for (name, sql) in MIGRATIONS {
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            let done: Option<(String,)> =
+                sqlx::query_as("SELECT name FROM schema_migrations WHERE name = $1").bind(name).fetch_optional(&mut *tx).await?;
+            if done.is_none() {
+                sqlx::raw_sql(sql).execute(&mut *tx).await?;
+                let broken: Vec<(String,)> = sqlx::query_as("SELECT \"table\" FROM pragma_foreign_key_check").fetch_all(&mut *tx).await?;
+                if let Some((table,)) = broken.first() {
+                    return Err(sqlx::Error::Protocol(format!("migration {name} leaves broken foreign keys in {table}")));
+                }
+                sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES ($1, strftime('%s','now'))")
+                    .bind(name)
+                    .execute(&mut *tx)
+                    .await?;
+                tracing::info!(migration = name, "applied");
+            }
+            tx.commit().await?;
         }
-        tx.commit().await?;
+        Ok(())
     }
-    Ok(())
+    .await;
+    sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *conn).await?;
+    result
 }
 
 /// Every write goes through this: `BEGIN IMMEDIATE` takes the write lock up front, so the

@@ -11,13 +11,45 @@ pub const MAX_ATTEMPTS: i64 = 8;
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Notice {
-    WithdrawalSent { item: String },
-    WithdrawalFailed { item: String, reason: String },
-    PurchaseCredited { tokens: String, stars: i64 },
-    PurchaseRefunded { tokens: String, stars: i64 },
-    SupportReply { ticket_id: i64, message: String },
-    TicketClosed { ticket_id: i64 },
-    ReferralReward { tokens: String, friend: String },
+    WithdrawalSent {
+        item: String,
+    },
+    /// `code` is one of `withdrawals::REASON_CODES` (absent in notices queued before codes
+    /// existed: their `reason` is the whole text); `reason` is the operator's optional note.
+    WithdrawalFailed {
+        item: String,
+        #[serde(default)]
+        code: Option<String>,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    PurchaseCredited {
+        tokens: String,
+        stars: i64,
+    },
+    /// `tokens` came off the balance; `items` were taken back; `change` was credited back
+    /// (the last skin's value above what was owed); `debt` is what later credits repay first.
+    PurchaseRefunded {
+        tokens: String,
+        stars: i64,
+        #[serde(default)]
+        items: Vec<String>,
+        #[serde(default)]
+        change: Option<String>,
+        #[serde(default)]
+        debt: Option<String>,
+    },
+    SupportReply {
+        ticket_id: i64,
+        message: String,
+    },
+    TicketClosed {
+        ticket_id: i64,
+    },
+    ReferralReward {
+        tokens: String,
+        friend: String,
+    },
 }
 
 impl Notice {
