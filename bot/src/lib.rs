@@ -203,7 +203,7 @@ async fn set_up_bot(bot: &Bot, config: &Config, domain: &Domain) {
     }
     // Admins see their commands after the players' ones, in their own chats only, in their language.
     for admin in &config.admin_ids {
-        let lang = webapp_api::domain::users::language(domain, *admin).await;
+        let lang = handlers::admin::admin_lang_by_id(domain, *admin).await;
         let mut admin_list: Vec<BotCommand> = texts::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
         admin_list.extend(texts::admin::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)));
         let scope = BotCommandScope::Chat { chat_id: Recipient::Id(ChatId(*admin)) };

@@ -118,9 +118,19 @@ pub fn admin_context(msg: &Message, bot_username: &str) -> bool {
         && mention_ok
 }
 
-/// The admin's language: their stored choice, else their Telegram language.
+/// The admin's language: their stored choice, else their Telegram language (English when
+/// nothing is known: the operators' console spoke English before it spoke both).
 pub async fn admin_lang(domain: &Domain, user: &teloxide::types::User) -> Lang {
-    users::language_or(domain, user.id.0 as i64, user.language_code.as_deref()).await
+    match users::known_language(domain, user.id.0 as i64).await {
+        Some(lang) => lang,
+        None if user.language_code.is_some() => Lang::from_telegram_code(user.language_code.as_deref()),
+        None => Lang::En,
+    }
+}
+
+/// `admin_lang` for an admin known by id only (notes the bot sends on its own).
+pub async fn admin_lang_by_id(domain: &Domain, admin_id: i64) -> Lang {
+    users::known_language(domain, admin_id).await.unwrap_or(Lang::En)
 }
 
 /// What an admin sees for a refusal (admins are trusted with the detail; internals stay in the log).

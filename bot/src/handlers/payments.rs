@@ -106,7 +106,7 @@ pub async fn refunded(bot: Bot, refund: RefundedPayment, domain: Domain) -> Hand
 /// Sends a note to every admin chat, each in that admin's language; failures are logged only.
 pub async fn tell_admins(bot: &Bot, domain: &Domain, text: impl Fn(texts::Lang) -> String) {
     for &admin in &domain.config.admin_ids {
-        let lang = users::language(domain, admin).await;
+        let lang = crate::handlers::admin::admin_lang_by_id(domain, admin).await;
         if let Err(e) = bot.send_message(ChatId(admin), text(lang)).await {
             tracing::warn!(admin, error = %e, "admin note not delivered");
         }

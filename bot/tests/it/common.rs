@@ -185,6 +185,18 @@ impl TestApp {
         assert!(problems.is_empty(), "audit: {problems:#?}");
     }
 
+    /// Token value of what the user can still sell (items received or in error), in hundredths.
+    pub async fn sellable(&self, user_id: i64) -> i64 {
+        let (v,): (i64,) = sqlx::query_as(
+            "SELECT COALESCE(SUM(token_price), 0) FROM inventory_items WHERE user_id = $1 AND status IN ('received', 'error')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.domain().db)
+        .await
+        .unwrap();
+        v
+    }
+
     pub async fn balance(&self, user_id: i64) -> i64 {
         let (b,): (i64,) =
             sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user_id).fetch_one(&self.domain().db).await.unwrap();

@@ -162,6 +162,21 @@ pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&s
     }
 }
 
+/// The language a user is known to speak (their choice, else their stored Telegram language),
+/// or `None` when nothing is known of them.
+pub async fn known_language(domain: &Domain, user_id: i64) -> Option<Lang> {
+    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await
+        .ok()
+        .flatten();
+    match row {
+        Some((None, None)) | None => None,
+        Some((chosen, code)) => Some(Lang::resolve(chosen.as_deref(), code.as_deref())),
+    }
+}
+
 pub async fn set_language(domain: &Domain, user_id: i64, language: &str) -> DomainResult<()> {
     let lang = Lang::parse(language).ok_or(DomainError::InvalidLanguage)?;
     let mut tx = db::begin_write(&domain.db).await?;
