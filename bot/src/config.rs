@@ -174,13 +174,6 @@ impl Config {
             Some("true" | "1" | "yes") => true,
             Some(v) => return Err(ConfigError(format!("DEMO_PUBLIC: true or false, not {v:?}"))),
         };
-        // Demo mode hands out free tokens to anyone who asks: never on a public address by accident.
-        if bot_token.is_none() && !bind_addr.ip().is_loopback() && !demo_public {
-            return Err(ConfigError(format!(
-                "BIND_ADDR {bind_addr} is not a loopback address and TELEGRAM_BOT_TOKEN is not set: demo mode (free tokens for anyone) \
-                 would be public. Set TELEGRAM_BOT_TOKEN, bind 127.0.0.1, or set DEMO_PUBLIC=true to serve the demo on purpose"
-            )));
-        }
         let log_format = var(get, "LOG_FORMAT").unwrap_or_else(|| "text".into());
         if log_format != "text" && log_format != "json" {
             return Err(ConfigError("LOG_FORMAT: text or json".into()));
@@ -217,6 +210,19 @@ impl Config {
 
     pub fn demo(&self) -> bool {
         self.bot_token.is_none()
+    }
+
+    /// Why serving must not start: demo mode (free tokens for anyone who asks) on an address
+    /// other than loopback, unless `DEMO_PUBLIC=true` says it is meant. Operator commands, which
+    /// bind nothing, are not concerned.
+    pub fn demo_exposure(&self) -> Option<String> {
+        (self.demo() && !self.bind_addr.ip().is_loopback() && !self.demo_public).then(|| {
+            format!(
+                "BIND_ADDR {} is not a loopback address and TELEGRAM_BOT_TOKEN is not set: demo mode (free tokens for anyone) \
+                 would be public. Set TELEGRAM_BOT_TOKEN, bind 127.0.0.1, or set DEMO_PUBLIC=true to serve the demo on purpose",
+                self.bind_addr
+            )
+        })
     }
 }
 
@@ -267,12 +273,14 @@ mod tests {
 
     #[test]
     fn demo_mode_refuses_a_public_address_unless_told() {
-        let err = cfg(&[("BIND_ADDR", "0.0.0.0:8080")]).unwrap_err();
-        assert!(err.0.contains("TELEGRAM_BOT_TOKEN") && err.0.contains("DEMO_PUBLIC"), "{}", err.0);
-        assert!(cfg(&[("BIND_ADDR", "0.0.0.0:8080"), ("DEMO_PUBLIC", "true")]).is_ok());
-        assert!(cfg(&[("BIND_ADDR", "[::1]:8080")]).is_ok());
+        let err = cfg(&[("BIND_ADDR", "0.0.0.0:8080")]).unwrap().demo_exposure().unwrap();
+        assert!(err.contains("TELEGRAM_BOT_TOKEN") && err.contains("DEMO_PUBLIC"), "{err}");
+        assert!(cfg(&[("BIND_ADDR", "0.0.0.0:8080"), ("DEMO_PUBLIC", "true")]).unwrap().demo_exposure().is_none());
+        assert!(cfg(&[("BIND_ADDR", "[::1]:8080")]).unwrap().demo_exposure().is_none());
+        assert!(cfg(&[("BIND_ADDR", "127.0.0.1:8080")]).unwrap().demo_exposure().is_none());
         let with_token = cfg(&[("BIND_ADDR", "0.0.0.0:8080"), ("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io")]);
-        assert!(with_token.is_ok());
+        assert!(with_token.unwrap().demo_exposure().is_none());
+        assert!(cfg(&[("DEMO_PUBLIC", "maybe")]).unwrap_err().0.contains("DEMO_PUBLIC"));
     }
 
     #[test]

@@ -121,6 +121,9 @@ pub async fn start(config: Config) -> Result<Running, String> {
 
 /// `start` with an injected clock (tests fix time with it).
 pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<Running, String> {
+    if let Some(why) = config.demo_exposure() {
+        return Err(why);
+    }
     let (pool, catalog) = open_store(&config).await?;
     catalog.upsert(&pool).await.map_err(|e| format!("catalog upsert: {e}"))?;
     if !catalog.check_report().1 {

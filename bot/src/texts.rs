@@ -111,7 +111,7 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 format!("💎 Payment of {stars} ⭐ received: +{tokens} frags.")
             }
         }
-        Notice::PurchaseRefunded { tokens, stars, items, change, debt } => {
+        Notice::PurchaseRefunded { tokens, stars, items, debt } => {
             let mut out = if ru {
                 format!("↩️ Возврат {stars} ⭐ выполнен, с баланса списано {tokens} фрагов.")
             } else {
@@ -122,13 +122,6 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                     format!("\nФраги из этой покупки уже потрачены, поэтому изъяты скины, полученные после неё: {}.", items.join(", "))
                 } else {
                     format!("\nThe purchase's frags were already spent, so skins won since were taken back: {}.", items.join(", "))
-                });
-            }
-            if let Some(c) = change {
-                out.push_str(&if ru {
-                    format!("\nСтоимость скинов сверх суммы возврата вернулась на баланс: +{c} фрагов.")
-                } else {
-                    format!("\nSkin value above what was owed went back to your balance: +{c} frags.")
                 });
             }
             if let Some(d) = debt {
@@ -484,7 +477,6 @@ pub mod admin {
         taken: Tokens,
         revoked: &[String],
         revoked_value: Tokens,
-        change: Tokens,
         debt: Tokens,
     ) -> String {
         let mut out = if lang == Lang::Ru {
@@ -497,13 +489,6 @@ pub mod admin {
                 format!("\nИзъяты скины на {revoked_value}: {}", revoked.join(", "))
             } else {
                 format!("\nSkins revoked, worth {revoked_value}: {}", revoked.join(", "))
-            });
-        }
-        if change.0 > 0 {
-            out.push_str(&if lang == Lang::Ru {
-                format!("\nСдача на баланс: {change}")
-            } else {
-                format!("\nChange credited back: {change}")
             });
         }
         if debt.0 > 0 {

@@ -57,15 +57,14 @@ ALTER TABLE withdrawals ADD COLUMN reason_code TEXT;
 UPDATE withdrawals SET reason_code = 'other' WHERE status = 'error';
 
 -- One row per refund settled under these rules: how the purchase's tokens came back.
--- taken (from the balance) + revoked (skins, at token price) - change (revoked value above the
--- shortfall, credited back) + debt = the purchase's tokens.
+-- taken (from the balance) + revoked (skins, at token price) + debt >= the purchase's tokens
+-- (revoked skins count whole: the last one may be worth more than what was still owed).
 CREATE TABLE refund_settlements (
     payment_id  TEXT    PRIMARY KEY REFERENCES payments(id),
     user_id     INTEGER NOT NULL REFERENCES users(id),
     tokens      INTEGER NOT NULL,
     taken       INTEGER NOT NULL CHECK (taken >= 0),
     revoked     INTEGER NOT NULL CHECK (revoked >= 0),
-    change      INTEGER NOT NULL CHECK (change >= 0),
     debt        INTEGER NOT NULL CHECK (debt >= 0),
     created_at  INTEGER NOT NULL
 );

@@ -256,8 +256,8 @@ async fn run(bot: &Bot, chat: ChatId, domain: &Domain, actor: Actor, lang: Lang,
 /// What a refund did, for an admin.
 pub fn refund_text(lang: Lang, r: Refunded) -> String {
     match r {
-        Refunded::Reversed { user_id, transaction_id, stars, credited, taken, revoked, revoked_value, change, debt } => {
-            texts::admin::refunded(lang, stars, user_id, &transaction_id, credited, taken, &revoked, revoked_value, change, debt)
+        Refunded::Reversed { user_id, transaction_id, stars, credited, taken, revoked, revoked_value, debt } => {
+            texts::admin::refunded(lang, stars, user_id, &transaction_id, credited, taken, &revoked, revoked_value, debt)
         }
         Refunded::AlreadyRefunded { user_id } => texts::admin::already_refunded(lang, user_id),
         Refunded::Orphan { user_id, stars } => texts::admin::orphan_refunded(lang, stars, user_id),

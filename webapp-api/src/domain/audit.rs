@@ -97,9 +97,9 @@ const CHECKS: &[(&str, &str)] = &[
     (
         "refund settlement does not add up to the purchase",
         "SELECT 'payment ' || s.payment_id FROM refund_settlements s JOIN payments p ON p.id = s.payment_id
-         WHERE p.status <> 'refunded' OR s.tokens <> p.tokens OR s.taken + s.revoked - s.change + s.debt <> s.tokens
+         WHERE p.status <> 'refunded' OR s.tokens <> p.tokens OR s.taken > s.tokens
+            OR (s.debt > 0 AND s.taken + s.revoked + s.debt <> s.tokens) OR (s.debt = 0 AND s.taken + s.revoked < s.tokens)
             OR s.taken <> COALESCE((SELECT -l.amount FROM ledger_entries l WHERE l.idempotency_key = 'stars-refund:' || p.charge_id), 0)
-            OR s.change <> COALESCE((SELECT l.amount FROM ledger_entries l WHERE l.idempotency_key = 'refund-change:' || p.charge_id), 0)
             OR s.debt <> COALESCE((SELECT d.amount FROM debt_entries d WHERE d.idempotency_key = 'refund-debt:' || p.charge_id), 0)
             OR s.revoked <> COALESCE((SELECT SUM(r.value) FROM item_revocations r WHERE r.payment_id = p.id), 0)",
     ),

@@ -27,15 +27,12 @@ pub enum Notice {
         tokens: String,
         stars: i64,
     },
-    /// `tokens` came off the balance; `items` were taken back; `change` was credited back
-    /// (the last skin's value above what was owed); `debt` is what later credits repay first.
+    /// `tokens` came off the balance; `items` were taken back; `debt` is what later credits repay first.
     PurchaseRefunded {
         tokens: String,
         stars: i64,
         #[serde(default)]
         items: Vec<String>,
-        #[serde(default)]
-        change: Option<String>,
         #[serde(default)]
         debt: Option<String>,
     },

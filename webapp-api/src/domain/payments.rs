@@ -271,8 +271,7 @@ pub async fn demo_pay(domain: &Domain, user_id: i64, transaction_id: &str) -> Do
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refunded {
     /// Stars returned and the purchase's value taken back: `taken` from the balance, then the
-    /// skins in `revoked` (worth `revoked_value`; any `change` above the shortfall credited back),
-    /// and what still lacked became `debt`.
+    /// skins in `revoked` (worth `revoked_value` at token price), and what still lacked became `debt`.
     Reversed {
         user_id: i64,
         transaction_id: String,
@@ -281,7 +280,6 @@ pub enum Refunded {
         taken: Tokens,
         revoked: Vec<String>,
         revoked_value: Tokens,
-        change: Tokens,
         debt: Tokens,
     },
     /// Marked refunded before: nothing changed.
@@ -293,9 +291,9 @@ pub enum Refunded {
 /// Takes back a refunded payment's value, marks it refunded and tells the player. `None` when it
 /// was not a credited payment. In order: the purchase's tokens from the balance; if the balance
 /// is short, the player's skins acquired at or after the purchase that are still held (received
-/// or error), newest first, each counted at its token price, until the shortfall is covered (the
-/// last one's value above it is credited back); what still lacks becomes a debt that later credits
-/// repay first. One settlement row records the split; a repeated refund changes nothing.
+/// or error), newest first, each counted at its token price, until the shortfall is covered (no
+/// change is given: those skins were won with the refunded tokens); what still lacks becomes a
+/// debt that later credits repay first. One settlement row records the split; a repeated refund changes nothing.
 async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<Option<Refunded>> {
     let row: Option<(String, i64, i64, i64, String, Option<i64>)> =
         sqlx::query_as("SELECT id, user_id, tokens, stars, status, paid_at FROM payments WHERE charge_id = $1")
@@ -361,35 +359,25 @@ async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<
             revoked.push(name);
         }
     }
-    let change = Tokens((revoked_value - shortfall).max(0));
-    if change.0 > 0 {
-        ledger::post(conn, user_id, change, "refund_change", &format!("refund-change:{charge_id}"), now).await?;
-    }
     let debt = Tokens((shortfall - revoked_value).max(0));
     if debt.0 > 0 {
         ledger::open_debt(conn, user_id, debt, "refund", &format!("refund-debt:{charge_id}"), now).await?;
     }
     sqlx::query(
-        "INSERT INTO refund_settlements(payment_id, user_id, tokens, taken, revoked, change, debt, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO refund_settlements(payment_id, user_id, tokens, taken, revoked, debt, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(&id)
     .bind(user_id)
     .bind(credited.0)
     .bind(taken.0)
     .bind(revoked_value)
-    .bind(change.0)
     .bind(debt.0)
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    let notice = Notice::PurchaseRefunded {
-        tokens: taken.to_string(),
-        stars,
-        items: revoked.clone(),
-        change: (change.0 > 0).then(|| change.to_string()),
-        debt: (debt.0 > 0).then(|| debt.to_string()),
-    };
+    let notice =
+        Notice::PurchaseRefunded { tokens: taken.to_string(), stars, items: revoked.clone(), debt: (debt.0 > 0).then(|| debt.to_string()) };
     notifications::enqueue(conn, user_id, &notice, now).await?;
     Ok(Some(Refunded::Reversed {
         user_id,
@@ -399,7 +387,6 @@ async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<
         taken,
         revoked,
         revoked_value: Tokens(revoked_value),
-        change,
         debt,
     }))
 }
