@@ -8,6 +8,7 @@ mod admin;
 mod backbone;
 mod crash;
 mod economy;
+mod money;
 mod operator;
 mod payments;
 mod rewards;
