@@ -160,9 +160,9 @@ pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(Stri
     let mut tx = db::begin_write(&domain.db).await?;
     // A demo user (made by demo mode on this database) never acts on a server with a bot token.
     if !domain.config.demo {
-        let demo: Option<(bool,)> =
+        let demo: Option<(i64,)> =
             sqlx::query_as("SELECT is_demo FROM users WHERE id = $1").bind(init.user.id).fetch_optional(&mut *tx).await?;
-        if demo.is_some_and(|(d,)| d) {
+        if demo.is_some_and(|(d,)| d != 0) {
             return Err(DomainError::Unauthorized);
         }
     }
@@ -192,7 +192,7 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
     // Not in memory (e.g. after a restart): the database is the source of truth.
     // A demo user's session (left by demo mode on this database) is refused with a bot token;
     // sessions reach the cache only through here or sign-in, which refuses them too.
-    let row: Option<(i64, i64, bool)> = sqlx::query_as(
+    let row: Option<(i64, i64, i64)> = sqlx::query_as(
         "SELECT s.user_id, s.expires_at, u.is_demo FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.token_hash = $1 AND s.revoked_at IS NULL",
     )
@@ -200,7 +200,7 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
     .fetch_optional(&domain.db)
     .await?;
     match row {
-        Some((_, _, true)) if !domain.config.demo => Err(DomainError::Unauthorized),
+        Some((_, _, demo)) if demo != 0 && !domain.config.demo => Err(DomainError::Unauthorized),
         Some((user_id, expires_at, _)) if expires_at > now => {
             domain.sessions.put(hash, CachedSession { user_id, expires_at }, now);
             Ok(user_id)

@@ -249,7 +249,7 @@ pub async fn demo_pay(domain: &Domain, user_id: i64, transaction_id: &str) -> Do
     }
     let now = domain.now();
     let charge_id = format!("stxdemo{}", random_hex(domain.random.as_ref(), 24));
-    let mut tx = db::begin_write(&domain.db).await?;
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
     let row: Option<(i64, String)> =
         sqlx::query_as("SELECT stars, currency FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending'")
             .bind(transaction_id)
@@ -301,6 +301,8 @@ async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<
             .fetch_optional(&mut *conn)
             .await?;
     let Some((id, user_id, tokens, stars, status, paid_at)) = row else { return Ok(None) };
+    // PostgreSQL: the player's row is held while the balance and the skins are decided on.
+    db::lock_users(conn, &[user_id]).await?;
     if status == "refunded" {
         return Ok(Some(Refunded::AlreadyRefunded { user_id }));
     }

@@ -62,7 +62,7 @@ pub async fn on_first_open(conn: &mut Conn, user_id: i64, demo_mode: bool, now: 
         Posted::Applied(b) => Some(b),
         Posted::Duplicate => None,
     };
-    let inviter: Option<(Option<i64>, String, String, Option<String>, Option<bool>)> = sqlx::query_as(
+    let inviter: Option<(Option<i64>, String, String, Option<String>, Option<i64>)> = sqlx::query_as(
         "SELECT u.referred_by, u.first_name, u.last_name, u.username, r.is_demo FROM users u
          LEFT JOIN users r ON r.id = u.referred_by WHERE u.id = $1",
     )
@@ -70,7 +70,7 @@ pub async fn on_first_open(conn: &mut Conn, user_id: i64, demo_mode: bool, now: 
     .fetch_optional(&mut *conn)
     .await?;
     if let Some((Some(inviter), first, last, username, inviter_demo)) = inviter {
-        if inviter_demo.unwrap_or(false) && !demo_mode {
+        if inviter_demo.unwrap_or(0) != 0 && !demo_mode {
             return Ok(balance);
         }
         let paid = ledger::post(conn, inviter, REFERRAL_REWARD, "referral", &format!("referral:{user_id}"), now).await?;
@@ -135,7 +135,7 @@ pub async fn page(domain: &Domain, user_id: i64, page: i64) -> DomainResult<Refe
         .fetch_one(&domain.db)
         .await?;
     let (earned,): (i64,) =
-        sqlx::query_as("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
+        sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
             .bind(user_id)
             .fetch_one(&domain.db)
             .await?;

@@ -40,10 +40,11 @@ pub fn parse_failure(text: &str) -> Option<(String, Option<String>)> {
 /// Lifetime Stars a player paid that stand (refunded purchases do not count). Demo mode's
 /// purchases are ordinary rows, so there they count too.
 pub async fn paid_stars(conn: &mut Conn, user_id: i64) -> DomainResult<i64> {
-    let (stars,): (i64,) = sqlx::query_as("SELECT COALESCE(SUM(stars), 0) FROM payments WHERE user_id = $1 AND status = 'success'")
-        .bind(user_id)
-        .fetch_one(&mut *conn)
-        .await?;
+    let (stars,): (i64,) =
+        sqlx::query_as("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND status = 'success'")
+            .bind(user_id)
+            .fetch_one(&mut *conn)
+            .await?;
     Ok(stars)
 }
 
@@ -66,11 +67,11 @@ pub struct Requested {
 pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &str) -> DomainResult<Requested> {
     let url = TradeUrl::parse(trade_url)?;
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    let who: Option<(bool, i64)> =
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
+    let who: Option<(i64, i64)> =
         sqlx::query_as("SELECT is_demo, debt FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await?;
     let (is_demo, debt) = who.ok_or(DomainError::Unauthorized)?;
-    if is_demo && !domain.config.demo {
+    if is_demo != 0 && !domain.config.demo {
         return Err(DomainError::Unauthorized);
     }
     let status: Option<(String,)> = sqlx::query_as("SELECT status FROM inventory_items WHERE id = $1 AND user_id = $2")
@@ -155,14 +156,14 @@ const FREE_REASONS: &str = "l.reason IN ('daily', 'streak_bonus', 'subscribe', '
      OR (l.reason LIKE 'grant:%' AND l.amount > 0)";
 
 pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
-    type Row = (i64, i64, String, String, Option<String>, i64, String, String, String, i64, i64, i64, bool, i64);
+    type Row = (i64, i64, String, String, Option<String>, i64, String, String, String, i64, i64, i64, i64, i64);
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT w.id, w.user_id, u.first_name, u.last_name, u.username, i.id, i.weapon || ' | ' || i.finish, i.condition,
                 w.trade_url, i.token_price, w.created_at, u.created_at, u.is_demo, u.debt
          FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id
-         WHERE w.status = 'pending' AND (u.is_demo = 0 OR $1) ORDER BY w.id",
+         WHERE w.status = 'pending' AND (u.is_demo = 0 OR $1 = 1) ORDER BY w.id",
     )
-    .bind(domain.config.demo)
+    .bind(i64::from(domain.config.demo))
     .fetch_all(&domain.db)
     .await?;
     let now = domain.now();
@@ -171,27 +172,29 @@ pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
     for r in rows {
         let (user_id, item_id) = (r.1, r.5);
         let (stars_paid, stars_refunded): (i64, i64) = sqlx::query_as(
-            "SELECT COALESCE(SUM(CASE WHEN status = 'success' THEN stars ELSE 0 END), 0),
-                    COALESCE(SUM(CASE WHEN status = 'refunded' THEN stars ELSE 0 END), 0)
+            "SELECT CAST(COALESCE(SUM(CASE WHEN status = 'success' THEN stars ELSE 0 END), 0) AS BIGINT),
+                    CAST(COALESCE(SUM(CASE WHEN status = 'refunded' THEN stars ELSE 0 END), 0) AS BIGINT)
              FROM payments WHERE user_id = $1",
         )
         .bind(user_id)
         .fetch_one(&mut *conn)
         .await?;
-        let (free,): (i64,) =
-            sqlx::query_as(&format!("SELECT COALESCE(SUM(l.amount), 0) FROM ledger_entries l WHERE l.user_id = $1 AND ({FREE_REASONS})"))
-                .bind(user_id)
-                .fetch_one(&mut *conn)
-                .await?;
+        let (free,): (i64,) = sqlx::query_as(&format!(
+            "SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM ledger_entries l WHERE l.user_id = $1 AND ({FREE_REASONS})"
+        ))
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
         let (invited,): (i64,) =
             sqlx::query_as("SELECT COUNT(*) FROM users WHERE referred_by = $1").bind(user_id).fetch_one(&mut *conn).await?;
         let (opens,): (i64,) =
             sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE user_id = $1").bind(user_id).fetch_one(&mut *conn).await?;
-        let (withdrawn,): (i64,) =
-            sqlx::query_as("SELECT COALESCE(SUM(token_price), 0) FROM inventory_items WHERE user_id = $1 AND status = 'sent'")
-                .bind(user_id)
-                .fetch_one(&mut *conn)
-                .await?;
+        let (withdrawn,): (i64,) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(token_price), 0) AS BIGINT) FROM inventory_items WHERE user_id = $1 AND status = 'sent'",
+        )
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
         let (failed,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM withdrawals WHERE inventory_item_id = $1 AND status = 'error'")
             .bind(item_id)
             .fetch_one(&mut *conn)
@@ -217,7 +220,7 @@ pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
                 withdrawn_value: Tokens(withdrawn),
                 debt: Tokens(r.13),
                 item_failed_before: failed > 0,
-                demo: r.12,
+                demo: r.12 != 0,
             },
         });
     }
