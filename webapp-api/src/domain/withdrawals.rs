@@ -20,7 +20,12 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
     let url = TradeUrl::parse(trade_url)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let item = inventory::item_in(&mut tx, user_id, item_id).await?;
+    // One rule with selling: the player's own item that can no longer move (sold included) is
+    // `item_not_available`; an id that is not theirs is `item_not_found`.
+    let item = match inventory::item_in(&mut tx, user_id, item_id).await {
+        Err(DomainError::ItemNotFound) if inventory::owns(&mut tx, user_id, item_id).await? => return Err(DomainError::ItemNotAvailable),
+        other => other?,
+    };
     if item.status != "received" && item.status != "error" {
         return Err(DomainError::ItemNotAvailable);
     }
