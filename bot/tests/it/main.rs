@@ -8,6 +8,7 @@ mod admin;
 mod backbone;
 mod crash;
 mod economy;
+mod hardening;
 mod operator;
 mod payments;
 mod rewards;

@@ -143,6 +143,8 @@ pub async fn dev_gate(State(app): State<AppState>, AppJson(body): AppJson<Passwo
 pub struct DemoQuery {
     /// A demo user's id to sign in again (any other value: a new demo user).
     demo_id: Option<i64>,
+    /// Up to 512 of `[A-Za-z0-9_-]`.
+    #[param(pattern = "^[A-Za-z0-9_-]{0,512}$")]
     start_param: Option<String>,
 }
 
