@@ -92,6 +92,10 @@ pub fn split_for_telegram(text: &str, limit: usize) -> Vec<String> {
 
 /// A message text: cleaned, not blank, at most 4000 characters.
 pub fn message_text(raw: &str) -> DomainResult<String> {
+    // The limit counts characters as sent, so the contract's `maxLength` is exactly the rule.
+    if raw.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(DomainError::TooLong("message"));
+    }
     let cleaned = clean_text(raw);
     let text = cleaned.as_str();
     if text.is_empty() {
@@ -105,6 +109,9 @@ pub fn message_text(raw: &str) -> DomainResult<String> {
 
 /// An optional title: trimmed, blank is none, at most 120 characters.
 pub fn title_text(raw: Option<&str>) -> DomainResult<Option<String>> {
+    if raw.is_some_and(|t| t.chars().count() > MAX_TITLE_CHARS) {
+        return Err(DomainError::TooLong("title"));
+    }
     let cleaned = raw.map(clean_text);
     let Some(t) = cleaned.as_deref().filter(|t| !t.is_empty()) else { return Ok(None) };
     if t.chars().count() > MAX_TITLE_CHARS {
@@ -556,7 +563,25 @@ mod tests {
     fn a_blank_message_is_refused_and_a_long_one_too() {
         assert!(matches!(message_text("   \n "), Err(DomainError::EmptyMessage)));
         assert!(matches!(message_text(&"я".repeat(4001)), Err(DomainError::TooLong("message"))));
-        assert_eq!(message_text(&format!("  {}  ", "я".repeat(4000))).unwrap().chars().count(), 4000);
+        assert_eq!(message_text(&format!(" {} ", "я".repeat(3998))).unwrap().chars().count(), 3998);
+        assert!(matches!(message_text(&format!(" {} ", "я".repeat(3999))), Err(DomainError::TooLong("message"))));
+    }
+
+    #[test]
+    fn control_and_bidi_override_characters_are_stripped() {
+        assert_eq!(message_text("a\u{202E}b\u{0000}c\u{2066}d\u{0007}\r\ne\tf").unwrap(), "abcd\ne\tf");
+        assert!(matches!(message_text("\u{202E}\u{0000} "), Err(DomainError::EmptyMessage)));
+        assert_eq!(title_text(Some("\u{202D}Hi")).unwrap().as_deref(), Some("Hi"));
+    }
+
+    #[test]
+    fn a_forward_splits_into_ordered_parts_within_telegrams_limit() {
+        let text = format!("{}\n{}", "x".repeat(3000), "😀".repeat(2000));
+        let parts = split_for_telegram(&text, TELEGRAM_TEXT_LIMIT);
+        assert!(parts.len() >= 2);
+        assert!(parts.iter().all(|p| p.encode_utf16().count() <= TELEGRAM_TEXT_LIMIT && !p.is_empty()));
+        assert_eq!(parts.concat(), text);
+        assert_eq!(split_for_telegram("short", TELEGRAM_TEXT_LIMIT), vec!["short".to_owned()]);
     }
 
     #[test]

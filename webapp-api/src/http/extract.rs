@@ -59,6 +59,35 @@ async fn body_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<axum::bod
     })
 }
 
+/// An integer field of a JSON body: JSON has one number type, so `7.0` is the integer 7 (as
+/// JSON Schema says); a fraction or a value past i64 is refused.
+pub mod int {
+    use serde::{Deserialize, Deserializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Num {
+        I(i64),
+        F(f64),
+    }
+
+    fn exact<E: serde::de::Error>(n: Num) -> Result<i64, E> {
+        match n {
+            Num::I(i) => Ok(i),
+            Num::F(f) if f.fract() == 0.0 && f >= -9.2e18 && f <= 9.2e18 => Ok(f as i64),
+            Num::F(f) => Err(E::custom(format!("expected an integer, got {f}"))),
+        }
+    }
+
+    pub fn required<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        exact(Num::deserialize(d)?)
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        Option::<Num>::deserialize(d)?.map(exact).transpose()
+    }
+}
+
 /// A JSON object body whose failures answer 400/413/415 in our JSON error shape.
 pub struct AppJson<T>(pub T);
 

@@ -66,7 +66,33 @@ pub struct ApiDoc;
 /// The document (built once).
 pub fn document() -> &'static str {
     static DOC: OnceLock<String> = OnceLock::new();
-    DOC.get_or_init(|| ApiDoc::openapi().to_pretty_json().expect("the OpenAPI document serializes"))
+    DOC.get_or_init(|| {
+        let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
+        spell_links(&mut doc);
+        serde_json::to_string_pretty(&doc).expect("the OpenAPI document serializes")
+    })
+}
+
+/// utoipa 5 writes a Link Object's fields in snake case; OpenAPI spells them `operationId`,
+/// `operationRef` and `requestBody`.
+fn spell_links(doc: &mut serde_json::Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else { return };
+    for item in paths.values_mut().filter_map(|i| i.as_object_mut()) {
+        for op in item.values_mut() {
+            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else { continue };
+            for response in responses.values_mut() {
+                let Some(links) = response.get_mut("links").and_then(|l| l.as_object_mut()) else { continue };
+                for link in links.values_mut().filter_map(|l| l.as_object_mut()) {
+                    for (from, to) in [("operation_id", "operationId"), ("operation_ref", "operationRef"), ("request_body", "requestBody")]
+                    {
+                        if let Some(v) = link.remove(from) {
+                            link.insert(to.to_owned(), v);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// This document.

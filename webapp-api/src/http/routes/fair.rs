@@ -32,6 +32,7 @@ pub async fn state(State(app): State<AppState>, AuthUser(id): AuthUser) -> Resul
 #[serde(rename_all = "camelCase")]
 pub struct ClientSeed {
     /// 1 to 64 of `[A-Za-z0-9_-]`.
+    #[schema(pattern = "^[A-Za-z0-9_-]{1,64}$")]
     client_seed: String,
 }
 
@@ -78,8 +79,20 @@ pub async fn verify(State(app): State<AppState>, AppQuery(q): AppQuery<VerifyQue
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
-    /// From 1 (default 1).
+    /// From 1 to 1000000 (default 1).
+    #[param(minimum = 1, maximum = 1000000)]
     pub page: Option<i64>,
+}
+
+impl PageQuery {
+    /// The page asked for, or `bad_request` past the documented range.
+    pub fn page(&self) -> Result<i64, ApiError> {
+        match self.page {
+            None => Ok(1),
+            Some(p) if (1..=1_000_000).contains(&p) => Ok(p),
+            Some(_) => Err(crate::domain::DomainError::BadRequest("page: 1 to 1000000".into()).into()),
+        }
+    }
 }
 
 /// The player's past opens, newest first, with what verifies them.
@@ -87,5 +100,5 @@ pub struct PageQuery {
     responses((status = 200, description = "`{data}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody)))]
 pub async fn opens(State(app): State<AppState>, AuthUser(id): AuthUser, AppQuery(q): AppQuery<PageQuery>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "data": fair::opens(&app.domain, id, q.page.unwrap_or(1)).await? })))
+    Ok(Json(json!({ "data": fair::opens(&app.domain, id, q.page()?).await? })))
 }

@@ -22,14 +22,14 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// The player's skins (sold ones are gone), newest first.
-#[utoipa::path(get, path = "/user/items", tag = "inventory", security(("bearer" = [])),
+#[utoipa::path(get, path = "/user/items", tag = "inventory", operation_id = "list_items", security(("bearer" = [])),
     responses((status = 200, description = "`{data: [item]}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
 pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "data": inventory::list(&app.domain, id).await? })))
 }
 
 /// One of the player's skins.
-#[utoipa::path(get, path = "/user/item/{id}", tag = "inventory", params(("id" = i64, Path, description = "Item id")), security(("bearer" = [])),
+#[utoipa::path(get, path = "/user/item/{id}", tag = "inventory", operation_id = "get_item", params(("id" = i64, Path, description = "Item id")), security(("bearer" = [])),
     responses((status = 200, description = "`{success, item}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found`", body = ErrorBody)))]
 pub async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(item): AppPath<i64>) -> Result<Json<Value>, ApiError> {
@@ -60,6 +60,7 @@ pub async fn public(
 
 #[derive(Deserialize, ToSchema)]
 pub struct Sell {
+    #[serde(deserialize_with = "crate::http::extract::int::required")]
     item_id: i64,
 }
 
@@ -86,6 +87,7 @@ pub async fn sell(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b
 
 #[derive(Deserialize, ToSchema)]
 pub struct Withdraw {
+    #[schema(pattern = r"^https://steamcommunity\.com/tradeoffer/new/\?partner=[1-9][0-9]{0,8}&token=[A-Za-z0-9_-]{1,64}$")]
     trade_url: String,
 }
 

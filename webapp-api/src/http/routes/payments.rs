@@ -30,6 +30,7 @@ pub async fn packages(State(app): State<AppState>, _user: AuthUser) -> Json<Valu
 #[derive(Deserialize, ToSchema)]
 pub struct CreateInvoice {
     pack_id: String,
+    #[serde(deserialize_with = "crate::http::extract::int::required")]
     telegram_id: i64,
     init_data: String,
 }
@@ -43,7 +44,9 @@ pub struct InvoiceCreated {
 
 /// Creates a Stars invoice link for a package (calls Telegram).
 #[utoipa::path(post, path = "/payments/create-invoice-link", tag = "payments", request_body = CreateInvoice, security(("bearer" = [])),
-    responses((status = 200, body = InvoiceCreated), (status = 400, description = "`bad_request`", body = ErrorBody),
+    responses((status = 200, body = InvoiceCreated, links(
+            ("status" = (operation_id = "transaction_status", parameters(("id" = "$response.body#/transaction_id")))),
+            ("pay" = (operation_id = "demo_pay", parameters(("id" = "$response.body#/transaction_id")))))), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`, `invalid_init_data`, `init_data_expired`", body = ErrorBody),
         (status = 403, description = "`forbidden`", body = ErrorBody), (status = 404, description = "`pack_not_found`", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
@@ -65,7 +68,7 @@ pub struct PaymentStatus {
 }
 
 /// A payment's status.
-#[utoipa::path(get, path = "/payments/transaction-status/{id}", tag = "payments", params(("id" = String, Path, description = "Transaction id")),
+#[utoipa::path(get, path = "/payments/transaction-status/{id}", tag = "payments", operation_id = "transaction_status", params(("id" = String, Path, description = "Transaction id")),
     security(("bearer" = [])),
     responses((status = 200, body = PaymentStatus), (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 404, description = "`transaction_not_found`", body = ErrorBody)))]

@@ -30,7 +30,7 @@ pub struct StatusBody {
 }
 
 /// Whether maintenance is on.
-#[utoipa::path(get, path = "/status", tag = "public", responses((status = 200, body = StatusBody)))]
+#[utoipa::path(get, path = "/status", tag = "public", operation_id = "get_status", responses((status = 200, body = StatusBody)))]
 pub async fn status(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "maintenance": settings::maintenance(&app.domain).await? })))
 }

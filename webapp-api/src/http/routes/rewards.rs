@@ -74,11 +74,12 @@ pub async fn referral_page(
     AuthUser(id): AuthUser,
     AppQuery(q): AppQuery<PageQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "data": referrals::page(&app.domain, id, q.page.unwrap_or(1)).await? })))
+    Ok(Json(json!({ "data": referrals::page(&app.domain, id, q.page()?).await? })))
 }
 
 #[derive(Deserialize, ToSchema)]
 pub struct Share {
+    #[serde(deserialize_with = "crate::http::extract::int::required")]
     item_id: i64,
 }
 

@@ -21,7 +21,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// The player's tickets (a bare array).
-#[utoipa::path(get, path = "/support/tickets", tag = "support", security(("bearer" = [])),
+#[utoipa::path(get, path = "/support/tickets", tag = "support", operation_id = "list_tickets", security(("bearer" = [])),
     responses((status = 200, body = Vec<Object>), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
 pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!(tickets::list(&app.domain, id).await?)))
@@ -30,16 +30,26 @@ pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result
 #[derive(Deserialize, ToSchema)]
 pub struct Create {
     /// `payment`, `withdraw`, `bug` or `other`.
+    #[schema(pattern = "^(payment|withdraw|bug|other)$")]
     theme: String,
+    #[serde(default, deserialize_with = "crate::http::extract::int::optional")]
     item_id: Option<i64>,
+    /// At most 120 characters; control and bidi-override characters are stripped.
+    #[schema(max_length = 120)]
     title: Option<String>,
+    /// 1 to 4000 characters; control and bidi-override characters are stripped.
     #[serde(default)]
+    #[schema(max_length = 4000)]
     message: String,
 }
 
 /// Opens a ticket; it is forwarded to the admins.
 #[utoipa::path(post, path = "/support/tickets", tag = "support", request_body = Create, security(("bearer" = [])),
-    responses((status = 200, description = "`{success, ticket}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+    responses((status = 200, description = "`{success, ticket}`", body = Object, links(
+            ("ticket" = (operation_id = "get_ticket", parameters(("id" = "$response.body#/ticket/id")))),
+            ("messages" = (operation_id = "messages", parameters(("id" = "$response.body#/ticket/id")))),
+            ("reply" = (operation_id = "add_message", parameters(("id" = "$response.body#/ticket/id")))),
+            ("close" = (operation_id = "close", parameters(("id" = "$response.body#/ticket/id")))))), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found`", body = ErrorBody),
         (status = 409, description = "`too_many_tickets`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
         (status = 422, description = "`invalid_theme`, `empty_message`, `item_required`, `too_long`", body = ErrorBody),
@@ -50,7 +60,7 @@ pub async fn create(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson
 }
 
 /// One ticket.
-#[utoipa::path(get, path = "/support/tickets/{id}", tag = "support", params(("id" = i64, Path, description = "Ticket id")), security(("bearer" = [])),
+#[utoipa::path(get, path = "/support/tickets/{id}", tag = "support", operation_id = "get_ticket", params(("id" = i64, Path, description = "Ticket id")), security(("bearer" = [])),
     responses((status = 200, body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody)))]
 pub async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(ticket): AppPath<i64>) -> Result<Json<Value>, ApiError> {
@@ -68,7 +78,9 @@ pub async fn messages(State(app): State<AppState>, AuthUser(id): AuthUser, AppPa
 
 #[derive(Deserialize, ToSchema)]
 pub struct NewMessage {
+    /// 1 to 4000 characters; control and bidi-override characters are stripped.
     #[serde(default)]
+    #[schema(max_length = 4000)]
     message: String,
 }
 

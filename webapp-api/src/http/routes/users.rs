@@ -31,6 +31,7 @@ pub async fn me(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<J
 #[derive(Deserialize, ToSchema)]
 pub struct Settings {
     /// `ru` or `en`.
+    #[schema(pattern = "^(ru|en)$")]
     language: String,
 }
 
@@ -62,6 +63,7 @@ pub async fn trade_url(State(app): State<AppState>, AuthUser(id): AuthUser) -> R
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TradeUrlBody {
+    #[schema(pattern = r"^https://steamcommunity\.com/tradeoffer/new/\?partner=[1-9][0-9]{0,8}&token=[A-Za-z0-9_-]{1,64}$")]
     trade_url: String,
 }
 
