@@ -114,8 +114,8 @@ async fn the_outbox_retries_while_telegram_fails_and_gives_up_on_blocked_users()
             .fetch_all(&app.domain().db)
             .await
             .unwrap();
-        let blocked: (bool,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = 701").fetch_one(&app.domain().db).await.unwrap();
-        if rows.iter().all(|r| r.2 >= 1) && blocked.0 {
+        let blocked: (i64,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = 701").fetch_one(&app.domain().db).await.unwrap();
+        if rows.iter().all(|r| r.2 >= 1) && blocked.0 != 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
