@@ -96,6 +96,15 @@ fn rate_limits(get: &dyn Fn(&str) -> Option<String>) -> Result<RateLimits, Confi
         ("RATE_LIMIT_CLAIM_IP", &mut l.claim_ip),
         ("RATE_LIMIT_TICKET_USER", &mut l.ticket_user),
         ("RATE_LIMIT_TICKET_IP", &mut l.ticket_ip),
+        ("RATE_LIMIT_FAIR_USER", &mut l.fair_user),
+        ("RATE_LIMIT_FAIR_IP", &mut l.fair_ip),
+        ("RATE_LIMIT_ITEM_USER", &mut l.item_user),
+        ("RATE_LIMIT_ITEM_IP", &mut l.item_ip),
+        ("RATE_LIMIT_TELEGRAM_USER", &mut l.telegram_user),
+        ("RATE_LIMIT_TELEGRAM_IP", &mut l.telegram_ip),
+        ("RATE_LIMIT_ACCOUNT_USER", &mut l.account_user),
+        ("RATE_LIMIT_ACCOUNT_IP", &mut l.account_ip),
+        ("RATE_LIMIT_DEV_GATE_IP", &mut l.dev_gate_ip),
     ] {
         if let Some(v) = var(get, name) {
             *slot = v.parse::<Limit>().map_err(|e| ConfigError(format!("{name}: {e}")))?;

@@ -90,7 +90,7 @@ impl FakeBotApi {
 
     /// Waits until `method` has been called at least `n` times; answers those calls.
     pub async fn wait_calls(&self, method: &str, n: usize) -> Vec<Value> {
-        for _ in 0..200 {
+        for _ in 0..2400 {
             let calls = self.calls(method);
             if calls.len() >= n {
                 return calls;

@@ -9,6 +9,7 @@ mod backbone;
 mod crash;
 mod economy;
 mod money;
+mod hardening;
 mod operator;
 mod payments;
 mod rewards;

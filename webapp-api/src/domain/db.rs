@@ -76,6 +76,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0003_admin_outbox", include_str!("../../../data/migrations/0003_admin_outbox.sql")),
     ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
     ("0005_money_integrity", include_str!("../../../data/migrations/0005_money_integrity.sql")),
+    ("0006_hardening", include_str!("../../../data/migrations/0006_hardening.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -85,6 +86,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0003_admin_outbox", include_str!("../../../data/migrations/postgres/0003_admin_outbox.sql")),
     ("0004_notification_message_id", include_str!("../../../data/migrations/postgres/0004_notification_message_id.sql")),
     ("0005_money_integrity", include_str!("../../../data/migrations/postgres/0005_money_integrity.sql")),
+    ("0006_hardening", include_str!("../../../data/migrations/postgres/0006_hardening.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.

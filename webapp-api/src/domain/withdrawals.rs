@@ -74,13 +74,13 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
     if is_demo != 0 && !domain.config.demo {
         return Err(DomainError::Unauthorized);
     }
-    let status: Option<(String,)> = sqlx::query_as("SELECT status FROM inventory_items WHERE id = $1 AND user_id = $2")
-        .bind(item_id)
-        .bind(user_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let (status,) = status.filter(|(s,)| s != "sold").ok_or(DomainError::ItemNotFound)?;
-    if status != "received" && status != "error" {
+    // One rule with selling: the player's own item that can no longer move (sold or revoked
+    // included) is `item_not_available`; an id that is not theirs is `item_not_found`.
+    let item = match inventory::item_in(&mut tx, user_id, item_id).await {
+        Err(DomainError::ItemNotFound) if inventory::owns(&mut tx, user_id, item_id).await? => return Err(DomainError::ItemNotAvailable),
+        other => other?,
+    };
+    if item.status != "received" && item.status != "error" {
         return Err(DomainError::ItemNotAvailable);
     }
     if debt > 0 {
