@@ -22,6 +22,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0002_orphan_refunds", include_str!("../../../data/migrations/0002_orphan_refunds.sql")),
     ("0003_admin_outbox", include_str!("../../../data/migrations/0003_admin_outbox.sql")),
     ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
+    ("0007_bot_updates", include_str!("../../../data/migrations/0007_bot_updates.sql")),
 ];
 
 pub async fn open(url: &str) -> Result<Pool, sqlx::Error> {

@@ -2,6 +2,7 @@
 //! domain call and maps its result.
 pub mod error;
 pub mod extract;
+pub mod health;
 pub mod metrics;
 pub mod ratelimit;
 pub mod routes;
@@ -98,6 +99,7 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
     let spa = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     let mut app = Router::new()
         .route("/healthz", get(healthz))
+        .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::endpoint))
         .nest("/api/v1", api)
         .nest_service("/catalog/images", ServeDir::new(state.config.catalog_dir.join("images")))
