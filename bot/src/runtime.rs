@@ -118,12 +118,11 @@ impl BotRuntime {
         if !connect(&bot, &config, &metrics, &mut stop).await {
             return;
         }
-        let mut feeders = Vec::new();
-        feeders.push(match config.webhook.clone() {
+        let feed = match config.webhook.clone() {
             Some(hook) => tokio::spawn(check_in(bot.clone(), hook, metrics.clone(), stop.clone())),
             None => tokio::spawn(poll(bot.clone(), tx, metrics.clone(), stop.clone())),
-        });
-        feeders.push(tokio::spawn(prune(domain.clone(), stop.clone())));
+        };
+        let feeders = [feed, tokio::spawn(prune(domain.clone(), stop.clone()))];
 
         let rx = Arc::new(Mutex::new(rx));
         let mut backoff = Backoff::default();
@@ -204,8 +203,11 @@ async fn connect(bot: &Bot, config: &Config, metrics: &Metrics, stop: &mut watch
         match result {
             Ok(()) => {
                 reached(metrics);
-                crate::set_up_bot(bot, config).await;
-                return true;
+                // Logged, never fatal; a stop does not wait for these.
+                return tokio::select! {
+                    _ = crate::set_up_bot(bot, config) => true,
+                    _ = stopping(stop) => false,
+                };
             }
             Err((call, e)) => {
                 failed(metrics, call, &e);
