@@ -27,14 +27,14 @@ where
 }
 
 async fn subscribed(app: &TestApp, user: i64) -> Option<bool> {
-    let row: Option<(bool,)> =
+    let row: Option<(i64,)> =
         sqlx::query_as("SELECT tg_subscribed FROM users WHERE id = $1").bind(user).fetch_optional(&app.domain().db).await.unwrap();
-    row.map(|r| r.0)
+    row.map(|r| r.0 != 0)
 }
 
 async fn blocked(app: &TestApp, user: i64) -> bool {
-    let (b,): (bool,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();
-    b
+    let (b,): (i64,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();
+    b != 0
 }
 
 async fn subscribe_entries(app: &TestApp, user: i64) -> i64 {
