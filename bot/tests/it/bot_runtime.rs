@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::common::*;
-use crate::fake_bot_api::{text_update, FakeBotApi};
+use crate::fake_bot_api::{text_update, FakeBotApi, Script};
 use crate::payments::{invoice, paid_update, pre_checkout_update};
 
 const HOOK_URL: &str = "https://bot.fragbox.test/tg/hook";
@@ -276,4 +276,29 @@ async fn an_update_delivered_twice_or_at_once_to_two_replicas_has_one_effect() {
     one.audit_clean().await;
     two.stop().await;
     one.stop().await;
+}
+
+#[tokio::test]
+async fn pre_checkout_queries_of_many_payers_at_once_are_all_answered_within_10_s() {
+    // Each answer takes Telegram 300 ms: 40 payers one after another would need 12 s.
+    let fake = FakeBotApi::start().await;
+    fake.script_always("answerPreCheckoutQuery", Script::Delay(Duration::from_millis(300)));
+    let app = webhook_app(Some(fake), None).await;
+    app.fake().wait_calls("setWebhook", 1).await;
+    let payers: Vec<i64> = (0..40).map(|i| 4200 + i).collect();
+    let began = Instant::now();
+    let deliveries = payers.iter().enumerate().map(|(i, &user)| {
+        let update = pre_checkout_update(&format!("q-{user}"), user, "en", &format!("{:032x}", user), 50, "XTR");
+        deliver(&app, 300 + i as i64, update, Some(SECRET))
+    });
+    for status in futures_util::future::join_all(deliveries).await {
+        assert_eq!(status, StatusCode::OK);
+    }
+    let all = eventually(Duration::from_secs(10), || async { app.fake().calls("answerPreCheckoutQuery").len() == payers.len() }).await;
+    let answered = app.fake().calls("answerPreCheckoutQuery");
+    assert!(all, "{} of {} answered within 10 s", answered.len(), payers.len());
+    println!("{} pre-checkout queries answered in {:?}", answered.len(), began.elapsed());
+    // Unknown invoices: each refused with a reason, none accepted.
+    assert!(answered.iter().all(|a| a["ok"] == json!(false) && a["error_message"].as_str().is_some_and(|m| !m.is_empty())), "{answered:?}");
+    app.stop().await;
 }
