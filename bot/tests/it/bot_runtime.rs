@@ -302,3 +302,110 @@ async fn pre_checkout_queries_of_many_payers_at_once_are_all_answered_within_10_
     assert!(answered.iter().all(|a| a["ok"] == json!(false) && a["error_message"].as_str().is_some_and(|m| !m.is_empty())), "{answered:?}");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_webhook_telegram_refuses_at_first_is_set_again_until_it_takes() {
+    let fake = FakeBotApi::start().await;
+    fake.script("setWebhook", Script::Err(500, "Internal Server Error".into()));
+    fake.script("setWebhook", Script::Err(429, "Too Many Requests: retry after 1".into()));
+    let app = webhook_app(Some(fake), None).await;
+    app.fake().wait_calls("setWebhook", 3).await;
+    assert_eq!(app.fake().webhook_url(), HOOK_URL);
+    assert!(eventually(Duration::from_secs(10), || async { readyz(&app).await.0 == StatusCode::OK }).await);
+    assert_eq!(deliver(&app, 1, text_update(4300, "Uma", "en", "/start"), Some(SECRET)).await, StatusCode::OK);
+    wait_messages(app.fake(), 4300, "Hi, Uma", 1).await;
+    app.stop().await;
+}
+
+/// The real binary with a bot token against `api`, its stderr lines collected.
+struct Binary {
+    child: std::process::Child,
+    base: String,
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Binary {
+    fn start(dir: &std::path::Path, api: &str) -> Binary {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+        let dist = dir.join("dist");
+        std::fs::create_dir_all(&dist).unwrap();
+        std::fs::write(dist.join("index.html"), "<!doctype html><title>FragBox</title>").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fragbox"))
+            .env("BIND_ADDR", "127.0.0.1:0")
+            .env("DATABASE_URL", format!("sqlite://{}", dir.join("fragbox.db").display()))
+            .env("CATALOG_DIR", repo_root().join("data/catalog"))
+            .env("LEGAL_DIR", repo_root().join("data/legal"))
+            .env("WEBAPP_DIST", &dist)
+            .env("TELEGRAM_BOT_TOKEN", TOKEN)
+            .env("TELEGRAM_API_URL", api)
+            .env("WEBAPP_URL", "https://app.fragbox.test")
+            .env("LOG_FORMAT", "json")
+            .env("RUST_LOG", "info,fragbox=debug,sqlx=warn")
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = stderr.clone();
+        let err = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let base = loop {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if let Some(url) = line.strip_prefix("FragBox is running at ") {
+                        break url.trim().to_owned();
+                    }
+                }
+                _ => panic!("fragbox exited before listening: {:?}", stderr.lock().unwrap()),
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        Binary { child, base, stderr }
+    }
+
+    fn count(&self, needle: &str) -> usize {
+        self.stderr.lock().unwrap().iter().filter(|l| l.contains(needle)).count()
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn the_binary_logs_each_change_of_telegram_being_reachable_once() {
+    let dir = TempDir::new();
+    let addr = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap()
+    };
+    let server = Binary::start(&dir.0, &format!("http://{addr}"));
+    let http = reqwest::Client::new();
+    let ready = |http: reqwest::Client, base: String| async move { http.get(format!("{base}/readyz")).send().await.unwrap().status() };
+
+    // Down at start: one error line, however many retries follow (quiet debug lines).
+    let retried = eventually(Duration::from_secs(20), || async { server.count("Telegram still does not answer") >= 3 }).await;
+    assert!(retried, "{:#?}", server.stderr.lock().unwrap());
+    assert_eq!(server.count("Telegram does not answer: the bot is down"), 1);
+    assert_eq!(ready(http.clone(), server.base.clone()).await, StatusCode::SERVICE_UNAVAILABLE);
+
+    // Back: one info line, and the process is ready.
+    let telegram = FakeBotApi::start_on(addr).await;
+    assert!(eventually(Duration::from_secs(15), || async { ready(http.clone(), server.base.clone()).await == StatusCode::OK }).await);
+    telegram.push_update(text_update(4301, "Vic", "en", "/start"));
+    assert!(eventually(Duration::from_secs(10), || async { messages_to(&telegram, 4301, "Hi, Vic") == 1 }).await);
+    assert_eq!(server.count("Telegram answers: the bot is up"), 1);
+    assert_eq!(server.count("Telegram does not answer: the bot is down"), 1);
+    let secret = TOKEN.split(':').nth(1).unwrap();
+    assert_eq!(server.count(secret), 0, "the bot token never reaches the logs");
+}
