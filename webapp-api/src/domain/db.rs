@@ -77,6 +77,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
     ("0005_money_integrity", include_str!("../../../data/migrations/0005_money_integrity.sql")),
     ("0006_hardening", include_str!("../../../data/migrations/0006_hardening.sql")),
+    ("0007_bot_updates", include_str!("../../../data/migrations/0007_bot_updates.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -87,6 +88,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0004_notification_message_id", include_str!("../../../data/migrations/postgres/0004_notification_message_id.sql")),
     ("0005_money_integrity", include_str!("../../../data/migrations/postgres/0005_money_integrity.sql")),
     ("0006_hardening", include_str!("../../../data/migrations/postgres/0006_hardening.sql")),
+    ("0007_bot_updates", include_str!("../../../data/migrations/postgres/0007_bot_updates.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.

@@ -2,6 +2,7 @@
 pub mod admin;
 pub mod audit;
 pub mod auth;
+pub mod bot_updates;
 pub mod cases;
 pub mod catalog;
 pub mod clock;

@@ -84,10 +84,12 @@ pub struct Pending {
     pub notice: Option<Notice>,
 }
 
-/// Messages due now, oldest first.
+/// Messages due now, oldest first. Messages to a player who blocked the bot wait (nothing is
+/// sent to them) until they unblock it.
 pub async fn due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
     let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(
         "SELECT id, user_id, attempts, payload FROM notifications WHERE status = 'pending' AND next_attempt_at <= $1
+         AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = notifications.user_id AND u.bot_blocked = 1)
          ORDER BY id LIMIT $2",
     )
     .bind(domain.now())
@@ -136,9 +138,22 @@ pub async fn mark_failed(domain: &Domain, id: i64, attempts_so_far: i64, error: 
     Ok(())
 }
 
+/// The player blocked the bot (a send was refused, or Telegram told us): the outbox stops
+/// writing to them.
 pub async fn mark_user_blocked(domain: &Domain, user_id: i64) -> DomainResult<()> {
+    set_bot_blocked(domain, user_id, true).await
+}
+
+/// Telegram's word (a `my_chat_member` update of the private chat) that the player blocked or
+/// unblocked the bot. Unblocked, their waiting messages go out again.
+pub async fn set_bot_blocked(domain: &Domain, user_id: i64, blocked: bool) -> DomainResult<()> {
+    let sql = if blocked {
+        "UPDATE users SET bot_blocked = 1, updated_at = $1 WHERE id = $2"
+    } else {
+        "UPDATE users SET bot_blocked = 0, updated_at = $1 WHERE id = $2"
+    };
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET bot_blocked = 1 WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+    sqlx::query(sql).bind(domain.now()).bind(user_id).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(())
 }
