@@ -124,22 +124,28 @@ struct CachedSession {
     expires_at: i64,
 }
 
-/// Sessions by token hash, kept in memory so a request never waits on SQLite to authenticate.
+/// How long a session read from the store is trusted before it is read again. Another replica
+/// may revoke it meanwhile: a revoked session stops working everywhere within this time.
+pub const SESSION_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Sessions by token hash, kept in memory for a few seconds so most requests do not wait on the
+/// store to authenticate.
 #[derive(Default)]
 pub struct SessionCache {
-    map: RwLock<HashMap<String, CachedSession>>,
+    map: RwLock<HashMap<String, (CachedSession, std::time::Instant)>>,
 }
 
 impl SessionCache {
     fn get(&self, hash: &str) -> Option<CachedSession> {
-        self.map.read().expect("session cache").get(hash).copied()
+        let map = self.map.read().expect("session cache");
+        map.get(hash).filter(|(_, at)| at.elapsed() < SESSION_CACHE_TTL).map(|(s, _)| *s)
     }
     fn put(&self, hash: String, s: CachedSession, now: i64) {
         let mut map = self.map.write().expect("session cache");
         if map.len() > 100_000 {
-            map.retain(|_, v| v.expires_at > now);
+            map.retain(|_, (v, at)| v.expires_at > now && at.elapsed() < SESSION_CACHE_TTL);
         }
-        map.insert(hash, s);
+        map.insert(hash, (s, std::time::Instant::now()));
     }
     fn remove(&self, hash: &str) {
         self.map.write().expect("session cache").remove(hash);

@@ -181,7 +181,9 @@ pub enum Paid {
 /// and notifies the player, all in one transaction.
 pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<Paid> {
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
+    // The payer is locked first: the same charge delivered to two replicas at once is decided
+    // by one of them, the other finds it seen.
+    let mut tx = db::begin_write_for(&domain.db, &[report.user_id]).await?;
     let seen: Option<(String,)> =
         sqlx::query_as("SELECT id FROM payments WHERE charge_id = $1").bind(&report.charge_id).fetch_optional(&mut *tx).await?;
     if seen.is_some() {
@@ -276,6 +278,12 @@ pub enum Refunded {
 /// Takes back a refunded payment's credit (all of it, or with `clamp` as much as the balance
 /// holds), marks it refunded and tells the player. `None` when it was not a credited payment.
 async fn reverse_in(conn: &mut Conn, charge_id: &str, clamp: bool, now: i64) -> DomainResult<Option<Refunded>> {
+    // The payer is locked before the payment's status and the balance are read.
+    let payer: Option<(i64,)> =
+        sqlx::query_as("SELECT user_id FROM payments WHERE charge_id = $1").bind(charge_id).fetch_optional(&mut *conn).await?;
+    if let Some((payer,)) = payer {
+        db::lock_users(conn, &[payer]).await?;
+    }
     let row: Option<(String, i64, i64, i64, String)> =
         sqlx::query_as("SELECT id, user_id, tokens, stars, status FROM payments WHERE charge_id = $1")
             .bind(charge_id)

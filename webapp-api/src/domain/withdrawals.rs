@@ -19,7 +19,7 @@ pub struct Requested {
 pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &str) -> DomainResult<Requested> {
     let url = TradeUrl::parse(trade_url)?;
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
     let item = inventory::item_in(&mut tx, user_id, item_id).await?;
     if item.status != "received" && item.status != "error" {
         return Err(DomainError::ItemNotAvailable);
@@ -121,14 +121,21 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
             ("error", "error", Some(reason.to_owned()), Notice::WithdrawalFailed { item: item_name, reason: reason.to_owned() })
         }
     };
-    sqlx::query("UPDATE withdrawals SET status = $1, reason = $2, resolved_by = $3, resolved_at = $4 WHERE id = $5")
-        .bind(w_status)
-        .bind(&reason)
-        .bind(admin_id)
-        .bind(now)
-        .bind(withdrawal_id)
-        .execute(&mut *tx)
-        .await?;
+    // Conditional: of two operators resolving at once (two replicas), one wins, the other finds
+    // nothing pending.
+    let resolved = sqlx::query(
+        "UPDATE withdrawals SET status = $1, reason = $2, resolved_by = $3, resolved_at = $4 WHERE id = $5 AND status = 'pending'",
+    )
+    .bind(w_status)
+    .bind(&reason)
+    .bind(admin_id)
+    .bind(now)
+    .bind(withdrawal_id)
+    .execute(&mut *tx)
+    .await?;
+    if resolved.rows_affected() != 1 {
+        return Err(DomainError::NotFound);
+    }
     sqlx::query("UPDATE inventory_items SET status = $1, status_reason = $2, updated_at = $3 WHERE id = $4 AND status = 'pending'")
         .bind(i_status)
         .bind(&reason)
