@@ -10,5 +10,6 @@ mod crash;
 mod economy;
 mod operator;
 mod payments;
+mod replicas;
 mod rewards;
 mod support;
