@@ -169,9 +169,12 @@ impl Config {
         let db_busy_timeout_ms = parse(get, "DB_BUSY_TIMEOUT_MS", 5_000u64)?;
         let db_max_connections = match var(get, "DB_MAX_CONNECTIONS") {
             None => None,
-            Some(v) => Some(v.parse::<u32>().ok().filter(|n| (1..=1000).contains(n)).ok_or_else(|| {
-                ConfigError(format!("DB_MAX_CONNECTIONS: a number from 1 to 1000, not {v:?}"))
-            })?),
+            Some(v) => Some(
+                v.parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=1000).contains(n))
+                    .ok_or_else(|| ConfigError(format!("DB_MAX_CONNECTIONS: a number from 1 to 1000, not {v:?}")))?,
+            ),
         };
         let telegram_timeout_ms = parse(get, "TELEGRAM_TIMEOUT_MS", 5_000u64)?;
         if db_busy_timeout_ms == 0 || telegram_timeout_ms == 0 {

@@ -105,6 +105,8 @@ pub struct Options {
     pub fake: Option<FakeBotApi>,
     /// A clock the test moves by hand (else the system clock).
     pub clock: Option<std::sync::Arc<webapp_api::domain::clock::ManualClock>>,
+    /// An SQLite file even when the suite runs on PostgreSQL (tests that move a shop from it).
+    pub sqlite: bool,
 }
 
 impl TestApp {
@@ -128,7 +130,11 @@ impl TestApp {
         };
         let mut env: HashMap<String, String> = HashMap::new();
         env.insert("BIND_ADDR".into(), "127.0.0.1:0".into());
-        let db_url = fresh_database_url(&dir.0).await;
+        let db_url = match opts.env.iter().find(|(k, _)| *k == "DATABASE_URL") {
+            Some((_, url)) => url.clone(),
+            None if opts.sqlite => format!("sqlite://{}", dir.0.join("fragbox.db").display()),
+            None => fresh_database_url(&dir.0).await,
+        };
         env.insert("DATABASE_URL".into(), db_url.clone());
         env.insert("CATALOG_DIR".into(), repo_root().join("data/catalog").display().to_string());
         env.insert("LEGAL_DIR".into(), repo_root().join("data/legal").display().to_string());

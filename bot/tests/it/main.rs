@@ -8,6 +8,7 @@ mod admin;
 mod backbone;
 mod crash;
 mod economy;
+mod moving;
 mod operator;
 mod payments;
 mod replicas;
