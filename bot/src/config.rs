@@ -32,8 +32,11 @@ pub struct Config {
     pub trusted_proxies: Vec<IpNet>,
     /// `METRICS_TOKEN` (bearer) or `METRICS_ENABLED=true` (open); else `/metrics` is 404.
     pub metrics: MetricsAccess,
-    /// `DB_BUSY_TIMEOUT_MS`: how long a write waits for SQLite's lock before answering 503 busy.
+    /// `DB_BUSY_TIMEOUT_MS`: how long a write waits for SQLite's lock (PostgreSQL: a row lock)
+    /// before answering 503 busy.
     pub db_busy_timeout_ms: u64,
+    /// `DB_MAX_CONNECTIONS`: the pool size of this process (default 8 on SQLite, 16 on PostgreSQL).
+    pub db_max_connections: Option<u32>,
     /// `TELEGRAM_TIMEOUT_MS`: how long a player's request waits on a Telegram call.
     pub telegram_timeout_ms: u64,
     /// `WITHDRAW_MIN_STARS`: lifetime paid Stars (net of refunds) that unlock withdrawals;
@@ -102,7 +105,7 @@ impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
             .field("bind_addr", &self.bind_addr)
-            .field("database_url", &self.database_url)
+            .field("database_url", &redact_password(&self.database_url))
             .field("bot_token", &self.bot_token.as_ref().map(|_| "<redacted>"))
             .field("telegram_api_url", &self.telegram_api_url)
             .field("webapp_url", &self.webapp_url)
@@ -114,6 +117,17 @@ impl std::fmt::Debug for Config {
             .field("metrics", &self.metrics)
             .field("webhook", &self.webhook)
             .finish_non_exhaustive()
+    }
+}
+
+/// A database URL as it may be logged: a PostgreSQL password becomes `***`.
+pub fn redact_password(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => url.to_owned(),
     }
 }
 
@@ -222,6 +236,15 @@ impl Config {
             (None, Some(v)) => return Err(ConfigError(format!("METRICS_ENABLED: true or false, not {v:?}"))),
         };
         let db_busy_timeout_ms = parse(get, "DB_BUSY_TIMEOUT_MS", 5_000u64)?;
+        let db_max_connections = match var(get, "DB_MAX_CONNECTIONS") {
+            None => None,
+            Some(v) => Some(
+                v.parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=1000).contains(n))
+                    .ok_or_else(|| ConfigError(format!("DB_MAX_CONNECTIONS: a number from 1 to 1000, not {v:?}")))?,
+            ),
+        };
         let telegram_timeout_ms = parse(get, "TELEGRAM_TIMEOUT_MS", 5_000u64)?;
         if db_busy_timeout_ms == 0 || telegram_timeout_ms == 0 {
             return Err(ConfigError("DB_BUSY_TIMEOUT_MS and TELEGRAM_TIMEOUT_MS must be > 0".into()));
@@ -266,6 +289,7 @@ impl Config {
             trusted_proxies,
             metrics,
             db_busy_timeout_ms,
+            db_max_connections,
             telegram_timeout_ms,
             withdraw_min_stars,
             demo_public,

@@ -33,7 +33,9 @@ pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::db::Pool
         }
     }
     let busy = std::time::Duration::from_millis(config.db_busy_timeout_ms);
-    let pool = db::open_with(&config.database_url, busy).await.map_err(|e| format!("DATABASE_URL: {e}"))?;
+    let pool = db::open_sized(&config.database_url, busy, config.db_max_connections)
+        .await
+        .map_err(|e| format!("DATABASE_URL ({}): {e}", config::redact_password(&config.database_url)))?;
     db::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
     let catalog = Catalog::load(&config.catalog_dir).map_err(|e| format!("CATALOG_DIR: {e}"))?;
     Ok((pool, catalog))

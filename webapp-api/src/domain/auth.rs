@@ -122,7 +122,7 @@ pub fn sign_init_data(pairs: &[(&str, &str)], bot_token: &str) -> String {
 pub const MAX_SESSIONS_PER_USER: usize = 10;
 /// A cached session is trusted this long, then the database is asked again (another replica
 /// may have ended it). It also bounds the cache: entries older than this are dropped.
-pub const SESSION_CACHE_SECS: i64 = 60;
+pub const SESSION_CACHE_SECS: i64 = 3;
 /// Expired sessions of anyone deleted per sign-in (an indexed, bounded batch).
 const PURGE_BATCH: i64 = 64;
 

@@ -171,7 +171,7 @@ pub struct Sold {
 /// sale and credits the ledger. Any other state, or someone else's item, changes nothing.
 pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Sold> {
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
     let row: Option<(i64, String)> = sqlx::query_as("SELECT token_price, status FROM inventory_items WHERE id = $1 AND user_id = $2")
         .bind(item_id)
         .bind(user_id)

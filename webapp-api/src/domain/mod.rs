@@ -22,6 +22,7 @@ pub mod settings;
 pub mod telegram;
 pub mod tickets;
 pub mod trade_url;
+pub mod transfer;
 pub mod users;
 pub mod withdrawals;
 

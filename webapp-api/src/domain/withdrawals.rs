@@ -269,15 +269,23 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
         Resolution::Sent => Notice::WithdrawalSent { item: item_name },
         Resolution::Failed { .. } => Notice::WithdrawalFailed { item: item_name, code: code.clone(), reason: note.clone() },
     };
-    sqlx::query("UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5 WHERE id = $6")
-        .bind(w_status)
-        .bind(&note)
-        .bind(&code)
-        .bind(admin_id)
-        .bind(now)
-        .bind(withdrawal_id)
-        .execute(&mut *tx)
-        .await?;
+    // Conditional: of two operators resolving at once (two replicas), one wins, the other finds
+    // nothing pending.
+    let resolved = sqlx::query(
+        "UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5
+         WHERE id = $6 AND status = 'pending'",
+    )
+    .bind(w_status)
+    .bind(&note)
+    .bind(&code)
+    .bind(admin_id)
+    .bind(now)
+    .bind(withdrawal_id)
+    .execute(&mut *tx)
+    .await?;
+    if resolved.rows_affected() != 1 {
+        return Err(DomainError::NotFound);
+    }
     sqlx::query(
         "UPDATE inventory_items SET status = $1, status_reason = $2, status_reason_code = $3, updated_at = $4 WHERE id = $5 AND status = 'pending'",
     )
