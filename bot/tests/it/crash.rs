@@ -349,6 +349,57 @@ async fn a_long_writer_makes_writes_answer_busy_and_a_retry_charges_once() {
     app.stop().await;
 }
 
+/// Writes of the process wait for their turn in one queue (not in SQLite's busy handler, and
+/// holding no pooled connection): with a pool of two, one write transaction open and ten opens
+/// waiting behind it, a read still gets the other connection at once; then every open goes
+/// through, each charged once. Without the queue the waiting opens take the pool and the read
+/// answers 503 busy.
+#[tokio::test]
+async fn writers_wait_in_one_queue_and_leave_the_pool_to_readers() {
+    if on_postgres() {
+        eprintln!("skipped on PostgreSQL: row locks, no write queue");
+        return;
+    }
+    let app = TestApp::start(Options {
+        env: vec![("DB_MAX_CONNECTIONS", "2".into()), ("DB_BUSY_TIMEOUT_MS", "60000".into())],
+        ..Options::default()
+    })
+    .await;
+    let t = app.sign_in(930_101, "Queue").await;
+    app.grant(930_101, 1000).await;
+    let before = app.balance(930_101).await;
+
+    let holder = webapp_api::domain::db::begin_write(&app.domain().db).await.unwrap();
+    let mut opens = Vec::new();
+    for i in 0..10 {
+        let (http, url, t) = (app.http.clone(), format!("{}/api/v1/cases/starter/open", app.base), t.clone());
+        opens.push(tokio::spawn(async move {
+            let res = http.post(url).bearer_auth(&t).json(&json!({ "requestId": format!("q-{i}") })).send().await.unwrap();
+            let status = res.status();
+            (status, res.text().await.unwrap_or_default())
+        }));
+    }
+    // Give the opens time to reach the queue (on a slow machine some may arrive later: then
+    // they simply queue after the read).
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let (s, me) = app.get("/api/v1/me", Some(&t)).await;
+    assert_eq!(s, StatusCode::OK, "{me}");
+    assert_eq!(me["data"]["balance"], json!(before / 100));
+    holder.commit().await.unwrap();
+    let mut items = std::collections::HashSet::new();
+    for o in opens {
+        let (s, body) = o.await.unwrap();
+        assert_eq!(s, StatusCode::OK, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        items.insert(v["item"]["id"].as_i64().unwrap());
+    }
+    assert_eq!(items.len(), 10);
+    let price = app.domain().catalog.case("starter").unwrap().price.0;
+    assert_eq!(app.balance(930_101).await, before - 10 * price + 10_000);
+    app.audit_clean().await;
+    app.stop().await;
+}
+
 async fn subscribed(app: &TestApp, user: i64) -> i64 {
     let (s,): (i64,) =
         sqlx::query_as("SELECT tg_subscribed FROM users WHERE id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();

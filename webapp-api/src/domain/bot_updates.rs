@@ -1,6 +1,6 @@
 //! Telegram updates taken for handling, so that one delivered twice (a webhook retry, or the same
 //! update posted to two replicas at once) has one effect.
-use crate::domain::{Domain, DomainResult};
+use crate::domain::{db, Domain, DomainResult};
 
 /// Rows are kept this long: Telegram keeps an undelivered update for 24 hours, and after a week
 /// without updates it may start update ids afresh at random.
@@ -10,6 +10,7 @@ pub const KEEP_SECS: i64 = 48 * 3600;
 /// before (here or on another replica). One statement on a unique key: concurrent takers of
 /// the same update cannot both win.
 pub async fn take(domain: &Domain, bot_id: i64, update_id: i64) -> DomainResult<bool> {
+    let _turn = db::write_turn(&domain.db).await?;
     let done = sqlx::query(
         "INSERT INTO bot_updates(bot_id, update_id, received_at) VALUES ($1, $2, $3) ON CONFLICT (bot_id, update_id) DO NOTHING",
     )
@@ -23,6 +24,7 @@ pub async fn take(domain: &Domain, bot_id: i64, update_id: i64) -> DomainResult<
 
 /// Forgets updates taken more than `KEEP_SECS` ago; answers how many.
 pub async fn prune(domain: &Domain) -> DomainResult<u64> {
+    let _turn = db::write_turn(&domain.db).await?;
     let done = sqlx::query("DELETE FROM bot_updates WHERE received_at < $1").bind(domain.now() - KEEP_SECS).execute(&domain.db).await?;
     Ok(done.rows_affected())
 }

@@ -11,14 +11,18 @@
 //! - opening: SQLite's per-connection PRAGMAs (WAL, `synchronous=NORMAL`, foreign keys, busy timeout);
 //! - migrations: `data/migrations/*.sql` for SQLite, `data/migrations/postgres/*.sql` for PostgreSQL
 //!   (same names, same order);
-//! - `begin_write`: `BEGIN IMMEDIATE` on SQLite (its one write lock, taken up front); a plain
-//!   `BEGIN` on PostgreSQL, where the write then locks the rows it decides on (`lock_users`,
-//!   `lock_key`, conditional updates, unique keys);
+//! - `begin_write`: on SQLite, a turn in the process's one write queue (FIFO), then
+//!   `BEGIN IMMEDIATE` (its one write lock, taken up front); a plain `BEGIN` on PostgreSQL, where
+//!   the write then locks the rows it decides on (`lock_users`, `lock_key`, conditional updates,
+//!   unique keys) and several writers run at once;
 //! - `lock_users` / `lock_key`: no-ops on SQLite (the write lock already serialises writers);
 //!   `SELECT … FOR NO KEY UPDATE` in ascending id order / a transaction-scoped advisory lock on PostgreSQL;
 //! - `claim_suffix`: `FOR UPDATE SKIP LOCKED` on PostgreSQL so outbox senders on several replicas
 //!   never pick the same row.
+use std::collections::HashMap;
+use std::ops::{Deref, DerefMut};
 use std::str::FromStr;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -31,8 +35,6 @@ pub type Db = Any;
 pub type Pool = sqlx::Pool<Db>;
 /// One connection (or a transaction, through `&mut *tx`).
 pub type Conn = <Db as sqlx::Database>::Connection;
-/// A write transaction opened by `begin_write`.
-pub type Tx = Transaction<'static, Db>;
 
 use crate::domain::DomainResult;
 
@@ -124,6 +126,7 @@ pub async fn open_sized(url: &str, busy_timeout: Duration, max_connections: Opti
             first.execute("SELECT 1").await?;
             first.close().await?;
             let options = AnyConnectOptions::from_str(url)?;
+            write_queue(options.database_url.as_str(), Some(busy_timeout));
             // `after_connect` wants a `'static` text; one small string per pool opened.
             let pragmas: &'static str = Box::leak(
                 format!(
@@ -232,15 +235,108 @@ async fn apply_migrations(conn: &mut Conn, dialect: Dialect) -> Result<(), sqlx:
     Ok(())
 }
 
-/// Every write goes through this. SQLite: `BEGIN IMMEDIATE` takes the write lock up front, so the
-/// busy timeout applies and a read-then-write never fails on a lock upgrade. PostgreSQL: `BEGIN`
-/// (read committed); a write that reads before it decides locks those rows first (`lock_users`,
-/// `lock_key`) or decides in one conditional statement.
+/// A write transaction opened by `begin_write`. It derefs to the connection (`&mut *tx`), and
+/// ends with `commit` or `rollback`; dropped unfinished, it rolls back. On SQLite it also holds
+/// the process's write turn until it ends (see `begin_write`).
+pub struct Tx {
+    tx: Option<Transaction<'static, Db>>,
+    turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Tx {
+    pub async fn commit(mut self) -> Result<(), sqlx::Error> {
+        let tx = self.tx.take().expect("a transaction ends once");
+        tx.commit().await
+        // `self` drops here: the next writer's turn starts after the commit.
+    }
+
+    pub async fn rollback(mut self) -> Result<(), sqlx::Error> {
+        let tx = self.tx.take().expect("a transaction ends once");
+        tx.rollback().await
+    }
+}
+
+impl Deref for Tx {
+    type Target = Conn;
+    fn deref(&self) -> &Conn {
+        self.tx.as_ref().expect("a live transaction")
+    }
+}
+
+impl DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut Conn {
+        self.tx.as_mut().expect("a live transaction")
+    }
+}
+
+impl Drop for Tx {
+    /// Unfinished (an error, an early answer, a cancelled request): sqlx only queues the rollback
+    /// on the connection, so the turn passes on once the rollback has run; otherwise the next
+    /// writer's `BEGIN IMMEDIATE` would find the lock still held and sleep in the busy handler.
+    fn drop(&mut self) {
+        let (Some(tx), Some(turn)) = (self.tx.take(), self.turn.take()) else { return };
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) => {
+                rt.spawn(async move {
+                    let _ = tx.rollback().await;
+                    drop(turn);
+                });
+            }
+            Err(_) => drop((tx, turn)),
+        }
+    }
+}
+
+/// SQLite's write queue of one database: writers of this process take turns in arrival order
+/// (tokio's mutex is fair: FIFO), and only the holder of the turn runs `BEGIN IMMEDIATE`, so no
+/// writer of the process sleeps in SQLite's busy handler (whose back-off sleeps 1, 2, 5, 10 …
+/// 100 ms and lets a later writer overtake), and a waiting writer holds no pooled connection.
+/// The busy timeout bounds the wait for a turn as it bounds a wait for a writer outside the
+/// process (the CLI), which SQLite's busy handler still serves. Keyed by the pool's URL: two
+/// pools on one file in one process share the queue.
+struct WriteQueue {
+    turn: Arc<tokio::sync::Mutex<()>>,
+    wait: Duration,
+}
+
+/// The queue of the database a URL names; `busy` (given by `open_sized`) sets how long a writer
+/// waits for its turn before it is refused as busy.
+fn write_queue(url: &str, busy: Option<Duration>) -> (Arc<tokio::sync::Mutex<()>>, Duration) {
+    static QUEUES: OnceLock<Mutex<HashMap<String, WriteQueue>>> = OnceLock::new();
+    let mut queues = QUEUES.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    let q = queues
+        .entry(url.to_owned())
+        .or_insert_with(|| WriteQueue { turn: Arc::new(tokio::sync::Mutex::new(())), wait: Duration::from_secs(10) });
+    if let Some(wait) = busy {
+        q.wait = wait;
+    }
+    (q.turn.clone(), q.wait)
+}
+
+/// Every write goes through this. SQLite: the writer waits for its turn in the process's write
+/// queue, then `BEGIN IMMEDIATE` takes the write lock up front (a read-then-write never fails on
+/// a lock upgrade; the busy timeout applies only to writers outside the process). PostgreSQL:
+/// `BEGIN` (read committed), no queue; a write that reads before it decides locks those rows
+/// first (`lock_users`, `lock_key`) or decides in one conditional statement.
 pub async fn begin_write(pool: &Pool) -> DomainResult<Tx> {
     Ok(match Dialect::of_pool(pool) {
-        Dialect::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await?,
-        Dialect::Postgres => pool.begin_with("BEGIN").await?,
+        Dialect::Sqlite => {
+            let turn = write_turn(pool).await?;
+            Tx { tx: Some(pool.begin_with("BEGIN IMMEDIATE").await?), turn }
+        }
+        Dialect::Postgres => Tx { tx: Some(pool.begin_with("BEGIN").await?), turn: None },
     })
+}
+
+/// The write turn for a single statement outside a transaction (an insert-or-ignore, a prune):
+/// on SQLite it waits in the write queue like `begin_write` and holds the turn until dropped;
+/// on PostgreSQL there is no queue (`None`).
+pub async fn write_turn(pool: &Pool) -> DomainResult<Option<tokio::sync::OwnedMutexGuard<()>>> {
+    if Dialect::of_pool(pool) == Dialect::Postgres {
+        return Ok(None);
+    }
+    let (queue, wait) = write_queue(pool.connect_options().database_url.as_str(), None);
+    Ok(Some(tokio::time::timeout(wait, queue.lock_owned()).await.map_err(|_| sqlx::Error::PoolTimedOut)?))
 }
 
 /// `begin_write`, then the given users' rows locked (see `lock_users`).
