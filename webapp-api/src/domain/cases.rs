@@ -3,8 +3,10 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::domain::inventory::{self, Item};
+use crate::domain::clock::rfc3339;
+use crate::domain::inventory::Item;
 use crate::domain::ledger::{self, Posted};
+use crate::domain::users::display_name;
 use crate::domain::{db, fair, referrals, Domain, DomainError, DomainResult, Tokens};
 
 #[derive(Serialize)]
@@ -40,21 +42,52 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     let case = domain.catalog.case(case_id).ok_or(DomainError::CaseNotFound)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    // The player (and the inviter, while the first-open reward is to pay) is locked before the
-    // open reads the seed, the balance or the first-open mark: one open per player at a time.
-    let locks = referrals::users_an_open_locks(&mut tx, user_id).await?;
-    db::lock_users(&mut tx, &locks).await?;
-    if let Some(r) = request_id {
-        let seen: Option<(String,)> = sqlx::query_as("SELECT response FROM case_opens WHERE user_id = $1 AND request_id = $2")
-            .bind(user_id)
-            .bind(r)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if let Some((response,)) = seen {
-            return RawValue::from_string(response).map_err(|e| DomainError::Internal(e.to_string()));
-        }
+    // PostgreSQL: the player (and the inviter, while the first-open reward is to pay) is locked
+    // before the open reads the seed, the balance or the first-open mark: one open per player at
+    // a time. SQLite: the write lock already excludes every other writer; nothing to read for it.
+    if db::Dialect::of_conn(&tx) == db::Dialect::Postgres {
+        let locks = referrals::users_an_open_locks(&mut tx, user_id).await?;
+        db::lock_users(&mut tx, &locks).await?;
     }
-    let seed = fair::active_seed(&mut tx, domain, user_id).await?;
+    // One read: an earlier answer to this request id, the active seed, the first-open mark and
+    // the owner's name for the answer.
+    type State = (
+        Option<String>,
+        Option<i64>,
+        String,
+        String,
+        Option<String>,
+        Option<i64>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<i64>,
+    );
+    let state: Option<State> = sqlx::query_as(
+        "SELECT (SELECT o.response FROM case_opens o WHERE o.user_id = u.id AND o.request_id = $2),
+                u.first_case_at, u.first_name, u.last_name, u.username,
+                s.id, s.server_seed, s.server_seed_hash, s.client_seed, s.next_nonce
+         FROM users u LEFT JOIN fair_seeds s ON s.user_id = u.id AND s.revealed_at IS NULL
+         WHERE u.id = $1",
+    )
+    .bind(user_id)
+    .bind(request_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((replay, first_case_at, first_name, last_name, username, seed_id, server_seed, server_seed_hash, client_seed, nonce)) = state
+    else {
+        return Err(DomainError::NotFound);
+    };
+    if let Some(response) = replay {
+        tx.rollback().await?;
+        return RawValue::from_string(response).map_err(|e| DomainError::Internal(e.to_string()));
+    }
+    let seed = match (seed_id, server_seed, server_seed_hash, client_seed, nonce) {
+        (Some(id), Some(server_seed), Some(server_seed_hash), Some(client_seed), Some(nonce)) => {
+            fair::ActiveSeed { id, server_seed, server_seed_hash, client_seed, nonce }
+        }
+        _ => fair::active_seed(&mut tx, domain, user_id).await?,
+    };
     let weights: Vec<u64> = case.entries.iter().map(|e| e.1).collect();
     let roll = fair::roll(&seed.server_seed, &seed.client_seed, seed.nonce, case.total_weight);
     let (item_idx, _) = case.entries[fair::pick(&weights, roll)];
@@ -87,10 +120,12 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
         Posted::Applied(b) => b,
         Posted::Duplicate => return Err(DomainError::Internal(format!("open {open_id} debited twice"))),
     };
-    let (inventory_id,): (i64,) = sqlx::query_as(
+    // The answer's item is built from what was just written (no read-back); the row's own
+    // default status comes back with its id.
+    let (inventory_id, status): (i64, String) = sqlx::query_as(
         "INSERT INTO inventory_items(user_id, open_id, catalog_item_id, case_id, weapon, finish, rarity, condition, image,
                                      token_price, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id, status",
     )
     .bind(user_id)
     .bind(open_id)
@@ -107,10 +142,28 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     .fetch_one(&mut *tx)
     .await?;
     fair::bump_nonce(&mut tx, seed.id).await?;
-    if let Some(b) = referrals::on_first_open(&mut tx, user_id, domain.config.demo, now).await? {
-        balance = b;
+    if first_case_at.is_none() {
+        if let Some(b) = referrals::on_first_open(&mut tx, user_id, domain.config.demo, now).await? {
+            balance = b;
+        }
     }
-    let item = inventory::item_in(&mut tx, user_id, inventory_id).await?;
+    let item = Item {
+        id: inventory_id,
+        weapon_id: won.id.clone(),
+        market_hash_name: format!("{} | {}", won.weapon, won.finish),
+        name: won.weapon.clone(),
+        variant: won.finish.clone(),
+        icon_url: won.image.clone(),
+        token_price: won.token_price,
+        rarity: won.rarity.clone(),
+        condition: won.condition.clone(),
+        status,
+        status_reason_code: None,
+        status_reason: None,
+        owner: display_name(&first_name, &last_name, username.as_deref()),
+        case_id: Some(case.id.clone()),
+        opened_at: rfc3339(now),
+    };
     let opened = Opened {
         success: true,
         item,

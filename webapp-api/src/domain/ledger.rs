@@ -24,11 +24,8 @@ pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, i
     if amount.0 == 0 {
         return Err(DomainError::Internal("zero ledger amount".into()));
     }
-    let seen: Option<(i64,)> =
-        sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = $1").bind(idempotency_key).fetch_optional(&mut *conn).await?;
-    if seen.is_some() {
-        return Ok(Posted::Duplicate);
-    }
+    // The change decides first (the conditional update); the entry's unique key then catches a
+    // repeated key, and only that rare case undoes the change. No key lookup before the write.
     let row: Option<(i64, i64)> = sqlx::query_as(
         "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance, debt",
     )
@@ -38,10 +35,17 @@ pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, i
     .fetch_optional(&mut *conn)
     .await?;
     let Some((balance, debt)) = row else {
+        // Refused: a key already posted is still a duplicate, whatever the balance.
+        if key_posted(conn, idempotency_key).await? {
+            return Ok(Posted::Duplicate);
+        }
         let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
         return Err(if exists.is_some() { DomainError::InsufficientTokens } else { DomainError::NotFound });
     };
-    insert_entry(conn, user_id, amount.0, balance, reason, idempotency_key, now).await?;
+    if !insert_entry(conn, user_id, amount.0, balance, reason, idempotency_key, now).await? {
+        sqlx::query("UPDATE users SET balance = balance - $1 WHERE id = $2").bind(amount.0).bind(user_id).execute(&mut *conn).await?;
+        return Ok(Posted::Duplicate);
+    }
     if amount.0 > 0 && debt > 0 {
         // A credit repays an open debt first: one more entry, under a key derived from the
         // credit's, mirrored by a debt entry with the same key.
@@ -55,13 +59,22 @@ pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, i
         .bind(user_id)
         .fetch_one(&mut *conn)
         .await?;
-        insert_entry(conn, user_id, -repay, balance, "debt_repayment", &key, now).await?;
+        if !insert_entry(conn, user_id, -repay, balance, "debt_repayment", &key, now).await? {
+            return Err(DomainError::Internal(format!("ledger key {key} posted twice")));
+        }
         insert_debt_entry(conn, user_id, -repay, debt_after, "repaid", &key, now).await?;
         return Ok(Posted::Applied(Tokens(balance)));
     }
     Ok(Posted::Applied(Tokens(balance)))
 }
 
+async fn key_posted(conn: &mut Conn, key: &str) -> DomainResult<bool> {
+    let seen: Option<(i64,)> =
+        sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = $1").bind(key).fetch_optional(&mut *conn).await?;
+    Ok(seen.is_some())
+}
+
+/// Records an entry; false when an entry with this key exists (nothing written).
 async fn insert_entry(
     conn: &mut Conn,
     user_id: i64,
@@ -70,9 +83,10 @@ async fn insert_entry(
     reason: &str,
     key: &str,
     now: i64,
-) -> DomainResult<()> {
-    sqlx::query(
-        "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+) -> DomainResult<bool> {
+    let done = sqlx::query(
+        "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (idempotency_key) DO NOTHING",
     )
     .bind(user_id)
     .bind(amount)
@@ -82,7 +96,7 @@ async fn insert_entry(
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    Ok(())
+    Ok(done.rows_affected() == 1)
 }
 
 async fn insert_debt_entry(
