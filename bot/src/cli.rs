@@ -1,8 +1,9 @@
 //! Operator commands of the `fragbox` binary. Safe while the server runs: each is one short
 //! write transaction on the same database.
 use webapp_api::domain::admin::{self, Actor};
+use webapp_api::domain::db::Dialect;
 use webapp_api::domain::withdrawals::{self, Resolution};
-use webapp_api::domain::{audit, settings, Domain, Tokens};
+use webapp_api::domain::{audit, settings, transfer, Domain, Tokens};
 
 use crate::config::Config;
 
@@ -14,7 +15,8 @@ pub const USAGE: &str = "usage: fragbox [serve]
          codes: trade_url_invalid, inventory_private, trade_restricted, item_unavailable, steam_unavailable, other
          (a note alone means code other)
        fragbox maintenance on|off|status
-       fragbox backup <file>";
+       fragbox backup <file>
+       fragbox migrate-db --from sqlite://<file> --to postgres://<user>@<host>/<db>";
 
 /// The operator id recorded in the admin audit log for CLI actions.
 const CLI_OPERATOR: i64 = 0;
@@ -37,6 +39,9 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
         print!("{report}");
         println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-92 % band" });
         return Ok(if ok { 0 } else { 1 });
+    }
+    if words.first() == Some(&"migrate-db") {
+        return migrate_db(args).await;
     }
     let domain = crate::build_domain(
         config,
@@ -146,12 +151,89 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
             if std::path::Path::new(file).exists() {
                 return Err(format!("{file} exists; choose a new file"));
             }
-            sqlx::query("VACUUM INTO ?").bind(*file).execute(&domain.db).await.map_err(|e| e.to_string())?;
-            println!("backup written to {file}");
+            match Dialect::of_pool(&domain.db) {
+                Dialect::Sqlite => {
+                    sqlx::query("VACUUM INTO $1").bind(*file).execute(&domain.db).await.map_err(|e| e.to_string())?;
+                    println!("backup written to {file}");
+                }
+                Dialect::Postgres => {
+                    pg_dump(&config.database_url, file)?;
+                    println!(
+                        "backup written to {file} (pg_dump custom format; restore with pg_restore --no-owner -d <empty database> {file})"
+                    );
+                }
+            }
             Ok(0)
         }
         _ => Err(USAGE.into()),
     }
+}
+
+/// `fragbox backup` on PostgreSQL: `pg_dump --format=custom`, one consistent snapshot taken
+/// while the replicas keep serving. `pg_dump` comes from `PATH` or Debian's
+/// `/usr/lib/postgresql/<version>/bin` (the newest there); it must be at least the server's version.
+fn pg_dump(database_url: &str, file: &str) -> Result<(), String> {
+    let bin = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()
+        .and_then(|dirs| {
+            let mut found: Vec<(u32, std::path::PathBuf)> = dirs
+                .filter_map(Result::ok)
+                .filter_map(|d| Some((d.file_name().to_str()?.parse::<u32>().ok()?, d.path().join("bin/pg_dump"))))
+                .filter(|(_, p)| p.exists())
+                .collect();
+            found.sort();
+            found.pop().map(|(_, p)| p)
+        })
+        .unwrap_or_else(|| "pg_dump".into());
+    let out =
+        std::process::Command::new(&bin)
+            .args(["--format=custom", "--no-owner", "--file", file, "--dbname", database_url])
+            .output()
+            .map_err(|e| format!("cannot run {}: {e} (install the PostgreSQL client: apt-get install postgresql-client)", bin.display()))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_file(file);
+        return Err(format!("pg_dump failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    Ok(())
+}
+
+/// `fragbox migrate-db --from sqlite://… --to postgres://…`: copies the shop into an empty
+/// PostgreSQL database and verifies the copy. Exit code 0 only when everything matches.
+async fn migrate_db(args: &[String]) -> Result<i32, String> {
+    let from = flag_value(args, "--from").ok_or("--from sqlite://<file> is required")?;
+    let to = flag_value(args, "--to").ok_or("--to postgres://… is required")?;
+    let (source, target) = transfer::open_pair(&from, &to).await.map_err(|e| e.to_string())?;
+    println!("copying {} -> {}", from, crate::config::redact_password(&to));
+    let report = transfer::copy_sqlite_to_postgres(&source, &target).await.map_err(|e| e.to_string())?;
+    for (table, s, t) in &report.tables {
+        println!("{:<4} {table}: {s} -> {t}", if s == t { "ok" } else { "DIFF" });
+    }
+    for (what, s, t) in &report.totals {
+        println!("{:<4} {what}: {s} -> {t}", if s == t { "ok" } else { "DIFF" });
+    }
+    for (side, problems) in [("source", &report.source_audit), ("target", &report.target_audit)] {
+        if problems.is_empty() {
+            println!("ok   audit of the {side}: clean");
+        }
+        for p in problems.iter() {
+            println!("VIOLATION in the {side}: {p}");
+        }
+    }
+    source.close().await;
+    target.close().await;
+    if report.verified() {
+        println!("migrate-db: copied and verified; point DATABASE_URL at the PostgreSQL database");
+        Ok(0)
+    } else {
+        println!("migrate-db: the copy does not match (was the shop still writing? stop it and copy into a fresh database)");
+        Ok(2)
+    }
+}
+
+/// The word after `name` (`--from X`).
+fn flag_value(args: &[String], name: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == name)?;
+    args.get(i + 1).filter(|v| !v.starts_with("--")).cloned()
 }
 
 fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {

@@ -92,7 +92,9 @@ async fn a_refund_after_spending_takes_back_the_skins_won_with_the_tokens() {
     assert!(list["data"].as_array().unwrap().iter().all(|i| i["id"] != json!(item)), "{list}");
     let (s, b) = app.get(&format!("/api/v1/user/item/{item}"), Some(&t)).await;
     assert_error(s, &b, 404, "item_not_found");
-    let (s, b) = app.get(&format!("/api/v1/items/{item}/public"), None).await;
+    let (_, refs) = app.get("/api/v1/user/referrals", Some(&t)).await;
+    let code = refs["data"]["referralCode"].as_str().unwrap().to_owned();
+    let (s, b) = app.get(&format!("/api/v1/items/{item}/public?ref={code}"), None).await;
     assert_error(s, &b, 404, "item_not_found");
     let (s, b) = app.post("/api/v1/sales/sell", Some(&t), json!({"item_id": item})).await;
     assert_error(s, &b, 409, "item_not_available");

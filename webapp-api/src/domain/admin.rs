@@ -59,7 +59,7 @@ pub async fn grant(domain: &Domain, actor: Actor, user_id: i64, amount: Tokens, 
         return Err(DomainError::BadRequest(format!("amount must be non-zero and at most {MAX_GRANT} tokens")));
     }
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
     // Every grant is its own event: the key only has to be unique.
     let key = format!("grant:{user_id}:{now}:{}", random_hex(domain.random.as_ref(), 8));
     let balance = match ledger::post(&mut tx, user_id, amount, &format!("grant: {reason}"), &key, now).await? {

@@ -40,6 +40,10 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     let case = domain.catalog.case(case_id).ok_or(DomainError::CaseNotFound)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
+    // The player (and the inviter, while the first-open reward is to pay) is locked before the
+    // open reads the seed, the balance or the first-open mark: one open per player at a time.
+    let locks = referrals::users_an_open_locks(&mut tx, user_id).await?;
+    db::lock_users(&mut tx, &locks).await?;
     if let Some(r) = request_id {
         let seen: Option<(String,)> = sqlx::query_as("SELECT response FROM case_opens WHERE user_id = $1 AND request_id = $2")
             .bind(user_id)

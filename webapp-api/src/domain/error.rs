@@ -18,6 +18,8 @@ pub enum DomainError {
     Forbidden,
     #[error("wrong password")]
     WrongPassword,
+    #[error("dev gate required")]
+    DevGateRequired,
     #[error("not found")]
     NotFound,
     #[error("case not found")]
@@ -88,6 +90,7 @@ impl DomainError {
             InitDataExpired => "init_data_expired",
             Forbidden => "forbidden",
             WrongPassword => "wrong_password",
+            DevGateRequired => "dev_gate_required",
             NotFound => "not_found",
             CaseNotFound => "case_not_found",
             ItemNotFound => "item_not_found",
@@ -147,6 +150,7 @@ impl DomainError {
             InitDataExpired => ("Сессия устарела. Откройте приложение заново", "Session expired. Please reopen the app"),
             Forbidden => ("Доступ запрещён", "Access denied"),
             WrongPassword => ("Неверный пароль", "Wrong password"),
+            DevGateRequired => ("Сначала введите пароль доступа", "Enter the access password first"),
             NotFound => ("Не найдено", "Not found"),
             CaseNotFound => ("Кейс не найден", "Case not found"),
             ItemNotFound => ("Предмет не найден", "Item not found"),

@@ -101,6 +101,16 @@ pub async fn item_in(conn: &mut Conn, user_id: i64, item_id: i64) -> DomainResul
     row.map(to_item).ok_or(DomainError::ItemNotFound)
 }
 
+/// Whether `item_id` is (or was) one of `user_id`'s items, in any status.
+pub async fn owns(conn: &mut Conn, user_id: i64, item_id: i64) -> DomainResult<bool> {
+    let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM inventory_items WHERE id = $1 AND user_id = $2")
+        .bind(item_id)
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(row.is_some())
+}
+
 pub async fn item(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Item> {
     let mut conn = domain.db.acquire().await?;
     item_in(&mut conn, user_id, item_id).await
@@ -116,11 +126,19 @@ pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<Item>> {
     Ok(rows.into_iter().map(to_item).collect())
 }
 
-pub async fn public(domain: &Domain, item_id: i64) -> DomainResult<PublicItem> {
-    // A skin a refund took back is no longer anyone's to show.
-    let sql =
-        format!("SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id WHERE i.id = $1 AND i.status <> 'revoked'");
-    let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).fetch_optional(&domain.db).await?;
+/// The public card of a shared skin. Shown only while the skin can be shown (not sold, not
+/// revoked) and only to a link that carries its owner's referral code, so ids cannot be walked:
+/// anything else is `ItemNotFound`, whichever check failed. The API and the bot's deep link both
+/// come here.
+pub async fn public(domain: &Domain, item_id: i64, ref_code: &str) -> DomainResult<PublicItem> {
+    if ref_code.is_empty() || ref_code.len() > 64 {
+        return Err(DomainError::ItemNotFound);
+    }
+    let sql = format!(
+        "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
+         WHERE i.id = $1 AND i.status NOT IN ('sold', 'revoked') AND u.ref_code = $2"
+    );
+    let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).bind(ref_code).fetch_optional(&domain.db).await?;
     let r = row.ok_or(DomainError::ItemNotFound)?;
     let first = r.10.clone();
     let it = to_item(r);
@@ -153,7 +171,7 @@ pub struct Sold {
 /// sale and credits the ledger. Any other state, or someone else's item, changes nothing.
 pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Sold> {
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
     let row: Option<(i64, String)> = sqlx::query_as("SELECT token_price, status FROM inventory_items WHERE id = $1 AND user_id = $2")
         .bind(item_id)
         .bind(user_id)

@@ -2,6 +2,7 @@
 pub mod admin;
 pub mod audit;
 pub mod auth;
+pub mod bot_updates;
 pub mod cases;
 pub mod catalog;
 pub mod clock;
@@ -21,6 +22,7 @@ pub mod settings;
 pub mod telegram;
 pub mod tickets;
 pub mod trade_url;
+pub mod transfer;
 pub mod users;
 pub mod withdrawals;
 

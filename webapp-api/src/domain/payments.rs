@@ -181,7 +181,9 @@ pub enum Paid {
 /// and notifies the player, all in one transaction.
 pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<Paid> {
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
+    // The payer is locked first: the same charge delivered to two replicas at once is decided
+    // by one of them, the other finds it seen.
+    let mut tx = db::begin_write_for(&domain.db, &[report.user_id]).await?;
     let paid = record_paid_in(&mut tx, report, now).await?;
     tx.commit().await?;
     Ok(paid)

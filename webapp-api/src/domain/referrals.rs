@@ -46,6 +46,20 @@ pub async fn attribute(conn: &mut Conn, user_id: i64, code: &str, now: i64) -> D
     Ok(done.rows_affected() == 1)
 }
 
+/// The players an open of `user_id` must lock: the player, and their inviter while the
+/// first-open reward is still to pay (the open pays it), so both are locked up front in one
+/// order (`db::lock_users` sorts them). Read before locking: `referred_by` is written only in the
+/// player's first sign-in, before any open, and `first_case_at` only ever goes from empty to set,
+/// so a stale read can only lock the inviter needlessly, never miss them.
+pub async fn users_an_open_locks(conn: &mut Conn, user_id: i64) -> DomainResult<Vec<i64>> {
+    let row: Option<(Option<i64>, Option<i64>)> =
+        sqlx::query_as("SELECT referred_by, first_case_at FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
+    Ok(match row {
+        Some((Some(inviter), None)) => vec![user_id, inviter],
+        _ => vec![user_id],
+    })
+}
+
 /// Called inside the open's transaction: on the user's first open, marks it, pays the
 /// first-case reward and the inviter's reward. Answers the user's new balance when it changed.
 /// With a bot token (`demo_mode` false) a demo user is never paid for an invite.

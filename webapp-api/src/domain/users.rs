@@ -36,26 +36,13 @@ pub struct Profile {
 }
 
 /// Inserts a user seen for the first time or refreshes their Telegram fields. True when new.
+/// Insert first, `ON CONFLICT DO NOTHING`: two first contacts at once (two replicas) make one
+/// user; the second waits for the first and then refreshes it. Either way this transaction holds
+/// the user's row from here on.
 pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &TelegramUser, now: i64) -> DomainResult<bool> {
-    let updated = sqlx::query(
-        "UPDATE users SET first_name = $1, last_name = $2, username = $3, language_code = $4, photo_url = $5, updated_at = $6
-         WHERE id = $7",
-    )
-    .bind(&user.first_name)
-    .bind(user.last_name.as_deref().unwrap_or(""))
-    .bind(&user.username)
-    .bind(&user.language_code)
-    .bind(&user.photo_url)
-    .bind(now)
-    .bind(user.id)
-    .execute(&mut *conn)
-    .await?;
-    if updated.rows_affected() > 0 {
-        return Ok(false);
-    }
-    sqlx::query(
+    let inserted = sqlx::query(
         "INSERT INTO users(id, first_name, last_name, username, language_code, photo_url, ref_code, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT(id) DO NOTHING",
     )
     .bind(user.id)
     .bind(&user.first_name)
@@ -68,7 +55,23 @@ pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &Teleg
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    Ok(true)
+    if inserted.rows_affected() == 1 {
+        return Ok(true);
+    }
+    sqlx::query(
+        "UPDATE users SET first_name = $1, last_name = $2, username = $3, language_code = $4, photo_url = $5, updated_at = $6
+         WHERE id = $7",
+    )
+    .bind(&user.first_name)
+    .bind(user.last_name.as_deref().unwrap_or(""))
+    .bind(&user.username)
+    .bind(&user.language_code)
+    .bind(&user.photo_url)
+    .bind(now)
+    .bind(user.id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(false)
 }
 
 /// A first or repeated contact (mini-app sign-in or bot `/start`): registers or refreshes the

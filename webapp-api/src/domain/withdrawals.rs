@@ -74,13 +74,13 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
     if is_demo != 0 && !domain.config.demo {
         return Err(DomainError::Unauthorized);
     }
-    let status: Option<(String,)> = sqlx::query_as("SELECT status FROM inventory_items WHERE id = $1 AND user_id = $2")
-        .bind(item_id)
-        .bind(user_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let (status,) = status.filter(|(s,)| s != "sold").ok_or(DomainError::ItemNotFound)?;
-    if status != "received" && status != "error" {
+    // One rule with selling: the player's own item that can no longer move (sold or revoked
+    // included) is `item_not_available`; an id that is not theirs is `item_not_found`.
+    let item = match inventory::item_in(&mut tx, user_id, item_id).await {
+        Err(DomainError::ItemNotFound) if inventory::owns(&mut tx, user_id, item_id).await? => return Err(DomainError::ItemNotAvailable),
+        other => other?,
+    };
+    if item.status != "received" && item.status != "error" {
         return Err(DomainError::ItemNotAvailable);
     }
     if debt > 0 {
@@ -269,15 +269,23 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
         Resolution::Sent => Notice::WithdrawalSent { item: item_name },
         Resolution::Failed { .. } => Notice::WithdrawalFailed { item: item_name, code: code.clone(), reason: note.clone() },
     };
-    sqlx::query("UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5 WHERE id = $6")
-        .bind(w_status)
-        .bind(&note)
-        .bind(&code)
-        .bind(admin_id)
-        .bind(now)
-        .bind(withdrawal_id)
-        .execute(&mut *tx)
-        .await?;
+    // Conditional: of two operators resolving at once (two replicas), one wins, the other finds
+    // nothing pending.
+    let resolved = sqlx::query(
+        "UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5
+         WHERE id = $6 AND status = 'pending'",
+    )
+    .bind(w_status)
+    .bind(&note)
+    .bind(&code)
+    .bind(admin_id)
+    .bind(now)
+    .bind(withdrawal_id)
+    .execute(&mut *tx)
+    .await?;
+    if resolved.rows_affected() != 1 {
+        return Err(DomainError::NotFound);
+    }
     sqlx::query(
         "UPDATE inventory_items SET status = $1, status_reason = $2, status_reason_code = $3, updated_at = $4 WHERE id = $5 AND status = 'pending'",
     )
