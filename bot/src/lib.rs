@@ -83,6 +83,7 @@ pub fn http_config(config: &Config) -> HttpConfig {
         rate_limits: config.rate_limits,
         trusted_proxies: config.trusted_proxies.clone(),
         metrics: config.metrics.clone(),
+        webhook: None,
     }
 }
 
@@ -156,11 +157,12 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     let mut tasks = Vec::new();
 
     let metrics = Arc::new(http::metrics::Metrics::default());
-    let mut app = http::router_with_metrics(domain.clone(), http_config(&config), metrics.clone());
     let (queue_tx, queue_rx) = runtime::queue();
+    let mut http = http_config(&config);
     if let (Some(_), Some(hook)) = (&bot, &config.webhook) {
-        app = app.merge(webhook::router(&hook.path, &hook.secret, queue_tx.clone(), stop_rx.clone()));
+        http.webhook = Some((hook.path.clone(), webhook::router(&hook.path, &hook.secret, queue_tx.clone(), stop_rx.clone())));
     }
+    let app = http::router_with_metrics(domain.clone(), http, metrics.clone());
     let rx = stop_rx.clone();
     tasks.push(tokio::spawn(async move {
         let server =

@@ -212,6 +212,7 @@ async fn the_webhook_refuses_a_missing_or_wrong_secret_and_processes_nothing() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    assert!(res.headers().contains_key("x-request-id"), "the webhook route has the app's middleware");
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["code"], json!("unauthorized"), "{body}");
 
