@@ -158,9 +158,11 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
 
     let metrics = Arc::new(http::metrics::Metrics::default());
     let (queue_tx, queue_rx) = runtime::queue();
+    let dispatching = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut http = http_config(&config);
     if let (Some(_), Some(hook)) = (&bot, &config.webhook) {
-        http.webhook = Some((hook.path.clone(), webhook::router(&hook.path, &hook.secret, queue_tx.clone(), stop_rx.clone())));
+        let route = webhook::router(&hook.path, &hook.secret, queue_tx.clone(), dispatching.clone(), stop_rx.clone());
+        http.webhook = Some((hook.path.clone(), route));
     }
     let app = http::router_with_metrics(domain.clone(), http, metrics.clone());
     let rx = stop_rx.clone();
@@ -175,8 +177,15 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
 
     if let Some(bot) = bot {
         metrics.bot.enable();
-        let bot_runtime =
-            runtime::BotRuntime { bot, config: Arc::new(config.clone()), domain: domain.clone(), metrics, tx: queue_tx, rx: queue_rx };
+        let bot_runtime = runtime::BotRuntime {
+            bot,
+            config: Arc::new(config.clone()),
+            domain: domain.clone(),
+            metrics,
+            tx: queue_tx,
+            rx: queue_rx,
+            dispatching,
+        };
         tasks.push(tokio::spawn(bot_runtime.run(stop_rx.clone())));
     }
     tracing::info!(%addr, "fragbox listening");
