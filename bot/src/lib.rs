@@ -157,6 +157,10 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     let mut tasks = Vec::new();
 
     let metrics = Arc::new(http::metrics::Metrics::default());
+    if bot.is_some() {
+        // Before the server answers its first `/readyz`.
+        metrics.bot.enable();
+    }
     let (queue_tx, queue_rx) = runtime::queue();
     let dispatching = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut http = http_config(&config);
@@ -176,7 +180,6 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url.clone(), stopped(stop_rx.clone()))));
 
     if let Some(bot) = bot {
-        metrics.bot.enable();
         let bot_runtime = runtime::BotRuntime {
             bot,
             config: Arc::new(config.clone()),
