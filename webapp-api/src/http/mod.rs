@@ -50,6 +50,9 @@ pub struct HttpConfig {
     /// Peers whose `X-Forwarded-For` is believed (the HTTPS proxy).
     pub trusted_proxies: Vec<ratelimit::IpNet>,
     pub metrics: metrics::MetricsAccess,
+    /// The bot's webhook route (its path and a router serving it), when the bot takes webhooks:
+    /// served outside `/api/v1` with the same request ids, metrics and headers as the rest.
+    pub webhook: Option<(String, Router)>,
 }
 
 impl std::fmt::Debug for HttpConfig {
@@ -63,6 +66,7 @@ impl std::fmt::Debug for HttpConfig {
             .field("rate_limits", &self.rate_limits)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("metrics", &self.metrics)
+            .field("webhook", &self.webhook.as_ref().map(|(path, _)| path))
             .finish_non_exhaustive()
     }
 }
@@ -101,10 +105,12 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
 
     let dist = &state.config.webapp_dist;
     let spa = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
-    let mut app = Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(health::readyz))
-        .route("/metrics", get(metrics::endpoint))
+    let mut app =
+        Router::new().route("/healthz", get(healthz)).route("/readyz", get(health::readyz)).route("/metrics", get(metrics::endpoint));
+    if let Some((path, hook)) = state.config.webhook.clone() {
+        app = app.route_service(&path, hook);
+    }
+    app = app
         .nest("/api/v1", api)
         // Any other `/api` path is an API 404, never the mini app's page.
         .route("/api", axum::routing::any(api_not_found))
