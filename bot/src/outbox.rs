@@ -1,4 +1,5 @@
-//! Drains the notification outbox: send, mark sent, retry with back-off, give up on blocked users.
+//! Drains the notification outbox: claim, send, mark sent, retry with back-off, give up on blocked
+//! users. Every replica runs one; claimed rows are leased, so each message leaves from one of them.
 use std::future::Future;
 use std::time::Duration;
 
@@ -27,9 +28,10 @@ pub async fn run(domain: Domain, webapp_url: String, stop: impl Future<Output = 
 /// were sent.
 pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, webapp_api::domain::DomainError> {
     let mut sent = 0;
-    // A forward's parts go in order: after a failure, the rest of that chat's ticket waits.
+    // A forward's parts go in order: after a failure, the rest of that chat's ticket waits
+    // (claimed, it comes due again after its lease, behind the failed part).
     let mut held: Vec<(i64, i64)> = Vec::new();
-    for f in tickets::due_forwards(domain, 50).await? {
+    for f in tickets::claim_due_forwards(domain, 50).await? {
         if held.contains(&(f.admin_chat_id, f.ticket_id)) {
             continue;
         }
@@ -46,7 +48,7 @@ pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, weba
             }
         }
     }
-    for p in notifications::due(domain, 50).await? {
+    for p in notifications::claim_due(domain, 50).await? {
         let Some(notice) = p.notice else {
             notifications::mark_failed(domain, p.id, p.attempts, "unreadable payload", true).await?;
             continue;

@@ -271,7 +271,7 @@ async fn failing_start_up_calls_are_logged_not_fatal() {
     fake.script_always("setMyCommands", Script::Err(400, "Bad Request: BOT_COMMANDS_TOO_MUCH".into()));
     fake.script_always("setChatMenuButton", Script::Err(500, "Internal Server Error".into()));
     let app = TestApp::start(Options { fake: Some(fake), ..Options::default() }).await;
-    assert!(!app.fake().calls("setMyCommands").is_empty());
+    app.fake().wait_calls("setMyCommands", 1).await;
     let (s, _) = app.get("/api/v1/status", None).await;
     assert_eq!(s, StatusCode::OK);
     // The bot loop runs too.

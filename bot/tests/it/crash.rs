@@ -259,6 +259,10 @@ async fn set_max_pages(app: &TestApp, pages: Option<i64>) {
 
 #[tokio::test]
 async fn a_full_disk_answers_storage_full_and_writes_nothing_by_half() {
+    if on_postgres() {
+        eprintln!("skipped on PostgreSQL: a property of the SQLite file");
+        return;
+    }
     let app = TestApp::demo().await;
     let t = app.sign_in(920_001, "Full").await;
     app.grant(920_001, 100_000).await;
@@ -302,6 +306,10 @@ async fn a_full_disk_answers_storage_full_and_writes_nothing_by_half() {
 
 #[tokio::test]
 async fn a_long_writer_makes_writes_answer_busy_and_a_retry_charges_once() {
+    if on_postgres() {
+        eprintln!("skipped on PostgreSQL: a property of the SQLite file");
+        return;
+    }
     let app = TestApp::start(Options { env: vec![("DB_BUSY_TIMEOUT_MS", "200".into())], ..Options::default() }).await;
     let t = app.sign_in(930_001, "Busy").await;
     app.grant(930_001, 1000).await;
@@ -422,6 +430,10 @@ async fn json_logs_carry_request_ids_and_no_secrets() {
 
 #[tokio::test]
 async fn a_backup_restores_into_a_fresh_path_and_audits_clean() {
+    if on_postgres() {
+        eprintln!("skipped on PostgreSQL: a property of the SQLite file");
+        return;
+    }
     let app = TestApp::demo().await;
     let t = app.sign_in(950_001, "Backup").await;
     app.grant(950_001, 1000).await;

@@ -264,7 +264,9 @@ async fn a_withdrawal_locks_the_item_until_an_operator_resolves_it_and_the_playe
     assert_error(s, &b, 409, "item_not_available");
     app.audit_clean().await;
     use webapp_api::domain::withdrawals::{resolve, Resolution};
-    resolve(app.domain(), wid, Resolution::Failed { reason: "Inventory is private".into() }, 0).await.unwrap();
+    resolve(app.domain(), wid, Resolution::Failed { code: "inventory_private".into(), note: Some("Inventory is private".into()) }, 0)
+        .await
+        .unwrap();
     let (_, b) = app.get(&format!("/api/v1/user/item/{item}"), Some(&t)).await;
     assert_eq!(b["item"]["status"], "error");
     assert_eq!(b["item"]["statusReason"], "Inventory is private");

@@ -122,7 +122,7 @@ pub fn sign_init_data(pairs: &[(&str, &str)], bot_token: &str) -> String {
 pub const MAX_SESSIONS_PER_USER: usize = 10;
 /// A cached session is trusted this long, then the database is asked again (another replica
 /// may have ended it). It also bounds the cache: entries older than this are dropped.
-pub const SESSION_CACHE_SECS: i64 = 60;
+pub const SESSION_CACHE_SECS: i64 = 3;
 /// Expired sessions of anyone deleted per sign-in (an indexed, bounded batch).
 const PURGE_BATCH: i64 = 64;
 
@@ -205,6 +205,14 @@ pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(Stri
     let expires_at = now + domain.config.session_ttl_secs;
     let user_id = init.user.id;
     let mut tx = db::begin_write(&domain.db).await?;
+    // A demo user (made by demo mode on this database) never acts on a server with a bot token.
+    if !domain.config.demo {
+        let demo: Option<(i64,)> =
+            sqlx::query_as("SELECT is_demo FROM users WHERE id = $1").bind(init.user.id).fetch_optional(&mut *tx).await?;
+        if demo.is_some_and(|(d,)| d != 0) {
+            return Err(DomainError::Unauthorized);
+        }
+    }
     users::register_in(&mut tx, domain, &init.user, init.start_param.as_deref(), now).await?;
     // The provably-fair seed exists before anything reads it, so reading it never writes.
     crate::domain::fair::active_seed(&mut tx, domain, user_id).await?;
@@ -262,12 +270,18 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
         return if s.expires_at > now { Ok(s.user_id) } else { Err(DomainError::Unauthorized) };
     }
     // Not in memory, or cached too long ago: the database is the source of truth.
-    let row: Option<(i64, i64)> = sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL")
-        .bind(hex::encode(hash))
-        .fetch_optional(&domain.db)
-        .await?;
+    // A demo user's session (left by demo mode on this database) is refused with a bot token;
+    // sessions reach the cache only through here or sign-in, which refuses them too.
+    let row: Option<(i64, i64, i64)> = sqlx::query_as(
+        "SELECT s.user_id, s.expires_at, u.is_demo FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.token_hash = $1 AND s.revoked_at IS NULL",
+    )
+    .bind(hex::encode(hash))
+    .fetch_optional(&domain.db)
+    .await?;
     match row {
-        Some((user_id, expires_at)) if expires_at > now => {
+        Some((_, _, demo)) if demo != 0 && !domain.config.demo => Err(DomainError::Unauthorized),
+        Some((user_id, expires_at, _)) if expires_at > now => {
             domain.sessions.put(hash, CachedSession { user_id, expires_at, cached_at: now });
             Ok(user_id)
         }

@@ -1,4 +1,5 @@
 use crate::domain::lang::Lang;
+use crate::domain::Tokens;
 
 pub type DomainResult<T> = Result<T, DomainError>;
 
@@ -69,6 +70,10 @@ pub enum DomainError {
     Maintenance,
     #[error("refund refused: {0}")]
     RefundRefused(&'static str),
+    #[error("debt outstanding: {0}")]
+    DebtOutstanding(Tokens),
+    #[error("deposit required: {stars_left} of {min_stars} stars to go")]
+    DepositRequired { min_stars: i64, stars_left: i64 },
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal: {0}")]
@@ -111,6 +116,8 @@ impl DomainError {
             SubscriptionCheckFailed(_) => "subscription_check_failed",
             Maintenance => "maintenance",
             RefundRefused(_) => "refund_refused",
+            DebtOutstanding(_) => "debt_outstanding",
+            DepositRequired { .. } => "deposit_required",
             Database(_) | Internal(_) => "internal",
         }
     }
@@ -175,6 +182,22 @@ impl DomainError {
             }
             Maintenance => ("Технические работы. Сервис временно недоступен", "Maintenance. The service is temporarily unavailable"),
             RefundRefused(why) => return format!("refund refused: {why}"),
+            DebtOutstanding(debt) => {
+                return if ru {
+                    format!("Вывод недоступен: после возврата платежа осталось {debt} фрагов долга. Его погасят следующие начисления")
+                } else {
+                    format!("Withdrawals are locked: {debt} frags are owed after a refunded payment. Your next credits repay it first")
+                }
+            }
+            DepositRequired { min_stars, stars_left } => {
+                return if ru {
+                    format!(
+                        "Вывод открывается после покупок на {min_stars} ⭐ (осталось {stars_left} ⭐). Пополните баланс в разделе пакетов"
+                    )
+                } else {
+                    format!("Withdrawals unlock after {min_stars} ⭐ of purchases ({stars_left} ⭐ to go). Top up from the packages")
+                }
+            }
             Database(_) | Internal(_) => ("Произошла ошибка на сервере", "Something went wrong on our side"),
         };
         if ru {

@@ -130,7 +130,7 @@ pub async fn state(domain: &Domain, user_id: i64) -> DomainResult<FairState> {
     let active = match found {
         Some(a) => a,
         None => {
-            let mut tx = db::begin_write(&domain.db).await?;
+            let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
             let active = active_seed(&mut tx, domain, user_id).await?;
             tx.commit().await?;
             active
@@ -168,7 +168,7 @@ pub async fn rotate(domain: &Domain, user_id: i64, client_seed: Option<&str>) ->
             return Err(DomainError::InvalidClientSeed);
         }
     }
-    let mut tx = db::begin_write(&domain.db).await?;
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
     let old = active_seed(&mut tx, domain, user_id).await?;
     sqlx::query("UPDATE fair_seeds SET revealed_at = $1 WHERE id = $2").bind(domain.now()).bind(old.id).execute(&mut *tx).await?;
     new_seed(&mut tx, domain, user_id, client_seed.unwrap_or(&old.client_seed)).await?;

@@ -248,7 +248,8 @@ pub async fn create(domain: &Domain, user_id: i64, new: NewTicket) -> DomainResu
     }
     let lang = users::language(domain, user_id).await;
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
+    // The player is locked: the open-ticket count decides the insert.
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
     if let Some(item_id) = new.item_id {
         inventory::item_in(&mut tx, user_id, item_id).await?;
     }
@@ -301,6 +302,7 @@ pub async fn add_message(domain: &Domain, user_id: i64, ticket_id: i64, raw: &st
     let text = message_text(raw)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
+    db::lock_key(&mut tx, &format!("ticket:{ticket_id}")).await?;
     let ticket = ticket_in(&mut tx, user_id, ticket_id).await?;
     if ticket.status != "open" {
         return Err(DomainError::TicketClosed);
@@ -334,6 +336,7 @@ pub async fn reply_from_chat(domain: &Domain, user_id: i64, replied_message_id: 
 pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<()> {
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
+    db::lock_key(&mut tx, &format!("ticket:{ticket_id}")).await?;
     ticket_in(&mut tx, user_id, ticket_id).await?;
     sqlx::query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3 AND status = 'open'")
         .bind(now)
@@ -405,21 +408,27 @@ pub struct PendingForward {
     pub attempts: i64,
 }
 
-/// Forwards due now, oldest first. A forward waits while an earlier one to the same chat about
-/// the same ticket waits for a retry, so the parts of a long forward arrive in order (the
-/// sender stops a chat's ticket at its first failure within one batch).
-pub async fn due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<PendingForward>> {
-    let rows: Vec<(i64, i64, i64, String, i64)> = sqlx::query_as(
-        "SELECT o.id, o.admin_chat_id, o.ticket_id, o.body, o.attempts FROM admin_outbox o
-         WHERE o.status = 'pending' AND o.next_attempt_at <= $1
-           AND NOT EXISTS (SELECT 1 FROM admin_outbox e WHERE e.admin_chat_id = o.admin_chat_id AND e.ticket_id = o.ticket_id
-                           AND e.status = 'pending' AND e.next_attempt_at > $1 AND e.id < o.id)
-         ORDER BY o.id LIMIT $2",
-    )
-    .bind(domain.now())
-    .bind(limit)
-    .fetch_all(&domain.db)
-    .await?;
+/// Claims forwards due now, oldest first, leased to this sender like the players' outbox
+/// (`notifications::claim_due`). A forward waits while an earlier one to the same chat about the
+/// same ticket waits for a retry (or is leased to another sender), so the parts of a long
+/// forward arrive in order (the sender stops a chat's ticket at its first failure in a batch).
+pub async fn claim_due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<PendingForward>> {
+    let now = domain.now();
+    let mut tx = db::begin_write(&domain.db).await?;
+    let sql = format!(
+        "UPDATE admin_outbox SET next_attempt_at = $3
+         WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN (
+           SELECT o.id FROM admin_outbox o WHERE o.status = 'pending' AND o.next_attempt_at <= $1
+             AND NOT EXISTS (SELECT 1 FROM admin_outbox e WHERE e.admin_chat_id = o.admin_chat_id AND e.ticket_id = o.ticket_id
+                             AND e.status = 'pending' AND e.next_attempt_at > $1 AND e.id < o.id)
+           ORDER BY o.id LIMIT $2{})
+         RETURNING id, admin_chat_id, ticket_id, body, attempts",
+        db::claim_suffix(&tx)
+    );
+    let mut rows: Vec<(i64, i64, i64, String, i64)> =
+        sqlx::query_as(&sql).bind(now).bind(limit).bind(now + notifications::CLAIM_LEASE_SECS).fetch_all(&mut *tx).await?;
+    tx.commit().await?;
+    rows.sort_by_key(|r| r.0);
     Ok(rows
         .into_iter()
         .map(|(id, admin_chat_id, ticket_id, body, attempts)| PendingForward { id, admin_chat_id, ticket_id, body, attempts })
@@ -481,6 +490,7 @@ pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> 
     let text = message_text(raw)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
+    db::lock_key(&mut tx, &format!("ticket:{ticket_id}")).await?;
     let user_id = open_ticket_owner(&mut tx, ticket_id).await?;
     let message = insert_message(&mut tx, ticket_id, "support", Some(actor.audit_id()), &text, now).await?;
     notifications::enqueue(&mut tx, user_id, &Notice::SupportReply { ticket_id, message: text }, now).await?;
@@ -507,6 +517,7 @@ pub async fn close_by_admin(domain: &Domain, actor: Actor, ticket_id: i64) -> Do
     admin::ensure(domain, actor)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
+    db::lock_key(&mut tx, &format!("ticket:{ticket_id}")).await?;
     let user_id = open_ticket_owner(&mut tx, ticket_id).await?;
     sqlx::query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3")
         .bind(now)

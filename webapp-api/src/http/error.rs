@@ -37,8 +37,16 @@ pub fn status_of(e: &DomainError) -> StatusCode {
         Unauthorized | InvalidInitData(_) | InitDataExpired => StatusCode::UNAUTHORIZED,
         Forbidden | WrongPassword | DevGateRequired => StatusCode::FORBIDDEN,
         NotFound | CaseNotFound | ItemNotFound | TicketNotFound | TransactionNotFound | PackNotFound => StatusCode::NOT_FOUND,
-        InsufficientTokens | ItemNotAvailable | AlreadyClaimed | BonusNotAvailable | TicketClosed | TooManyOpenTickets
-        | ShareUnavailable | RefundRefused(_) => StatusCode::CONFLICT,
+        InsufficientTokens
+        | ItemNotAvailable
+        | AlreadyClaimed
+        | BonusNotAvailable
+        | TicketClosed
+        | TooManyOpenTickets
+        | ShareUnavailable
+        | RefundRefused(_)
+        | DebtOutstanding(_)
+        | DepositRequired { .. } => StatusCode::CONFLICT,
         InvalidTradeUrl | InvalidClientSeed | InvalidLanguage | EmptyMessage | ItemRequired | InvalidTheme | TooLong(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
         }

@@ -84,6 +84,8 @@ pub struct Metrics {
     latency: RwLock<HashMap<Arc<str>, Histogram>>,
     errors: RwLock<HashMap<&'static str, AtomicU64>>,
     bot_updates: AtomicU64,
+    /// The bot's link to Telegram (`fragbox_bot_up`, `/readyz`).
+    pub bot: crate::http::health::BotHealth,
     db: tokio::sync::Mutex<DbTotals>,
     request_seq: AtomicU64,
     request_prefix: u32,
@@ -99,6 +101,7 @@ impl Default for Metrics {
             latency: RwLock::default(),
             errors: RwLock::default(),
             bot_updates: AtomicU64::new(0),
+            bot: Default::default(),
             db: tokio::sync::Mutex::default(),
             request_seq: AtomicU64::new(0),
             request_prefix: u32::from_be_bytes(prefix),
@@ -212,6 +215,8 @@ impl Metrics {
         }
         let _ = writeln!(w, "# HELP fragbox_uptime_seconds Seconds since the process started.\n# TYPE fragbox_uptime_seconds gauge");
         let _ = writeln!(w, "fragbox_uptime_seconds {}", self.started.elapsed().as_secs());
+        let _ = writeln!(w, "# HELP fragbox_bot_up 1 while the bot reaches Telegram (0 when it does not, or in demo mode).");
+        let _ = writeln!(w, "# TYPE fragbox_bot_up gauge\nfragbox_bot_up {}", u8::from(self.bot.is_up()));
         if let Some((rss, hwm)) = memory() {
             let _ = writeln!(w, "# HELP fragbox_resident_memory_bytes Resident set size.\n# TYPE fragbox_resident_memory_bytes gauge");
             let _ = writeln!(w, "fragbox_resident_memory_bytes {rss}");

@@ -2,6 +2,7 @@
 //! domain call and maps its result.
 pub mod error;
 pub mod extract;
+pub mod health;
 pub mod metrics;
 pub mod openapi;
 pub mod ratelimit;
@@ -102,6 +103,7 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
     let spa = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     let mut app = Router::new()
         .route("/healthz", get(healthz))
+        .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::endpoint))
         .nest("/api/v1", api)
         // Any other `/api` path is an API 404, never the mini app's page.

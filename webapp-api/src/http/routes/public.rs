@@ -63,6 +63,7 @@ pub async fn config(State(app): State<AppState>) -> Json<Value> {
         "privacyUrl": c.privacy_url,
         "devGate": c.dev_gate_password.is_some(),
         "demo": d.demo,
+        "withdrawMinStars": d.withdraw_min_stars,
         "version": env!("CARGO_PKG_VERSION"),
     }))
 }
