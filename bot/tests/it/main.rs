@@ -11,4 +11,5 @@ mod economy;
 mod operator;
 mod payments;
 mod rewards;
+mod statics;
 mod support;
