@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { useSettings } from '../features/settings/store';
-import { applyChromeColors, setBackButton } from '../lib/telegram';
+import { applyChromeColors, onThemeChanged, setBackButton } from '../lib/telegram';
+import { applyPageColors } from './palette';
 import { useBackOverride } from './back-button';
 import { backTarget } from './navigation';
 
@@ -45,7 +46,10 @@ export function useThemeSync(): void {
     const matches = telegramScheme === theme;
     if (matches) root.dataset.tgTheme = '';
     else delete root.dataset.tgTheme;
-    applyChromeColors(theme, matches);
+    const apply = () => applyChromeColors(theme, applyPageColors(theme, matches));
+    apply();
+    // The client's palette may change without a change of scheme: follow it live.
+    return onThemeChanged(apply);
   }, [theme, telegramScheme]);
   useEffect(() => {
     document.documentElement.lang = language;

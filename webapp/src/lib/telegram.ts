@@ -26,6 +26,7 @@ import {
   mountSwipeBehavior,
   mountThemeParamsSync,
   mountViewport,
+  on,
   openLink as sdkOpenLink,
   openTelegramLink as sdkOpenTelegramLink,
   requestFullscreen,
@@ -35,10 +36,11 @@ import {
   setMiniAppBottomBarColor,
   setMiniAppHeaderColor,
 } from '@telegram-apps/sdk-react';
-import { create } from 'zustand';
 
 import type { Theme } from '../features/settings/store';
 import { api } from './api-client';
+import { frameInsets, frameReceive } from './demo-frame-state';
+import { mountNativeUi, setButtonColors } from './native-ui';
 import { readString, storageKeys, writeString } from './storage';
 import { palettes } from './theme-palettes';
 
@@ -134,21 +136,6 @@ export function isSupportedPlatform(platform: string): boolean {
   return platform !== 'web' && platform !== 'unknown' && platform !== '';
 }
 
-/** Demo-only UI state: the on-screen stand-in for Telegram's native back button. */
-interface DemoUiState {
-  backVisible: boolean;
-  setBackVisible: (visible: boolean) => void;
-}
-
-export const useDemoUi = create<DemoUiState>((set) => ({
-  backVisible: false,
-  setBackVisible: (backVisible) => set({ backVisible }),
-}));
-
-export function pressDemoBack(): void {
-  emitEvent('back_button_pressed');
-}
-
 /** Every method the app sent to the (mocked) client; e2e tests read `window.__tgEvents`. */
 function recordEvent(name: string, params: unknown): void {
   const w = window as unknown as { __tgEvents?: Array<[string, unknown]> };
@@ -167,6 +154,7 @@ function themeParamsFor(theme: Theme): Record<string, string> {
  */
 export function mockDemoEnvironment(initData: string, theme: Theme, startParam: string | null): void {
   const noInsets = { top: 0, bottom: 0, left: 0, right: 0 };
+  let fullscreen = false;
   const params = new URLSearchParams([
     ['tgWebAppData', initData],
     ['tgWebAppVersion', '8.0'],
@@ -180,6 +168,8 @@ export function mockDemoEnvironment(initData: string, theme: Theme, startParam: 
     onEvent: (event) => {
       const [name, payload] = event as [string, Record<string, unknown> | undefined];
       recordEvent(name, payload);
+      // The demo frame draws Telegram's header, bottom buttons and popups from these events.
+      if (frameReceive(name, payload)) return;
       switch (name) {
         case 'web_app_request_theme':
           emitEvent('theme_changed', { theme_params: themeParamsFor(demoTheme) as never });
@@ -196,16 +186,17 @@ export function mockDemoEnvironment(initData: string, theme: Theme, startParam: 
           emitEvent('safe_area_changed', noInsets);
           break;
         case 'web_app_request_content_safe_area':
-          emitEvent('content_safe_area_changed', noInsets);
+          // Like a fullscreen client's own controls, the frame's header and buttons are the
+          // content safe area.
+          emitEvent('content_safe_area_changed', fullscreen ? frameInsets() : { ...frameInsets(), top: 0 });
           break;
         case 'web_app_request_fullscreen':
+          fullscreen = true;
           emitEvent('fullscreen_changed', { is_fullscreen: true });
           break;
         case 'web_app_exit_fullscreen':
+          fullscreen = false;
           emitEvent('fullscreen_changed', { is_fullscreen: false });
-          break;
-        case 'web_app_setup_back_button':
-          useDemoUi.getState().setBackVisible(payload?.is_visible === true);
           break;
         case 'web_app_open_link':
           window.open(String(payload?.url ?? ''), '_blank', 'noopener');
@@ -313,6 +304,7 @@ export function initTelegram(): void {
   safe(() => bindThemeParamsCssVars.ifAvailable());
   safe(() => bindMiniAppCssVars.ifAvailable());
   safe(() => mountSwipeBehavior.ifAvailable());
+  mountNativeUi();
   if (mountViewport.isAvailable()) {
     mountViewport()
       .then(() => {
@@ -351,18 +343,29 @@ export function signalReady(): void {
 }
 
 /**
- * Paints Telegram's header, background and bottom bar in the app's theme. When the chosen
- * theme is Telegram's own, the client's colour keys are used so they match exactly.
+ * Paints Telegram's header, background and bottom bar in the page's colours (which follow the
+ * client's palette when the chosen theme is Telegram's own), and gives the native bottom
+ * buttons the page's contrast-checked button colours.
  */
-export function applyChromeColors(theme: Theme, matchesTelegram: boolean): void {
-  const p = palettes[theme];
-  safe(() => (matchesTelegram ? setMiniAppHeaderColor.ifAvailable('bg_color') : setMiniAppHeaderColor.ifAvailable(p.bg_color)));
-  safe(() => setMiniAppBackgroundColor.ifAvailable(matchesTelegram ? 'bg_color' : p.bg_color));
-  safe(() => setMiniAppBottomBarColor.ifAvailable(matchesTelegram ? 'bottom_bar_bg_color' : p.bottom_bar_bg_color));
+export function applyChromeColors(theme: Theme, colors: { bg: string; button: string; buttonText: string }): void {
+  const bg = colors.bg as `#${string}`;
+  safe(() => setMiniAppHeaderColor.ifAvailable(bg));
+  safe(() => setMiniAppBackgroundColor.ifAvailable(bg));
+  safe(() => setMiniAppBottomBarColor.ifAvailable(bg));
+  setButtonColors({ button: colors.button, buttonText: colors.buttonText });
   if (launch.demo && demoTheme !== theme) {
     // In demo mode the "client" follows the chosen theme, like a player switching Telegram's.
     demoTheme = theme;
     emitEvent('theme_changed', { theme_params: themeParamsFor(theme) as never });
+  }
+}
+
+/** Calls `listener` after every `theme_changed` (the CSS variables are rebound by then). */
+export function onThemeChanged(listener: () => void): () => void {
+  try {
+    return on('theme_changed', () => setTimeout(listener, 0));
+  } catch {
+    return () => undefined;
   }
 }
 

@@ -16,6 +16,12 @@ export interface Profile {
   language?: string | null;
   isAdmin?: boolean;
   demo?: boolean;
+  /** Tokens owed after a refund (0 when none); later credits repay it first. */
+  debt?: number;
+  /** False until the player has bought enough Stars to withdraw skins. */
+  withdrawalsUnlocked?: boolean;
+  /** Stars still to buy before withdrawals unlock (0 when unlocked). */
+  starsToUnlockWithdrawals?: number;
   [extra: string]: unknown;
 }
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { useHideBackButton } from '../../app/back-button';
-import { Button, Img, Modal, Skeleton, toast } from '../../components/ui';
+import { Img, MainAction, Skeleton, toast } from '../../components/ui';
 import { fetchCase, openCase, type Case, type CaseItem } from '../../features/cases/api';
 import { OddsList } from '../../features/cases/components/odds-list';
 import { Roulette } from '../../features/cases/components/roulette';
@@ -17,6 +17,7 @@ import { useSession } from '../../features/session/store';
 import { useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { formatTokensInt } from '../../lib/format';
+import { choosePopup, useClosingConfirmation } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
 import styles from './case.module.css';
@@ -57,7 +58,6 @@ export function CasePage() {
   const [kase, setKase] = useState<Case | null>(cached ?? null);
   const [phase, setPhase] = useState<Phase>('idle');
   const [winner, setWinner] = useState<CaseItem | null>(null);
-  const [insufficient, setInsufficient] = useState(false);
   const [fair, setFair] = useState<Pick<OpenFair, 'serverSeedHash' | 'clientSeed' | 'nonce'> | null>(null);
   const won = useRef<InventoryItem | null>(null);
   const lowEnd = useMemo(isLowEndDevice, []);
@@ -97,8 +97,9 @@ export function CasePage() {
     return () => setVerticalSwipes(true);
   }, []);
 
-  // Spec: UI locked and back button hidden while a case is opening.
+  // Spec: UI locked and back button hidden while a case is opening; closing asks first.
   useHideBackButton(phase !== 'idle');
+  useClosingConfirmation(phase !== 'idle');
 
   const opener = useMemo(
     () =>
@@ -111,11 +112,21 @@ export function CasePage() {
     [],
   );
 
+  /** Spec: not enough tokens offers buying them or inviting friends (a native popup). */
+  const offerTokens = async (price: number) => {
+    haptic.error();
+    const choice = await choosePopup(t('caseScreen.insufficientTitle'), t('caseScreen.insufficientText', { price: formatTokensInt(price), count: price }), [
+      { id: 'buy', text: t('caseScreen.buy') },
+      { id: 'invite', text: t('caseScreen.invite') },
+    ]);
+    if (choice === 'buy') navigate('/packages');
+    else if (choice === 'invite') navigate('/referrals');
+  };
+
   const onOpen = async () => {
     if (!kase || phase !== 'idle') return;
     if (balance < kase.tokens) {
-      haptic.error();
-      setInsufficient(true);
+      void offerTokens(kase.tokens);
       return;
     }
     haptic.medium();
@@ -124,8 +135,7 @@ export function CasePage() {
     if (out.kind === 'busy') return;
     if (out.kind === 'insufficient') {
       setPhase('idle');
-      haptic.error();
-      setInsufficient(true);
+      void offerTokens(kase.tokens);
       return;
     }
     if (out.kind === 'failed') {
@@ -178,9 +188,12 @@ export function CasePage() {
         <Roulette items={kase.items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
       </div>
 
-      <Button block size="lg" onClick={onOpen} loading={phase === 'opening'} disabled={busy} data-testid="open-case">
-        {busy ? t('caseScreen.opening') : t('caseScreen.open', { price: formatTokensInt(kase.tokens) })}
-      </Button>
+      <MainAction
+        testId="open-case"
+        text={t('caseScreen.open', { price: formatTokensInt(kase.tokens) })}
+        onClick={() => void onOpen()}
+        visible={!busy}
+      />
 
       {fair && (
         <p className={styles.fair} data-testid="fair-line">
@@ -200,22 +213,6 @@ export function CasePage() {
         <OddsList items={kase.items} />
       </section>
 
-      <Modal open={insufficient} onClose={() => setInsufficient(false)} title={t('caseScreen.insufficientTitle')}>
-        <div className={styles.dialog} data-testid="insufficient-dialog">
-          <p className={styles.dialogText}>
-            {t('caseScreen.insufficientText', { price: formatTokensInt(kase.tokens) })}
-          </p>
-          <Button block size="lg" onClick={() => navigate('/packages')}>
-            {t('caseScreen.buy')}
-          </Button>
-          <Button block variant="secondary" onClick={() => navigate('/referrals')}>
-            {t('caseScreen.invite')}
-          </Button>
-          <Button block variant="ghost" onClick={() => setInsufficient(false)}>
-            {t('common.close')}
-          </Button>
-        </div>
-      </Modal>
     </main>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 
-import { Button, Skeleton, toast } from '../../components/ui';
+import { MainAction, Skeleton, toast } from '../../components/ui';
 import { useGates } from '../../features/gates/store';
 import { useT } from '../../i18n';
 import { haptic, openLink } from '../../lib/telegram';
@@ -138,9 +138,7 @@ export function OnboardingPage() {
             </a>
           </span>
         </label>
-        <Button block size="lg" disabled={!accepted} loading={submitting} onClick={start} data-testid="onboarding-start">
-          {t('onboarding.start')}
-        </Button>
+        <MainAction testId="onboarding-start" text={t('onboarding.start')} onClick={() => void start()} enabled={accepted} loading={submitting} />
       </div>
     </main>
   );

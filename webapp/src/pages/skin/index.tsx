@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 
-import { Button, IconAlert, Img, Modal, Skeleton } from '../../components/ui';
+import { Button, IconAlert, Img, MainAction, Modal, Skeleton } from '../../components/ui';
 import { TokenAmount } from '../../features/cases/components/token-amount';
 import { DEFAULT_CONDITION, rarityColor, rarityKey } from '../../features/cases/rarity';
 import { sellSkin, shareSkin } from '../../features/inventory/actions';
@@ -146,7 +146,7 @@ export function SkinPage() {
 
   const sellBar = showSellBar(status);
   return (
-    <main className={`${styles.page} ${sellBar ? styles.withBar : ''}`} data-testid="page-skin" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
+    <main className={styles.page} data-testid="page-skin" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
       <div className={`${styles.hero} ${err ? styles.heroError : ''}`}>
         <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" />
       </div>
@@ -177,9 +177,6 @@ export function SkinPage() {
       </dl>
 
       <div className={styles.actions}>
-        <Button variant="secondary" onClick={() => setConfirm(true)} disabled={!tradable} data-testid="skin-sell">
-          {t('skin.sell')}
-        </Button>
         {showWithdraw(status) && (
           <Button variant="secondary" onClick={() => navigate('/withdraw', { state: { item } })} disabled={!tradable} data-testid="skin-withdraw">
             {t('skin.withdraw')}
@@ -190,18 +187,19 @@ export function SkinPage() {
         </Button>
       </div>
 
-      {sellBar && (
-        <div className={styles.bar}>
-          <Button block size="lg" onClick={() => setConfirm(true)} disabled={!tradable} data-testid="sell-bar">
-            {t('skin.sellFor', { price: priceText })}
-          </Button>
-        </div>
-      )}
+      {/* The sale is the screen's primary action: Telegram's bottom button, once. */}
+      <MainAction
+        testId="sell-bar"
+        text={t('skin.sellFor', { price: priceText })}
+        onClick={() => setConfirm(true)}
+        enabled={tradable}
+        visible={sellBar && !confirm}
+      />
 
       <Modal open={confirm} onClose={() => busy === null && setConfirm(false)} dismissible={busy === null} title={t('skin.sellTitle')}>
         <div className={styles.confirm} data-testid="sell-confirm">
           <Img src={item.iconUrl} alt="" className={styles.confirmImg} />
-          <p>{t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText })}</p>
+          <p>{t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText, count: typeof price === 'number' ? price : 5 })}</p>
           <div className={styles.confirmButtons}>
             <Button variant="secondary" onClick={() => setConfirm(false)} disabled={busy !== null}>
               {t('common.cancel')}

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 
-import { Button, Img, toast } from '../../components/ui';
+import { Img, MainAction, toast } from '../../components/ui';
 import { requestWithdrawal, type InventoryItem } from '../../features/inventory/api';
 import { TradeHelp } from '../../features/inventory/components/trade-help';
 import { useInventory } from '../../features/inventory/store';
 import { useSession } from '../../features/session/store';
 import { getTradeUrl } from '../../features/trade-url/api';
 import { useT } from '../../i18n';
+import { errorText } from '../../lib/errors';
+import { formatInteger } from '../../lib/format';
+import { isApiError } from '../../lib/api-client';
 import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
@@ -28,6 +31,7 @@ function savedTradeLink(user: Record<string, unknown> | null): string {
 export function WithdrawPage() {
   const t = useT();
   const goBack = useGoBack('/skins');
+  const navigate = useNavigate();
   const item = (useLocation().state as { item?: InventoryItem } | null)?.item ?? null;
   const user = useSession((s) => s.user);
   const [link, setLink] = useState(() => savedTradeLink(user));
@@ -57,14 +61,31 @@ export function WithdrawPage() {
       haptic.success();
       toast.success(t('withdraw.success'), { durationMs: 2000 });
       goBack();
-    } catch {
+    } catch (e) {
       haptic.error();
-      toast.error(t('withdraw.error'), { durationMs: 3000 });
-      setFailed(true);
+      toast.error(errorText(e, t, 'withdraw.error'), { durationMs: 3000 });
+      if (isApiError(e) && e.code === 'deposit_required') void useSession.getState().loadProfile();
+      else setFailed(true);
     } finally {
       setSending(false);
     }
   };
+
+  // Withdrawals unlock after a first Stars purchase of a minimum size: say so before the
+  // player types a trade link, and offer the packages.
+  if (user?.withdrawalsUnlocked === false) {
+    const stars = Math.max(0, Number(user.starsToUnlockWithdrawals ?? 0));
+    return (
+      <main className={styles.page} data-testid="page-withdraw">
+        {item && <Img src={item.iconUrl} alt="" className={styles.img} />}
+        <h1 className={styles.title}>{t('withdraw.lockedTitle')}</h1>
+        <p className={styles.text} data-testid="withdraw-locked">
+          {t('withdraw.lockedText', { stars: formatInteger(stars), count: stars })}
+        </p>
+        <MainAction testId="withdraw-buy" text={t('withdraw.lockedBuy')} onClick={() => navigate('/packages')} />
+      </main>
+    );
+  }
 
   return (
     <main className={styles.page} data-testid="page-withdraw">
@@ -108,9 +129,13 @@ export function WithdrawPage() {
           </button>
         </p>
       )}
-      <Button block size="lg" onClick={submit} disabled={sending || !link.trim() || !item} data-testid="withdraw-submit">
-        {sending ? t('withdraw.sending') : t('withdraw.submit')}
-      </Button>
+      <MainAction
+        testId="withdraw-submit"
+        text={t('withdraw.submit')}
+        onClick={() => void submit()}
+        loading={sending}
+        enabled={!sending && link.trim().length > 0 && item !== null}
+      />
       <TradeHelp open={help} onClose={() => setHelp(false)} title={t('withdraw.instruction')} />
     </main>
   );
