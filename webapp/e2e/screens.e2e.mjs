@@ -84,14 +84,14 @@ describe('mini app screens in demo mode', () => {
     await page.keyboard.press('Escape');
 
     await page.locator('[data-testid="case-card"]').first().locator('button').first().click();
-    await page.waitForSelector('[data-testid="open-case"]');
+    await page.waitForSelector('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="fair-line"]');
     const caseUrl = page.url();
     await screenshotBothThemes(page, 'screen-case', '[data-testid="fair-line"]');
     const rendered = await page.locator('[data-testid="roulette"] [style*="top"]').count();
     assert.ok(rendered > 0 && rendered < 40, `a window of the 3000 slots is rendered (saw ${rendered} nodes)`);
 
-    await page.click('[data-testid="open-case"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-case"][data-phase="spinning"]');
     const events = await telegramEvents(page);
     assert.ok(events.includes('web_app_setup_back_button'), 'back button state was sent');
@@ -110,7 +110,7 @@ describe('mini app screens in demo mode', () => {
 
     // Sell from the result: balance refreshed, item gone, back at the case.
     const mid = await balanceOf(page);
-    await page.click('[data-testid="result-sell"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForURL(caseUrl);
     await page.waitForSelector('[data-toast="success"]');
     const itemsAfter = (await apiAs(page, server, '/user/items')).body.data;
@@ -135,8 +135,8 @@ describe('mini app screens in demo mode', () => {
     const balance = await balanceOf(page);
     assert.ok(balance < dear.tokens);
     await go(page, `/case/${dear.id}`);
-    await page.click('[data-testid="open-case"]');
-    await page.waitForSelector('[data-testid="insufficient-dialog"]');
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForSelector('[data-testid="tg-popup"]');
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-case-insufficient-dark.png') });
     assert.equal(await balanceOf(page), balance, 'nothing was charged');
     assert.deepEqual(errors, []);
@@ -158,10 +158,10 @@ describe('mini app screens in demo mode', () => {
 
     // Sell a: confirmation, toast, back to the list.
     await page.click(`[data-testid="skin-card"][data-item-id="${a.id}"]`);
-    await page.waitForSelector('[data-testid="sell-bar"]');
-    await screenshotBothThemes(page, 'screen-skin', '[data-testid="sell-bar"]');
+    await page.waitForSelector('[data-testid="tg-main-button"]');
+    await screenshotBothThemes(page, 'screen-skin', '[data-testid="tg-main-button"]');
     const before = await balanceOf(page);
-    await page.click('[data-testid="sell-bar"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="sell-confirm"]');
     await page.click('[data-testid="sell-confirm-button"]');
     await page.waitForSelector('[data-toast="success"]');
@@ -175,16 +175,16 @@ describe('mini app screens in demo mode', () => {
     await page.waitForSelector('[data-testid="skin-withdraw"]');
     await page.click('[data-testid="skin-withdraw"]');
     await page.waitForSelector('[data-testid="page-withdraw"]');
-    assert.equal(await page.isDisabled('[data-testid="withdraw-submit"]'), true, 'submit is disabled while the link is empty');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'submit is disabled while the link is empty');
     await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456&token=AbC-d_9');
     await screenshotBothThemes(page, 'screen-withdraw', '[data-testid="withdraw-link"]');
     await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456&token=AbC-d_9');
-    await page.click('[data-testid="withdraw-submit"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-toast="success"]');
     await page.waitForSelector('[data-testid="skin-status"]');
     const item = (await apiAs(page, server, `/user/item/${b.id}`)).body.item;
     assert.equal(item.status, 'pending');
-    assert.equal(await page.isDisabled('[data-testid="skin-sell"]'), true, 'a pending skin cannot be sold');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'a pending skin cannot be sold');
 
     await go(page, '/skins');
     await page.click('text=В ожидании');
@@ -199,7 +199,7 @@ describe('mini app screens in demo mode', () => {
     await go(page, `/skin/${it.id}`);
     await page.click('[data-testid="skin-withdraw"]');
     await page.fill('[data-testid="withdraw-link"]', 'https://example.com/not-a-trade-link');
-    await page.click('[data-testid="withdraw-submit"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="withdraw-error"]');
     await page.click('[data-testid="withdraw-error"] button');
     await page.waitForSelector('[data-testid="trade-help"]');
@@ -255,6 +255,8 @@ describe('mini app screens in demo mode', () => {
     await screenshotBothThemes(page, 'screen-ticket', '[data-testid="msg-support"]');
 
     await page.click('[data-testid="close-ticket"]');
+    // A simple confirmation is Telegram's popup (drawn by the demo frame).
+    await page.click('[data-testid="tg-popup-ok"]');
     await page.waitForSelector('[data-testid="ticket-closed-note"]');
     assert.equal(await page.isDisabled('[data-testid="chat-input"]'), true);
     assert.equal(await page.locator('[data-testid="close-ticket"]').count(), 0);
@@ -319,8 +321,8 @@ describe('mini app screens in demo mode', () => {
 
     await page.click('nav[aria-label="tabs"] >> text=Друзья');
     await page.waitForSelector('[data-testid="ref-invited"]');
-    await screenshotBothThemes(page, 'screen-referrals-empty', '[data-testid="invite"]');
-    await page.click('[data-testid="invite"]');
+    await screenshotBothThemes(page, 'screen-referrals-empty', '[data-testid="tg-main-button"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForFunction(() => (window.__tgEvents ?? []).some(([n, p]) => n === 'web_app_open_tg_link' && String(p?.path_full ?? '').startsWith('/share/url')));
 
     await go(page, '/');
@@ -339,7 +341,7 @@ describe('mini app screens in demo mode', () => {
 
     await go(page, `/skin/${item.id}`);
     await page.waitForSelector('[data-testid="page-skin-public"]');
-    assert.equal(await page.locator('[data-testid="skin-sell"]').count(), 0, 'no actions on a stranger’s skin');
+    assert.equal(await page.locator('[data-testid="skin-withdraw"], [data-testid="tg-main-button"]').count(), 0, 'no actions on a stranger’s skin');
     await screenshotBothThemes(page, 'screen-skin-public', '[data-testid="public-open-cases"]');
     assert.deepEqual(errors, []);
     await context.close();

@@ -86,6 +86,8 @@ export function pageColors(theme: Theme, telegram: Source | null): PageColors {
     '--c-destructive': readable(use('destructive', p.destructive_text_color)),
   };
   for (const [k, v] of Object.entries(FIXED)) vars[`--c-${k}`] = readable(v);
+  // Green text also sits on its own green tint (status badges): a margin above 4.5:1.
+  vars['--c-success'] = ensureContrast(FIXED.success, backgrounds, 6.5, away);
   // Fills that keep the brand's own colour (badges, chests) under dark text.
   vars['--c-brand-fill'] = FIXED.brand;
   vars['--c-danger-fill'] = ensureContrast(use('destructive', p.destructive_text_color), ['#ffffff'], 4.5, '#000000');

@@ -13,7 +13,6 @@ import {
   isError,
   ownerName,
   priceValue,
-  showSellBar,
   showWithdraw,
   splitMarketName,
 } from '../../features/inventory/status';
@@ -144,7 +143,6 @@ export function SkinPage() {
     setBusy(null);
   };
 
-  const sellBar = showSellBar(status);
   return (
     <main className={styles.page} data-testid="page-skin" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
       <div className={`${styles.hero} ${err ? styles.heroError : ''}`}>
@@ -193,7 +191,7 @@ export function SkinPage() {
         text={t('skin.sellFor', { price: priceText })}
         onClick={() => setConfirm(true)}
         enabled={tradable}
-        visible={sellBar && !confirm}
+        visible={status !== 'sent' && !confirm}
       />
 
       <Modal open={confirm} onClose={() => busy === null && setConfirm(false)} dismissible={busy === null} title={t('skin.sellTitle')}>
