@@ -80,12 +80,16 @@ export function nativeButtons(): { main: boolean; secondary: boolean } {
 
 type Rgb = `#${string}`;
 
+const lastText = { main: '', secondary: '' };
+
 function push(kind: 'main' | 'secondary', spec: BottomButtonSpec | null): void {
   lastSpec[kind] = spec;
   const visible = spec !== null && spec.visible !== false;
+  // A hidden button keeps its last text: the SDK refuses an empty one.
+  if (spec?.text) lastText[kind] = spec.text;
   const params = {
     isVisible: visible,
-    text: spec?.text ?? '',
+    text: spec?.text || lastText[kind] || '…',
     isEnabled: spec ? spec.enabled !== false : false,
     isLoaderVisible: spec?.loading === true,
     hasShineEffect: false,
