@@ -96,6 +96,25 @@ describe('mini app screens in demo mode', () => {
     const events = await telegramEvents(page);
     assert.ok(events.includes('web_app_setup_back_button'), 'back button state was sent');
     const started = Date.now();
+    // The landing: the winner centred on the marker (within 2 px), highlighted, and no copy of
+    // it within two slots.
+    await page.waitForSelector('[data-testid="roulette"] [data-win="true"]', { timeout: 10_000 });
+    const landing = await page.evaluate(() => {
+      const box = (el) => el.getBoundingClientRect();
+      const marker = box(document.querySelector('[data-testid="roulette-marker"]'));
+      const win = document.querySelector('[data-testid="roulette"] [data-win="true"]');
+      const centre = (r) => r.top + r.height / 2;
+      const slots = [...document.querySelectorAll('[data-testid="roulette"] [data-slot]')];
+      const near = slots
+        .filter((s) => s !== win && Math.abs(centre(box(s)) - centre(box(win))) < 2.5 * 104)
+        .map((s) => s.textContent);
+      return { off: centre(box(win)) - centre(marker), name: win.textContent, near, full: box(document.querySelector('[data-testid="roulette"]')).height };
+    });
+    assert.ok(Math.abs(landing.off) <= 2, `the winner lands on the marker (off by ${landing.off} px)`);
+    assert.equal(landing.near.length, 4, `two slots each side are in view (${landing.near})`);
+    assert.ok(!landing.near.includes(landing.name), `no copy of ${landing.name} next to it (${landing.near})`);
+    assert.ok(landing.full >= 560, `the roulette fills the screen (${landing.full} px high)`);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-case-landed-dark.png') });
     await page.waitForURL(/\/case-result\/\d+/, { timeout: 10_000 });
     const took = Date.now() - started;
     assert.ok(took > 3000 && took < 6500, `scroll, highlight and navigation take about 4 s (took ${took} ms)`);

@@ -156,7 +156,7 @@ describe('launched as Telegram for Android launches it', () => {
     assert.equal(await page.locator('[data-testid="onboarding-start"]').count(), 0, 'no in-page copy of the bottom button');
     // Safe areas: the page starts below the status bar and Telegram's fullscreen controls.
     await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue('--tg-viewport-content-safe-area-inset-top') === '46px');
-    const top = await page.evaluate(() => document.querySelector('[data-testid="page-onboarding"]').getBoundingClientRect().top);
+    const top = await page.evaluate(() => document.querySelector('[data-testid="page-onboarding"] > *').getBoundingClientRect().top);
     assert.ok(top >= 70, `content starts below the insets (top ${top})`);
     await shot(page, 'onboarding');
 

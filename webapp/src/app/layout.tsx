@@ -24,17 +24,6 @@ export function Layout() {
   );
 }
 
-/** Full screens without the tab bar (login, onboarding, case, result): the safe areas only. */
-export function PlainLayout() {
-  return (
-    <div className={styles.content}>
-      <Suspense fallback={<PageFallback />}>
-        <Outlet />
-      </Suspense>
-    </div>
-  );
-}
-
 /** While a screen's chunk loads for the first time (tab screens are usually prefetched). */
 function PageFallback() {
   return (

@@ -3,7 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 
 import { Splash } from '../components/ui';
 import { ErrorBoundary } from './error-boundary';
-import { Layout, PlainLayout } from './layout';
+import { Layout } from './layout';
 import { Root } from './root';
 
 /*
@@ -93,12 +93,10 @@ export function AppRoutes() {
               <Route path="support/ticket/:ticketId" element={page('ticket')} />
               <Route path="fair" element={page('fair')} />
             </Route>
-            <Route element={<PlainLayout />}>
-              <Route path="login" element={page('login')} />
-              <Route path="onboarding" element={page('onboarding')} />
-              <Route path="case/:caseId" element={page('case')} />
-              <Route path="case-result/:assetId" element={page('caseResult')} />
-            </Route>
+            <Route path="login" element={page('login')} />
+            <Route path="onboarding" element={page('onboarding')} />
+            <Route path="case/:caseId" element={page('case')} />
+            <Route path="case-result/:assetId" element={page('caseResult')} />
             <Route path="inventory" element={<Navigate to="/skins" replace />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Route>

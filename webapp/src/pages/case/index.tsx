@@ -130,6 +130,8 @@ export function CasePage() {
       return;
     }
     haptic.medium();
+    // The whole roulette is in view while it spins.
+    window.scrollTo({ top: 0 });
     setPhase('opening');
     const out = await opener.open(kase.id, kase.tokens);
     if (out.kind === 'busy') return;
