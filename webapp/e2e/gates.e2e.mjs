@@ -28,6 +28,9 @@ describe('gates', () => {
       await page.click('button[type="submit"]');
       await page.waitForSelector('[role="alert"]');
       assert.match(await page.textContent('[data-testid="page-login"]'), /Неверный пароль|Wrong password/);
+      // Reported once: under the field, not again in a toast.
+      await page.waitForTimeout(500);
+      assert.equal(await page.getByText(/Неверный пароль|Wrong password/).count(), 1, 'a wrong password is reported once');
 
       await page.fill('input[type="password"]', 'open-sesame');
       await page.click('button[type="submit"]');

@@ -13,7 +13,7 @@ import { setInitDataSource, useSession } from './features/session/store';
 import { useSettings } from './features/settings/store';
 import { t } from './i18n';
 import { NotInTelegramPage } from './pages/not-in-telegram';
-import { detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
+import { DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root missing');
@@ -48,6 +48,16 @@ async function start(): Promise<void> {
   try {
     env = await detectEnvironment(async () => (await config)?.demo === true, useSettings.getState().theme);
   } catch (e) {
+    if (e instanceof DevGateRequired) {
+      // The demo's init data waits for the development gate: ask first, then start again.
+      const { LoginPage } = await import('./pages/login');
+      root.render(
+        <Bare>
+          <LoginPage onPassed={() => void start()} />
+        </Bare>,
+      );
+      return;
+    }
     console.error('demo bootstrap failed', e);
     renderStartFailure();
     return;

@@ -41,6 +41,7 @@ import {
 } from '@telegram-apps/sdk-react';
 
 import type { Theme } from '../features/settings/store';
+import { devGateHeaders } from '../features/gates/proof';
 import { api } from './api-client';
 import { frameInsets, frameReceive } from './demo-frame-state';
 import { mountNativeUi, setButtonColors } from './native-ui';
@@ -157,7 +158,6 @@ function themeParamsFor(theme: Theme): Record<string, string> {
  */
 export function mockDemoEnvironment(initData: string, theme: Theme, startParam: string | null): void {
   const noInsets = { top: 0, bottom: 0, left: 0, right: 0 };
-  let fullscreen = false;
   const params = new URLSearchParams([
     ['tgWebAppData', initData],
     ['tgWebAppVersion', '8.0'],
@@ -191,14 +191,14 @@ export function mockDemoEnvironment(initData: string, theme: Theme, startParam: 
         case 'web_app_request_content_safe_area':
           // Like a fullscreen client's own controls, the frame's header and buttons are the
           // content safe area.
-          emitEvent('content_safe_area_changed', fullscreen ? frameInsets() : { ...frameInsets(), top: 0 });
+          // The frame draws its header from the start, fullscreen or not: reporting it at once
+          // keeps the page from jumping when fullscreen arrives.
+          emitEvent('content_safe_area_changed', frameInsets());
           break;
         case 'web_app_request_fullscreen':
-          fullscreen = true;
           emitEvent('fullscreen_changed', { is_fullscreen: true });
           break;
         case 'web_app_exit_fullscreen':
-          fullscreen = false;
           emitEvent('fullscreen_changed', { is_fullscreen: false });
           break;
         case 'web_app_open_link':
@@ -233,6 +233,13 @@ export function mockDemoEnvironment(initData: string, theme: Theme, startParam: 
 
 let demoTheme: Theme = 'dark';
 
+/** The server wants the development gate's proof before it hands out demo init data. */
+export class DevGateRequired extends Error {
+  constructor() {
+    super('dev_gate_required');
+  }
+}
+
 /** Fetches demo init data for this browser (the same demo user across reloads). */
 async function fetchDemoInitData(startParam: string | null): Promise<string> {
   const query = new URLSearchParams();
@@ -240,7 +247,11 @@ async function fetchDemoInitData(startParam: string | null): Promise<string> {
   if (demoId) query.set('demoId', demoId);
   if (startParam) query.set('startParam', startParam);
   const qs = query.toString();
-  const res = await fetch(`/api/v1/dev/init-data${qs ? `?${qs}` : ''}`, { headers: { Accept: 'application/json' } });
+  const res = await fetch(`/api/v1/dev/init-data${qs ? `?${qs}` : ''}`, { headers: { Accept: 'application/json', ...devGateHeaders() } });
+  if (res.status === 403) {
+    const body = (await res.json().catch(() => null)) as { code?: string } | null;
+    if (body?.code === 'dev_gate_required') throw new DevGateRequired();
+  }
   if (!res.ok) throw new Error(`demo init data: HTTP ${res.status}`);
   const body = (await res.json()) as { initData?: string; demoId?: number | string };
   if (!body.initData) throw new Error('demo init data: empty answer');

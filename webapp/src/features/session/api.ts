@@ -1,4 +1,5 @@
 import { api, ApiError, clientErrorCodes } from '../../lib/api-client';
+import { devGateHeaders } from '../gates/proof';
 
 /** `GET /me` data; `docs/api.md` "Profile". Unknown extra fields are kept. */
 export interface Profile {
@@ -49,7 +50,8 @@ export async function postAuth(initData: string): Promise<AuthAnswer> {
   const body = await api.post<Record<string, unknown> | undefined>(
     '/auth',
     { initData },
-    { auth: false, retryOn401: false },
+    // The development gate's proof, when the server runs behind one.
+    { auth: false, retryOn401: false, headers: devGateHeaders() },
   );
   const token = body?.token;
   if (typeof token !== 'string' || !token) {
