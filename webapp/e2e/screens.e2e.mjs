@@ -10,6 +10,7 @@ import {
   agreeToTerms,
   apiAs,
   launchBrowser,
+  newPhone,
   openApp,
   screenshotBothThemes,
   startServer,
@@ -358,12 +359,23 @@ describe('mini app screens in demo mode', () => {
     assert.equal(await balanceOf(page), balance, 'the clicker never credits the balance');
     await screenshotBothThemes(page, 'screen-farm', '[data-testid="farm-note"]');
 
-    await go(page, `/skin/${item.id}`);
-    await page.waitForSelector('[data-testid="page-skin-public"]');
-    assert.equal(await page.locator('[data-testid="skin-withdraw"], [data-testid="tg-main-button"]').count(), 0, 'no actions on a stranger’s skin');
-    await screenshotBothThemes(page, 'screen-skin-public', '[data-testid="public-open-cases"]');
     assert.deepEqual(errors, []);
     await context.close();
+
+    // A stranger opens the owner's shared-skin link: the public card, asked for with the
+    // owner's ref code (the server shows it only to holders of the link).
+    const stranger = await newPhone(browser, { colorScheme: 'light' });
+    const asked = [];
+    stranger.page.on('request', (r) => r.url().includes('/public') && asked.push(r.url()));
+    await stranger.page.goto(`${server.url}/?startapp=item_${item.id}_ref${ref}`);
+    await waitForBoot(stranger.page);
+    await agreeToTerms(stranger.page);
+    await stranger.page.waitForSelector('[data-testid="page-skin-public"]');
+    assert.ok(asked.some((u) => u.includes(`/items/${item.id}/public?ref=${ref}`)), `the card is asked for with the ref (${asked})`);
+    assert.equal(await stranger.page.locator('[data-testid="skin-withdraw"], [data-testid="tg-main-button"]').count(), 0, 'no actions on a stranger’s skin');
+    await screenshotBothThemes(stranger.page, 'screen-skin-public', '[data-testid="public-open-cases"]');
+    assert.deepEqual(stranger.errors, []);
+    await stranger.context.close();
 
     // The owner sees the friend, active, with the 500 tokens earned.
     await owner.page.reload();

@@ -70,6 +70,7 @@ export let launch: LaunchInfo = {
 };
 
 const INIT_DATA_KEY = 'fragbox.initData';
+const DEMO_START_KEY = 'fragbox.demoStartParam';
 let rawInitData: string | null = null;
 
 /**
@@ -273,7 +274,9 @@ export async function detectEnvironment(demo: () => Promise<boolean>, preferredT
   }
   if (!(await demo())) return { ok: false };
   // `?startapp=...` on the demo URL stands in for Telegram's start parameter (deep-link tests).
-  const startParam = new URLSearchParams(window.location.search).get('startapp');
+  // Kept for the tab like Telegram keeps launch parameters across reloads.
+  const startParam = new URLSearchParams(window.location.search).get('startapp') ?? readString(DEMO_START_KEY, 'session');
+  if (startParam) writeString(DEMO_START_KEY, startParam, 'session');
   const initData = await fetchDemoInitData(startParam);
   demoTheme = preferredTheme;
   mockDemoEnvironment(withSignatureField(initData), preferredTheme, startParam);

@@ -11,6 +11,8 @@ export interface AppConfig {
   devGate: boolean;
   demo: boolean;
   version: string;
+  /** Stars a player must have bought before withdrawals unlock. */
+  withdrawMinStars?: number;
 }
 
 export function getConfig(): Promise<AppConfig> {

@@ -11,8 +11,10 @@ import {
   canTrade,
   capitalize,
   isError,
+  isGone,
   ownerName,
   priceValue,
+  reasonKey,
   showWithdraw,
   splitMarketName,
 } from '../../features/inventory/status';
@@ -20,6 +22,8 @@ import { useInventory } from '../../features/inventory/store';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
+import { shareRefFor } from '../../lib/deep-link';
+import { launch } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './skin.module.css';
 
@@ -54,12 +58,12 @@ export function SkinPage() {
     if (loaded) return;
     let live = true;
     fetchItem(weaponId)
-      .then((item) => live && setLoaded({ kind: 'own', item }))
+      .then((item) => live && setLoaded(isGone(item.status) ? { kind: 'missing' } : { kind: 'own', item }))
       .catch(async (e: unknown) => {
         if (!live) return;
         if (isApiError(e) && (e.status === 404 || e.status === 403)) {
           try {
-            const item = await fetchPublicItem(weaponId);
+            const item = await fetchPublicItem(weaponId, shareRefFor(launch.startParam, weaponId));
             if (live) setLoaded({ kind: 'public', item });
           } catch {
             if (live) setLoaded({ kind: 'missing' });
@@ -171,7 +175,17 @@ export function SkinPage() {
             </span>
           }
         />
-        {err && item.statusReason && <Row label="" value={<span className={styles.reason}>{t('skin.reason', { reason: item.statusReason })}</span>} />}
+        {err && (
+          <Row
+            label={t('skin.reasonLabel')}
+            value={
+              <span className={styles.reason} data-testid="skin-reason">
+                {t(reasonKey(item.statusReasonCode))}
+                {item.statusReason && <span className={styles.note}>{t('skin.note', { note: item.statusReason })}</span>}
+              </span>
+            }
+          />
+        )}
       </dl>
 
       <div className={styles.actions}>
