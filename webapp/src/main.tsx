@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 
 import { App, Bare } from './app/app';
 import { boot } from './app/boot';
-import { prefetchTabs } from './app/routes';
+import { prefetchTabs, preloadFirstScreen } from './app/routes';
 import { Button, IconAlert, Splash, StatusScreen } from './components/ui';
 import { useGates } from './features/gates/store';
 import { setInitDataSource, useSession } from './features/session/store';
@@ -37,6 +37,7 @@ function renderStartFailure(): void {
 }
 
 async function start(): Promise<void> {
+  preloadFirstScreen(useGates.getState().termsAccepted);
   const config = useGates
     .getState()
     .loadConfig()

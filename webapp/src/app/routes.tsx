@@ -106,6 +106,15 @@ export function AppRoutes() {
   );
 }
 
+/**
+ * Starts loading the first screen's chunk while sign-in runs: onboarding for a player who has
+ * not agreed yet, home otherwise (a deep link's screen loads on its own).
+ */
+export function preloadFirstScreen(agreed: boolean): void {
+  if (window.location.pathname !== '/') return;
+  (agreed ? imports.home : imports.onboarding)().catch(() => undefined);
+}
+
 /** Loads the tab screens' chunks in the background so a tab tap never waits for the network. */
 export function prefetchTabs(): void {
   const run = () => {

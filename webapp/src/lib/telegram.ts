@@ -272,12 +272,16 @@ export async function detectEnvironment(demo: () => Promise<boolean>, preferredT
     const info = readLaunch(false);
     if (info && isSupportedPlatform(info.platform)) return keep(info);
   }
-  if (!(await demo())) return { ok: false };
-  // `?startapp=...` on the demo URL stands in for Telegram's start parameter (deep-link tests).
-  // Kept for the tab like Telegram keeps launch parameters across reloads.
+  // `?startapp=...` on the demo URL stands in for Telegram's start parameter (deep-link tests),
+  // kept for the tab like Telegram keeps launch parameters across reloads.
   const startParam = new URLSearchParams(window.location.search).get('startapp') ?? readString(DEMO_START_KEY, 'session');
+  // Outside Telegram the demo's init data is asked for beside `/config` (one round trip less
+  // on the first open); it is used only if the server says it runs the demo.
+  const early = fetchDemoInitData(startParam);
+  early.catch(() => undefined);
+  if (!(await demo())) return { ok: false };
   if (startParam) writeString(DEMO_START_KEY, startParam, 'session');
-  const initData = await fetchDemoInitData(startParam);
+  const initData = await early;
   demoTheme = preferredTheme;
   mockDemoEnvironment(withSignatureField(initData), preferredTheme, startParam);
   const info = readLaunch(true);
