@@ -118,7 +118,7 @@ async fn the_outbox_retries_while_telegram_fails_and_gives_up_on_blocked_users()
     assert!(rows[0].4 > now, "retry is scheduled later");
     assert_eq!((rows[1].1.as_str(), rows[1].2), ("failed", 1), "{rows:?}");
     assert!(rows[1].3.as_deref().unwrap_or("").contains("blocked"));
-    let (blocked,): (bool,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = 701").fetch_one(&app.domain().db).await.unwrap();
-    assert!(blocked);
+    let (blocked,): (i64,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = 701").fetch_one(&app.domain().db).await.unwrap();
+    assert_eq!(blocked, 1);
     app.stop().await;
 }

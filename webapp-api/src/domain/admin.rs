@@ -136,16 +136,16 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
     };
     let users = count("SELECT COUNT(*) FROM users").await?;
     let opens_total = count("SELECT COUNT(*) FROM case_opens").await?;
-    let tokens = count("SELECT COALESCE(SUM(balance), 0) FROM users").await?;
-    let stars_received = count("SELECT COALESCE(SUM(stars), 0) FROM payments WHERE status = 'success'").await?;
-    let stars_refunded = count("SELECT COALESCE(SUM(stars), 0) FROM payments WHERE status = 'refunded'").await?;
+    let tokens = count("SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM users").await?;
+    let stars_received = count("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE status = 'success'").await?;
+    let stars_refunded = count("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE status = 'refunded'").await?;
     let orphan_payments = count("SELECT COUNT(*) FROM orphan_payments").await?;
     let open_tickets = count("SELECT COUNT(*) FROM tickets WHERE status = 'open'").await?;
     let pending_withdrawals = count("SELECT COUNT(*) FROM withdrawals WHERE status = 'pending'").await?;
     let (opens_today,): (i64,) =
         sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE created_at >= $1").bind(day_start).fetch_one(&domain.db).await?;
     let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
-        "SELECT o.case_id, COUNT(*), SUM(o.price), COALESCE(SUM(i.token_price), 0)
+        "SELECT o.case_id, COUNT(*), CAST(SUM(o.price) AS BIGINT), CAST(COALESCE(SUM(i.token_price), 0) AS BIGINT)
          FROM case_opens o LEFT JOIN inventory_items i ON i.open_id = o.id GROUP BY o.case_id ORDER BY o.case_id",
     )
     .fetch_all(&domain.db)
@@ -204,7 +204,7 @@ pub struct UserReport {
 
 pub async fn user_report(domain: &Domain, actor: Actor, user_id: i64) -> DomainResult<UserReport> {
     ensure(domain, actor)?;
-    type Row = (String, String, Option<String>, i64, bool, i64);
+    type Row = (String, String, Option<String>, i64, i64, i64);
     let row: Option<Row> =
         sqlx::query_as("SELECT first_name, last_name, username, balance, bot_blocked, created_at FROM users WHERE id = $1")
             .bind(user_id)
@@ -235,7 +235,7 @@ pub async fn user_report(domain: &Domain, actor: Actor, user_id: i64) -> DomainR
         username,
         balance: Tokens(balance),
         language: users::language(domain, user_id).await.as_str(),
-        bot_blocked,
+        bot_blocked: bot_blocked != 0,
         created_at: rfc3339(created_at),
         item_counts,
         items: items.into_iter().map(|(id, name, status, price)| UserItem { id, name, status, token_price: Tokens(price) }).collect(),

@@ -16,7 +16,7 @@ const CHECKS: &[(&str, &str)] = &[
         "ledger running balance broken",
         "SELECT 'entry ' || id || ' of user ' || user_id FROM (
            SELECT id, user_id, balance_after,
-                  SUM(amount) OVER (PARTITION BY user_id ORDER BY id) AS running FROM ledger_entries)
+                  SUM(amount) OVER (PARTITION BY user_id ORDER BY id) AS running FROM ledger_entries) AS r
          WHERE running <> balance_after OR balance_after < 0",
     ),
     (

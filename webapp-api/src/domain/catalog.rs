@@ -329,7 +329,8 @@ impl Catalog {
     /// Writes the catalog into SQLite (cases, items, packages); rows no longer in the files are
     /// deactivated, never deleted, so history keeps its references.
     pub async fn upsert(&self, pool: &Pool) -> Result<(), sqlx::Error> {
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = crate::domain::db::begin_write(pool).await.map_err(into_sqlx)?;
+        crate::domain::db::lock_key(&mut tx, "catalog").await.map_err(into_sqlx)?;
         for it in &self.items {
             sqlx::query(
                 "INSERT INTO catalog_items(id, weapon, finish, rarity, condition, image, token_price) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -377,5 +378,12 @@ impl Catalog {
             .await?;
         }
         tx.commit().await
+    }
+}
+/// The catalog upsert speaks `sqlx::Error`; the store helpers answer `DomainError`.
+fn into_sqlx(e: crate::domain::DomainError) -> sqlx::Error {
+    match e {
+        crate::domain::DomainError::Database(e) => e,
+        other => sqlx::Error::Protocol(other.to_string()),
     }
 }

@@ -1,12 +1,32 @@
-//! Opening the SQLite file and applying the schema.
+//! Opening the store (an SQLite file or a PostgreSQL database), applying its schema, and the few
+//! places where the two engines differ. Everything else in the domain is one SQL text for both:
+//! `$N` placeholders, `RETURNING`, `ON CONFLICT`, integers for money, flags and times.
+//!
+//! The domain reaches either store through sqlx's `Any` driver: the URL picks the engine at run
+//! time (`sqlite://…` or `postgres://…`). `Any` decodes only the basic types (integers, floats,
+//! text, bytes, bool), which is all the schema holds; aggregates over money are cast to `BIGINT`
+//! so PostgreSQL's `SUM` answers an integer rather than a `NUMERIC`.
+//!
+//! What differs, each named here and nowhere else:
+//! - opening: SQLite's per-connection PRAGMAs (WAL, `synchronous=NORMAL`, foreign keys, busy timeout);
+//! - migrations: `data/migrations/*.sql` for SQLite, `data/migrations/postgres/*.sql` for PostgreSQL
+//!   (same names, same order);
+//! - `begin_write`: `BEGIN IMMEDIATE` on SQLite (its one write lock, taken up front); a plain
+//!   `BEGIN` on PostgreSQL, where the write then locks the rows it decides on (`lock_users`,
+//!   `lock_key`, conditional updates, unique keys);
+//! - `lock_users` / `lock_key`: no-ops on SQLite (the write lock already serialises writers);
+//!   `SELECT … FOR UPDATE` in ascending id order / a transaction-scoped advisory lock on PostgreSQL;
+//! - `claim_suffix`: `FOR UPDATE SKIP LOCKED` on PostgreSQL so outbox senders on several replicas
+//!   never pick the same row.
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, Transaction};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
+use sqlx::{Any, ConnectOptions, Connection, Executor, Transaction};
 
 /// The store the domain talks to. Every SQL text uses `$N` placeholders so it runs on either engine.
-pub type Db = Sqlite;
+pub type Db = Any;
 /// A pool of connections to the store.
 pub type Pool = sqlx::Pool<Db>;
 /// One connection (or a transaction, through `&mut *tx`).
@@ -16,41 +36,168 @@ pub type Tx = Transaction<'static, Db>;
 
 use crate::domain::DomainResult;
 
-/// The schema, in order. Each file runs once, inside one transaction.
-const MIGRATIONS: &[(&str, &str)] = &[
+/// The engine behind a pool or connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+impl Dialect {
+    /// The engine a `DATABASE_URL` names.
+    pub fn of_url(url: &str) -> Option<Dialect> {
+        let scheme = url.split(':').next().unwrap_or("");
+        match scheme {
+            "sqlite" => Some(Dialect::Sqlite),
+            "postgres" | "postgresql" => Some(Dialect::Postgres),
+            _ => None,
+        }
+    }
+
+    /// The engine behind a pool.
+    pub fn of_pool(pool: &Pool) -> Dialect {
+        Dialect::of_url(pool.connect_options().database_url.as_str()).unwrap_or(Dialect::Sqlite)
+    }
+
+    /// The engine behind a connection (a transaction derefs to one).
+    pub fn of_conn(conn: &Conn) -> Dialect {
+        if conn.backend_name().eq_ignore_ascii_case("postgresql") {
+            Dialect::Postgres
+        } else {
+            Dialect::Sqlite
+        }
+    }
+}
+
+/// The schema for SQLite, in order. Each file runs once, inside one transaction.
+const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("../../../data/migrations/0001_init.sql")),
     ("0002_orphan_refunds", include_str!("../../../data/migrations/0002_orphan_refunds.sql")),
     ("0003_admin_outbox", include_str!("../../../data/migrations/0003_admin_outbox.sql")),
     ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
 ];
 
+/// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
+const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_init", include_str!("../../../data/migrations/postgres/0001_init.sql")),
+    ("0002_orphan_refunds", include_str!("../../../data/migrations/postgres/0002_orphan_refunds.sql")),
+    ("0003_admin_outbox", include_str!("../../../data/migrations/postgres/0003_admin_outbox.sql")),
+    ("0004_notification_message_id", include_str!("../../../data/migrations/postgres/0004_notification_message_id.sql")),
+];
+
+/// The migrations of one engine (names and SQL), in the order they apply.
+pub fn migrations(dialect: Dialect) -> &'static [(&'static str, &'static str)] {
+    match dialect {
+        Dialect::Sqlite => SQLITE_MIGRATIONS,
+        Dialect::Postgres => POSTGRES_MIGRATIONS,
+    }
+}
+
 pub async fn open(url: &str) -> Result<Pool, sqlx::Error> {
     open_with(url, Duration::from_secs(10)).await
 }
 
-/// `open` with how long a statement waits for another connection's write lock (`busy_timeout`).
+/// `open` with how long a statement waits for another connection's write lock (SQLite's
+/// `busy_timeout`; on PostgreSQL the `lock_timeout` of every connection).
 pub async fn open_with(url: &str, busy_timeout: Duration) -> Result<Pool, sqlx::Error> {
-    let options = SqliteConnectOptions::from_str(url)?
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Normal)
-        .foreign_keys(true)
-        .busy_timeout(busy_timeout)
-        .pragma("temp_store", "memory")
-        .pragma("cache_size", "-8000");
-    SqlitePoolOptions::new().max_connections(8).min_connections(1).acquire_timeout(Duration::from_secs(15)).connect_with(options).await
+    open_sized(url, busy_timeout, None).await
 }
 
+/// `open_with` and a pool size (default: 8 connections on SQLite, 16 on PostgreSQL).
+pub async fn open_sized(url: &str, busy_timeout: Duration, max_connections: Option<u32>) -> Result<Pool, sqlx::Error> {
+    sqlx::any::install_default_drivers();
+    let dialect = Dialect::of_url(url)
+        .ok_or_else(|| sqlx::Error::Configuration(format!("unsupported database URL scheme in {:?}", scheme_of(url)).into()))?;
+    let busy_ms = busy_timeout.as_millis().min(i64::MAX as u128) as i64;
+    match dialect {
+        Dialect::Sqlite => {
+            // Create the file and switch it to WAL (a property of the file) with the native driver;
+            // the per-connection PRAGMAs run on every pooled connection below.
+            let mut first =
+                SqliteConnectOptions::from_str(url)?.create_if_missing(true).journal_mode(SqliteJournalMode::Wal).connect().await?;
+            first.execute("SELECT 1").await?;
+            first.close().await?;
+            let options = AnyConnectOptions::from_str(url)?;
+            // `after_connect` wants a `'static` text; one small string per pool opened.
+            let pragmas: &'static str = Box::leak(
+                format!(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+                     PRAGMA busy_timeout = {busy_ms}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -8000;"
+                )
+                .into_boxed_str(),
+            );
+            AnyPoolOptions::new()
+                .max_connections(max_connections.unwrap_or(8))
+                .min_connections(1)
+                .acquire_timeout(Duration::from_secs(15))
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        conn.execute(pragmas).await?;
+                        Ok(())
+                    })
+                })
+                .connect_with(options)
+                .await
+        }
+        Dialect::Postgres => {
+            let options = AnyConnectOptions::from_str(url)?;
+            let settings: &'static str = Box::leak(format!("SET lock_timeout = {busy_ms}; SET TIME ZONE 'UTC';").into_boxed_str());
+            AnyPoolOptions::new()
+                .max_connections(max_connections.unwrap_or(16))
+                .min_connections(1)
+                .acquire_timeout(Duration::from_secs(15))
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        // A write waiting on a row lock gives up like SQLite's busy timeout does.
+                        conn.execute(settings).await?;
+                        Ok(())
+                    })
+                })
+                .connect_with(options)
+                .await
+        }
+    }
+}
+
+fn scheme_of(url: &str) -> &str {
+    url.split(':').next().unwrap_or("")
+}
+
+/// Applies every migration not yet applied. On PostgreSQL, replicas starting at once take turns
+/// behind a session advisory lock, so each file runs exactly once.
 pub async fn migrate(pool: &Pool) -> Result<(), sqlx::Error> {
-    sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)").execute(pool).await?;
-    for (name, sql) in MIGRATIONS {
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let dialect = Dialect::of_pool(pool);
+    let mut conn = pool.acquire().await?;
+    if dialect == Dialect::Postgres {
+        sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+    }
+    let result = apply_migrations(&mut conn, dialect).await;
+    if dialect == Dialect::Postgres {
+        sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+    }
+    result
+}
+
+/// Advisory lock key of the migration runner ("fragbox" in ASCII, shortened).
+const MIGRATION_LOCK: i64 = 0x66_7261_6762_6f78;
+
+async fn apply_migrations(conn: &mut Conn, dialect: Dialect) -> Result<(), sqlx::Error> {
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
+        .execute(&mut *conn)
+        .await?;
+    let begin = match dialect {
+        Dialect::Sqlite => "BEGIN IMMEDIATE",
+        Dialect::Postgres => "BEGIN",
+    };
+    for (name, sql) in migrations(dialect) {
+        let mut tx = conn.begin_with(begin).await?;
         let done: Option<(String,)> =
             sqlx::query_as("SELECT name FROM schema_migrations WHERE name = $1").bind(name).fetch_optional(&mut *tx).await?;
         if done.is_none() {
             sqlx::raw_sql(sql).execute(&mut *tx).await?;
-            sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES ($1, strftime('%s','now'))")
+            sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES ($1, $2)")
                 .bind(name)
+                .bind(chrono::Utc::now().timestamp())
                 .execute(&mut *tx)
                 .await?;
             tracing::info!(migration = name, "applied");
@@ -60,10 +207,69 @@ pub async fn migrate(pool: &Pool) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-/// Every write goes through this: `BEGIN IMMEDIATE` takes the write lock up front, so the
-/// busy timeout applies and a read-then-write never fails on a lock upgrade.
+/// Every write goes through this. SQLite: `BEGIN IMMEDIATE` takes the write lock up front, so the
+/// busy timeout applies and a read-then-write never fails on a lock upgrade. PostgreSQL: `BEGIN`
+/// (read committed); a write that reads before it decides locks those rows first (`lock_users`,
+/// `lock_key`) or decides in one conditional statement.
 pub async fn begin_write(pool: &Pool) -> DomainResult<Tx> {
-    Ok(pool.begin_with("BEGIN IMMEDIATE").await?)
+    Ok(match Dialect::of_pool(pool) {
+        Dialect::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await?,
+        Dialect::Postgres => pool.begin_with("BEGIN").await?,
+    })
+}
+
+/// `begin_write`, then the given users' rows locked (see `lock_users`).
+pub async fn begin_write_for(pool: &Pool, user_ids: &[i64]) -> DomainResult<Tx> {
+    let mut tx = begin_write(pool).await?;
+    lock_users(&mut tx, user_ids).await?;
+    Ok(tx)
+}
+
+/// Locks the users' rows until the transaction ends, in ascending id order so that two writes
+/// touching the same players (a player and their inviter) never wait on each other in a circle.
+/// A write that decides on a player's state (balance, seed, claims, first open, items) holds that
+/// player's lock first, so two replicas serialise per player exactly as SQLite's one writer does.
+/// SQLite: nothing to do, `BEGIN IMMEDIATE` already excludes every other writer.
+pub async fn lock_users(conn: &mut Conn, user_ids: &[i64]) -> DomainResult<()> {
+    if Dialect::of_conn(conn) == Dialect::Sqlite {
+        return Ok(());
+    }
+    let mut ids = user_ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        sqlx::query("SELECT id FROM users WHERE id = $1 FOR UPDATE").bind(id).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// A named lock held until the transaction ends, for writes that decide on something other than
+/// a player's row (the catalog upsert, a support ticket's state). SQLite: nothing to do.
+pub async fn lock_key(conn: &mut Conn, key: &str) -> DomainResult<()> {
+    if Dialect::of_conn(conn) == Dialect::Sqlite {
+        return Ok(());
+    }
+    sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(advisory_key(key)).execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// A stable 63-bit key for a lock name (FNV-1a).
+fn advisory_key(key: &str) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h >> 1) as i64
+}
+
+/// What to append to a `SELECT` that picks outbox rows to send: on PostgreSQL the rows stay
+/// locked until the claim commits and other replicas skip them instead of waiting.
+pub fn claim_suffix(conn: &Conn) -> &'static str {
+    match Dialect::of_conn(conn) {
+        Dialect::Sqlite => "",
+        Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+    }
 }
 
 /// True when the error is a UNIQUE constraint violation.
@@ -71,5 +277,58 @@ pub fn is_unique_violation(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Database(d) => d.is_unique_violation(),
         _ => false,
+    }
+}
+
+/// The store cannot take the request right now; retrying later is right. `busy`: SQLite busy past
+/// its timeout, a PostgreSQL lock wait past `lock_timeout`, a serialization failure or deadlock, or
+/// no pooled connection in time. `storage_full`: the disk is full.
+pub fn unavailable(e: &sqlx::Error) -> Option<&'static str> {
+    match e {
+        sqlx::Error::PoolTimedOut => Some("busy"),
+        sqlx::Error::Database(d) => {
+            let code = d.code()?;
+            match code.as_ref() {
+                // PostgreSQL SQLSTATEs: serialization_failure, deadlock_detected, lock_not_available,
+                // too_many_connections, disk_full, out_of_memory.
+                "40001" | "40P01" | "55P03" | "53300" => Some("busy"),
+                "53100" | "53200" => Some("storage_full"),
+                // SQLite's extended result codes carry the primary code in their low byte.
+                c => match c.parse::<i32>().ok().map(|c| c & 0xff) {
+                    Some(5) | Some(6) => Some("busy"),
+                    Some(13) => Some("storage_full"),
+                    _ => None,
+                },
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_name_their_engine() {
+        assert_eq!(Dialect::of_url("sqlite://data/fragbox.db"), Some(Dialect::Sqlite));
+        assert_eq!(Dialect::of_url("sqlite:fragbox.db"), Some(Dialect::Sqlite));
+        assert_eq!(Dialect::of_url("postgres://u@h/db"), Some(Dialect::Postgres));
+        assert_eq!(Dialect::of_url("postgresql://u@h/db"), Some(Dialect::Postgres));
+        assert_eq!(Dialect::of_url("mysql://u@h/db"), None);
+    }
+
+    #[test]
+    fn both_engines_have_the_same_migrations_in_the_same_order() {
+        let a: Vec<&str> = migrations(Dialect::Sqlite).iter().map(|m| m.0).collect();
+        let b: Vec<&str> = migrations(Dialect::Postgres).iter().map(|m| m.0).collect();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn lock_keys_are_stable_and_positive() {
+        assert_eq!(advisory_key("catalog"), advisory_key("catalog"));
+        assert_ne!(advisory_key("catalog"), advisory_key("ticket:1"));
+        assert!(advisory_key("x") >= 0);
     }
 }

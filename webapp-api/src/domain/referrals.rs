@@ -129,7 +129,7 @@ pub async fn page(domain: &Domain, user_id: i64, page: i64) -> DomainResult<Refe
         .fetch_one(&domain.db)
         .await?;
     let (earned,): (i64,) =
-        sqlx::query_as("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
+        sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
             .bind(user_id)
             .fetch_one(&domain.db)
             .await?;

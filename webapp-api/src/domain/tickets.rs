@@ -369,12 +369,15 @@ pub async fn forward_sent(domain: &Domain, forward: &PendingForward, message_id:
         .bind(forward.id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("INSERT OR REPLACE INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES ($1, $2, $3)")
-        .bind(forward.admin_chat_id)
-        .bind(message_id)
-        .bind(forward.ticket_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(
+        "INSERT INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES ($1, $2, $3)
+         ON CONFLICT(admin_chat_id, message_id) DO UPDATE SET ticket_id = excluded.ticket_id",
+    )
+    .bind(forward.admin_chat_id)
+    .bind(message_id)
+    .bind(forward.ticket_id)
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     Ok(())
 }

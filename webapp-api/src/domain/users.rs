@@ -89,6 +89,7 @@ pub async fn register(domain: &Domain, user: &TelegramUser, start_param: Option<
     Ok(is_new)
 }
 
+// Flags are stored as 0/1 integers on both engines.
 type ProfileRow = (
     i64,
     String,
@@ -97,12 +98,12 @@ type ProfileRow = (
     Option<String>,
     i64,
     String,
-    bool,
+    i64,
     Option<i64>,
     Option<String>,
     Option<String>,
     Option<String>,
-    bool,
+    i64,
 );
 
 pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
@@ -122,12 +123,12 @@ pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
         avatar_url: r.4,
         balance: Tokens(r.5),
         ref_code: r.6,
-        tg_subscribed: r.7,
+        tg_subscribed: r.7 != 0,
         case_opened: r.8.is_some(),
         trade_url: r.9,
         language: Lang::resolve(r.10.as_deref(), r.11.as_deref()).as_str(),
         is_admin: domain.config.is_admin(r.0),
-        demo: r.12,
+        demo: r.12 != 0,
     })
 }
 

@@ -60,23 +60,12 @@ fn json_response(status: StatusCode, code: &'static str, text: &str) -> Response
 }
 
 /// The store could not take the request right now — SQLite busy past its timeout (a long
-/// writer), the disk full, or no pooled connection in time. Nothing was written; retrying later
-/// is right, so these answer 503 with `Retry-After` instead of a bare 500.
+/// writer), a PostgreSQL lock wait past its timeout, the disk full, or no pooled connection in
+/// time. Nothing was written; retrying later is right, so these answer 503 with `Retry-After`
+/// instead of a bare 500.
 fn unavailable(e: &DomainError) -> Option<&'static str> {
     let DomainError::Database(db) = e else { return None };
-    match db {
-        sqlx::Error::PoolTimedOut => Some("busy"),
-        sqlx::Error::Database(d) => {
-            // Extended result codes carry the primary code in their low byte.
-            let code = d.code().and_then(|c| c.parse::<i32>().ok()).map(|c| c & 0xff);
-            match code {
-                Some(5) | Some(6) => Some("busy"),
-                Some(13) => Some("storage_full"),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
+    crate::domain::db::unavailable(db)
 }
 
 impl IntoResponse for ApiError {

@@ -123,10 +123,11 @@ impl Metrics {
     /// The Prometheus text exposition.
     pub async fn render(&self, db: &Pool) -> Result<String, sqlx::Error> {
         let totals = self.db_totals(db).await?;
-        let (stars, paid): (i64, i64) =
-            sqlx::query_as("SELECT COALESCE(SUM(stars), 0), COUNT(*) FROM payments WHERE status IN ('success', 'refunded')")
-                .fetch_one(db)
-                .await?;
+        let (stars, paid): (i64, i64) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT), COUNT(*) FROM payments WHERE status IN ('success', 'refunded')",
+        )
+        .fetch_one(db)
+        .await?;
         let mut out = String::with_capacity(8 * 1024);
         let w = &mut out;
 
@@ -210,8 +211,8 @@ impl Metrics {
         let mut t = self.db.lock().await;
         // Ids grow in commit order (one writer at a time), so "past the cursor" is exactly "new".
         let (credited, debited, cursor): (i64, i64, i64) = sqlx::query_as(
-            "SELECT COALESCE(SUM(CASE WHEN amount > 0 THEN amount ELSE 0 END), 0),
-                    COALESCE(SUM(CASE WHEN amount < 0 THEN -amount ELSE 0 END), 0),
+            "SELECT CAST(COALESCE(SUM(CASE WHEN amount > 0 THEN amount ELSE 0 END), 0) AS BIGINT),
+                    CAST(COALESCE(SUM(CASE WHEN amount < 0 THEN -amount ELSE 0 END), 0) AS BIGINT),
                     COALESCE(MAX(id), $1)
              FROM ledger_entries WHERE id > $1",
         )
