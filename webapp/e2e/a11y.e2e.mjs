@@ -4,7 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, apiAs, axeViolations, launchBrowser, newPhone, startServer, waitForBoot } from './harness.mjs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { agreeToTerms, apiAs, axeViolations, launchBrowser, newPhone, SCREENSHOT_DIR, startServer, waitForBoot } from './harness.mjs';
 
 let server;
 let browser;
@@ -27,6 +30,12 @@ async function apiPost(page, path, body = {}) {
     body: JSON.stringify(body),
   });
   return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+/** Every screen at 390×844, per theme and language, for a look (webapp/screenshots/). */
+async function shot(page, label, theme, language) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `a11y-${label.replace(/\s+/g, '-')}-${theme}-${language}.png`) });
 }
 
 async function go(page, path) {
@@ -62,14 +71,26 @@ function screens(ids) {
 }
 
 describe('accessibility (axe) on every screen', () => {
-  for (const theme of ['light', 'dark']) {
-    test(`no serious or critical violation in the ${theme} theme`, async () => {
-      const { page, context, errors } = await newPhone(browser, { colorScheme: theme });
-      await page.addInitScript((t) => localStorage.setItem('app_theme', t), theme);
+  for (const [theme, language] of [
+    ['light', 'ru'],
+    ['dark', 'en'],
+    ['dark', 'ru'],
+    ['light', 'en'],
+  ]) {
+    test(`no serious or critical violation in the ${theme} theme (${language})`, async () => {
+      const { page, context, errors } = await newPhone(browser, { colorScheme: theme, locale: language === 'ru' ? 'ru-RU' : 'en-US' });
+      await page.addInitScript(
+        ([t, l]) => {
+          localStorage.setItem('app_theme', t);
+          localStorage.setItem('app_language', l);
+        },
+        [theme, language],
+      );
       await page.goto(server.url + '/');
       await waitForBoot(page);
       await page.waitForSelector('[data-testid="page-onboarding"]');
       const found = await axeViolations(page, 'onboarding');
+      await shot(page, `onboarding`, theme, language);
 
       await agreeToTerms(page);
       await page.waitForSelector('[data-testid="page-home"]');
@@ -87,7 +108,8 @@ describe('accessibility (axe) on every screen', () => {
         await reach(page);
         await page.waitForSelector(ready);
         await page.waitForTimeout(300);
-        found.push(...(await axeViolations(page, `${theme} ${label}`)));
+        found.push(...(await axeViolations(page, `${theme} ${language} ${label}`)));
+        await shot(page, label, theme, language);
       }
       assert.deepEqual(found, [], `axe found:\n${found.join('\n')}`);
       assert.deepEqual(errors, []);
