@@ -121,6 +121,7 @@ describe('mini app shell in demo mode', () => {
     assert.equal(await page.getAttribute(field, 'aria-invalid'), 'false');
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-toast="success"]');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'Save is off once saved (nothing changed)');
     assert.equal((await apiAs(page, server, '/user/trade-url')).body.tradeUrl, good);
     await screenshotBothThemes(page, 'trade-url', '[data-testid="page-trade-url"] textarea');
     assert.equal(await page.inputValue(field), good, 'prefilled from the server after a reload');

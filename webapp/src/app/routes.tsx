@@ -122,7 +122,8 @@ export function prefetchTabs(): void {
       load().catch(() => undefined);
     }
   };
+  // Well after the first screen settled: the other tabs must not compete with it for the
+  // main thread on a slow phone (they are small, and a tap waits at most for one of them).
   const idle = (window as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
-  if (idle) idle(run, { timeout: 3000 });
-  else setTimeout(run, 1500);
+  setTimeout(() => (idle ? idle(run, { timeout: 3000 }) : run()), 4000);
 }
