@@ -1,14 +1,35 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit and integration tests (real SQLite, real router over HTTP, real
-# teloxide dispatcher against a fake Bot API), the mini app's unit tests and bundle budget,
-# and the browser journeys in Debian's chromium against the real binary in demo mode.
+# teloxide dispatcher against a fake Bot API), the integration suite again on PostgreSQL, the
+# mini app's unit tests and bundle budget, the API contract check (Schemathesis against the real
+# binary in demo mode, scripts/contract.sh), and the browser journeys in Debian's chromium
+# against the real binary in demo mode.
+#
+# PostgreSQL: a throwaway cluster (Debian's `postgresql`, installed when missing) in a temp dir on
+# a free port, removed afterwards; FRAGBOX_TEST_POSTGRES_URL=postgres://user@host:port/db points
+# the suite at an existing server instead (the user must be allowed to CREATE DATABASE: each
+# test gets its own). SKIP_POSTGRES=1 skips that pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_node
 
-echo "== cargo test"
-cargo test --workspace --locked
+echo "== cargo test (SQLite)"
+env -u FRAGBOX_TEST_POSTGRES_URL cargo test --workspace --locked
+
+if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
+  echo "== integration suite on PostgreSQL"
+  if [ -z "${FRAGBOX_TEST_POSTGRES_URL:-}" ]; then
+    PG_EXTRA_OPTS="-c fsync=off -c full_page_writes=off" start_postgres
+    trap stop_postgres EXIT
+    export FRAGBOX_TEST_POSTGRES_URL="$PG_URL"
+  fi
+  cargo test --locked -p fragbox --test it
+  unset FRAGBOX_TEST_POSTGRES_URL
+fi
+
+echo "== API contract (Schemathesis against the OpenAPI document, demo mode)"
+scripts/contract.sh
 
 echo "== fragbox catalog check"
 ./target/debug/fragbox catalog check >/dev/null

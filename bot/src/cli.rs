@@ -1,8 +1,9 @@
 //! Operator commands of the `fragbox` binary. Safe while the server runs: each is one short
 //! write transaction on the same database.
 use webapp_api::domain::admin::{self, Actor};
+use webapp_api::domain::db::Dialect;
 use webapp_api::domain::withdrawals::{self, Resolution};
-use webapp_api::domain::{audit, settings, Domain, Tokens};
+use webapp_api::domain::{audit, settings, transfer, Domain, Tokens};
 
 use crate::config::Config;
 
@@ -10,9 +11,12 @@ pub const USAGE: &str = "usage: fragbox [serve]
        fragbox grant <telegram_id> <tokens> --reason <text>
        fragbox audit
        fragbox catalog check
-       fragbox withdrawals list | sent <id> | error <id> --reason <text>
+       fragbox withdrawals list | sent <id> | error <id> [<code>] [--reason <note>]
+         codes: trade_url_invalid, inventory_private, trade_restricted, item_unavailable, steam_unavailable, other
+         (a note alone means code other)
        fragbox maintenance on|off|status
-       fragbox backup <file>";
+       fragbox backup <file>
+       fragbox migrate-db --from sqlite://<file> --to postgres://<user>@<host>/<db>";
 
 /// The operator id recorded in the admin audit log for CLI actions.
 const CLI_OPERATOR: i64 = 0;
@@ -35,6 +39,9 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
         print!("{report}");
         println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-92 % band" });
         return Ok(if ok { 0 } else { 1 });
+    }
+    if words.first() == Some(&"migrate-db") {
+        return migrate_db(args).await;
     }
     let domain = crate::build_domain(
         config,
@@ -69,6 +76,7 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
         }
         ["withdrawals", "list"] | ["withdrawals"] => {
             for w in withdrawals::pending(&domain).await.map_err(|e| e.to_string())? {
+                let r = &w.risk;
                 println!(
                     "#{} user {} ({}) item {} {} [{}] price {} steam {} {} since {}",
                     w.id,
@@ -82,6 +90,23 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
                     w.trade_url,
                     w.created_at
                 );
+                println!(
+                    "    risk: account {} days, stars paid {} refunded {}, free tokens {}, invited {}, opens {}, withdrawn {}, debt {}{}{}",
+                    r.account_age_days,
+                    r.stars_paid,
+                    r.stars_refunded,
+                    r.free_tokens,
+                    r.invited_friends,
+                    r.opens,
+                    r.withdrawn_value,
+                    r.debt,
+                    if r.item_failed_before {
+                        ", WARNING: this item was in status error before (a Steam offer may still be open)"
+                    } else {
+                        ""
+                    },
+                    if r.demo { ", DEMO user" } else { "" }
+                );
             }
             Ok(0)
         }
@@ -91,11 +116,25 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
             println!("withdrawal #{id} sent");
             Ok(0)
         }
-        ["withdrawals", "error", id, ..] => {
+        ["withdrawals", "error", id, rest @ ..] => {
             let id: i64 = id.parse().map_err(|_| format!("not a withdrawal id: {id}"))?;
-            let reason = flag(args, "--reason").ok_or("--reason <text> is required")?;
-            withdrawals::resolve(&domain, id, Resolution::Failed { reason }, CLI_OPERATOR).await.map_err(|e| e.to_string())?;
-            println!("withdrawal #{id} failed; item available again");
+            let note = flag(args, "--reason");
+            let code = match rest.first() {
+                Some(c) if !c.starts_with("--") => {
+                    let c = c.to_ascii_lowercase();
+                    if !withdrawals::REASON_CODES.contains(&c.as_str()) {
+                        return Err(format!("unknown reason code {c}; one of {}", withdrawals::REASON_CODES.join(", ")));
+                    }
+                    c
+                }
+                // A note alone (the older form) is code `other`.
+                _ if note.is_some() => "other".to_owned(),
+                _ => return Err(format!("a reason code is required: one of {}", withdrawals::REASON_CODES.join(", "))),
+            };
+            withdrawals::resolve(&domain, id, Resolution::Failed { code: code.clone(), note }, CLI_OPERATOR)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("withdrawal #{id} failed ({code}); item available again");
             Ok(0)
         }
         ["maintenance", "on"] | ["maintenance", "off"] => {
@@ -112,12 +151,89 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
             if std::path::Path::new(file).exists() {
                 return Err(format!("{file} exists; choose a new file"));
             }
-            sqlx::query("VACUUM INTO ?").bind(*file).execute(&domain.db).await.map_err(|e| e.to_string())?;
-            println!("backup written to {file}");
+            match Dialect::of_pool(&domain.db) {
+                Dialect::Sqlite => {
+                    sqlx::query("VACUUM INTO $1").bind(*file).execute(&domain.db).await.map_err(|e| e.to_string())?;
+                    println!("backup written to {file}");
+                }
+                Dialect::Postgres => {
+                    pg_dump(&config.database_url, file)?;
+                    println!(
+                        "backup written to {file} (pg_dump custom format; restore with pg_restore --no-owner -d <empty database> {file})"
+                    );
+                }
+            }
             Ok(0)
         }
         _ => Err(USAGE.into()),
     }
+}
+
+/// `fragbox backup` on PostgreSQL: `pg_dump --format=custom`, one consistent snapshot taken
+/// while the replicas keep serving. `pg_dump` comes from `PATH` or Debian's
+/// `/usr/lib/postgresql/<version>/bin` (the newest there); it must be at least the server's version.
+fn pg_dump(database_url: &str, file: &str) -> Result<(), String> {
+    let bin = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()
+        .and_then(|dirs| {
+            let mut found: Vec<(u32, std::path::PathBuf)> = dirs
+                .filter_map(Result::ok)
+                .filter_map(|d| Some((d.file_name().to_str()?.parse::<u32>().ok()?, d.path().join("bin/pg_dump"))))
+                .filter(|(_, p)| p.exists())
+                .collect();
+            found.sort();
+            found.pop().map(|(_, p)| p)
+        })
+        .unwrap_or_else(|| "pg_dump".into());
+    let out =
+        std::process::Command::new(&bin)
+            .args(["--format=custom", "--no-owner", "--file", file, "--dbname", database_url])
+            .output()
+            .map_err(|e| format!("cannot run {}: {e} (install the PostgreSQL client: apt-get install postgresql-client)", bin.display()))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_file(file);
+        return Err(format!("pg_dump failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    Ok(())
+}
+
+/// `fragbox migrate-db --from sqlite://… --to postgres://…`: copies the shop into an empty
+/// PostgreSQL database and verifies the copy. Exit code 0 only when everything matches.
+async fn migrate_db(args: &[String]) -> Result<i32, String> {
+    let from = flag_value(args, "--from").ok_or("--from sqlite://<file> is required")?;
+    let to = flag_value(args, "--to").ok_or("--to postgres://… is required")?;
+    let (source, target) = transfer::open_pair(&from, &to).await.map_err(|e| e.to_string())?;
+    println!("copying {} -> {}", from, crate::config::redact_password(&to));
+    let report = transfer::copy_sqlite_to_postgres(&source, &target).await.map_err(|e| e.to_string())?;
+    for (table, s, t) in &report.tables {
+        println!("{:<4} {table}: {s} -> {t}", if s == t { "ok" } else { "DIFF" });
+    }
+    for (what, s, t) in &report.totals {
+        println!("{:<4} {what}: {s} -> {t}", if s == t { "ok" } else { "DIFF" });
+    }
+    for (side, problems) in [("source", &report.source_audit), ("target", &report.target_audit)] {
+        if problems.is_empty() {
+            println!("ok   audit of the {side}: clean");
+        }
+        for p in problems.iter() {
+            println!("VIOLATION in the {side}: {p}");
+        }
+    }
+    source.close().await;
+    target.close().await;
+    if report.verified() {
+        println!("migrate-db: copied and verified; point DATABASE_URL at the PostgreSQL database");
+        Ok(0)
+    } else {
+        println!("migrate-db: the copy does not match (was the shop still writing? stop it and copy into a fresh database)");
+        Ok(2)
+    }
+}
+
+/// The word after `name` (`--from X`).
+fn flag_value(args: &[String], name: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == name)?;
+    args.get(i + 1).filter(|v| !v.starts_with("--")).cloned()
 }
 
 fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {

@@ -1,4 +1,6 @@
 //! Starts the real app (router over HTTP, real SQLite file, real dispatcher) for a test.
+//! With `FRAGBOX_TEST_POSTGRES_URL` set (a superuser URL of a PostgreSQL server; `scripts/test.sh`
+//! starts a throwaway one), every app gets a fresh PostgreSQL database on that server instead.
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -35,6 +37,50 @@ impl Drop for TempDir {
     }
 }
 
+/// The PostgreSQL server the suite runs against, if any.
+pub fn postgres_server() -> Option<String> {
+    std::env::var("FRAGBOX_TEST_POSTGRES_URL").ok().filter(|u| !u.trim().is_empty())
+}
+
+/// True when the suite runs on PostgreSQL; tests about the SQLite file itself skip then.
+pub fn on_postgres() -> bool {
+    postgres_server().is_some()
+}
+
+/// A fresh, empty store for one app: an SQLite file in `dir`, or a new database on the
+/// PostgreSQL server (`CREATE DATABASE` per call).
+pub async fn fresh_database_url(dir: &std::path::Path) -> String {
+    match postgres_server() {
+        None => format!("sqlite://{}", dir.join("fragbox.db").display()),
+        Some(server) => {
+            use sqlx::Connection;
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+            let name = format!("fragbox_test_{}_{n}_{nanos}", std::process::id());
+            let mut admin = sqlx::PgConnection::connect(&server).await.expect("FRAGBOX_TEST_POSTGRES_URL: connect");
+            sqlx::Executor::execute(&mut admin, format!("CREATE DATABASE {name}").as_str()).await.expect("create test database");
+            let _ = admin.close().await;
+            let mut url = url::Url::parse(&server).expect("FRAGBOX_TEST_POSTGRES_URL: a URL");
+            url.set_path(&format!("/{name}"));
+            url.to_string()
+        }
+    }
+}
+
+/// Drops a database made by `fresh_database_url` (nothing to do for an SQLite file).
+pub async fn drop_database(db_url: &str) {
+    let Some(server) = postgres_server() else { return };
+    let Some(name) = url::Url::parse(db_url).ok().map(|u| u.path().trim_start_matches('/').to_owned()) else { return };
+    if !name.starts_with("fragbox_test_") {
+        return;
+    }
+    use sqlx::Connection;
+    if let Ok(mut admin) = sqlx::PgConnection::connect(&server).await {
+        let _ = sqlx::Executor::execute(&mut admin, format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await;
+        let _ = admin.close().await;
+    }
+}
+
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
@@ -46,6 +92,8 @@ pub struct TestApp {
     pub http: reqwest::Client,
     pub dir: TempDir,
     pub token: Option<String>,
+    /// The app's store: an SQLite file in `dir`, or a database of its own on PostgreSQL.
+    pub db_url: String,
 }
 
 #[derive(Default)]
@@ -57,6 +105,8 @@ pub struct Options {
     pub fake: Option<FakeBotApi>,
     /// A clock the test moves by hand (else the system clock).
     pub clock: Option<std::sync::Arc<webapp_api::domain::clock::ManualClock>>,
+    /// An SQLite file even when the suite runs on PostgreSQL (tests that move a shop from it).
+    pub sqlite: bool,
 }
 
 impl TestApp {
@@ -80,13 +130,20 @@ impl TestApp {
         };
         let mut env: HashMap<String, String> = HashMap::new();
         env.insert("BIND_ADDR".into(), "127.0.0.1:0".into());
-        env.insert("DATABASE_URL".into(), format!("sqlite://{}", dir.0.join("fragbox.db").display()));
+        let db_url = match opts.env.iter().find(|(k, _)| *k == "DATABASE_URL") {
+            Some((_, url)) => url.clone(),
+            None if opts.sqlite => format!("sqlite://{}", dir.0.join("fragbox.db").display()),
+            None => fresh_database_url(&dir.0).await,
+        };
+        env.insert("DATABASE_URL".into(), db_url.clone());
         env.insert("CATALOG_DIR".into(), repo_root().join("data/catalog").display().to_string());
         env.insert("LEGAL_DIR".into(), repo_root().join("data/legal").display().to_string());
         env.insert("WEBAPP_DIST".into(), dist.display().to_string());
         env.insert("ADMIN_IDS".into(), ADMIN_ID.to_string());
         // Tests fire requests far faster than a player; the abuse tests turn limits back on.
         env.insert("RATE_LIMITS".into(), "off".into());
+        // Most tests withdraw granted tokens; the deposit rule's own tests turn it back on.
+        env.insert("WITHDRAW_MIN_STARS".into(), "0".into());
         if let Some(f) = &fake {
             env.insert("TELEGRAM_BOT_TOKEN".into(), TOKEN.into());
             env.insert("TELEGRAM_API_URL".into(), f.url.clone());
@@ -104,7 +161,7 @@ impl TestApp {
         }
         .expect("app starts");
         let base = format!("http://{}", running.addr);
-        TestApp { base, running: Some(running), fake, http: reqwest::Client::new(), dir, token }
+        TestApp { base, running: Some(running), fake, http: reqwest::Client::new(), dir, token, db_url }
     }
 
     pub fn domain(&self) -> &Domain {
@@ -116,13 +173,14 @@ impl TestApp {
     }
 
     pub fn db_url(&self) -> String {
-        format!("sqlite://{}", self.dir.0.join("fragbox.db").display())
+        self.db_url.clone()
     }
 
     pub async fn stop(mut self) {
         if let Some(r) = self.running.take() {
             r.shutdown().await;
         }
+        drop_database(&self.db_url).await;
     }
 
     /// Init data signed like Telegram signs it for this app's token.
@@ -181,6 +239,18 @@ impl TestApp {
     pub async fn audit_clean(&self) {
         let problems = webapp_api::domain::audit::run(&self.domain().db).await.unwrap();
         assert!(problems.is_empty(), "audit: {problems:#?}");
+    }
+
+    /// Token value of what the user can still sell (items received or in error), in hundredths.
+    pub async fn sellable(&self, user_id: i64) -> i64 {
+        let (v,): (i64,) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(token_price), 0) AS BIGINT) FROM inventory_items WHERE user_id = $1 AND status IN ('received', 'error')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.domain().db)
+        .await
+        .unwrap();
+        v
     }
 
     pub async fn balance(&self, user_id: i64) -> i64 {

@@ -40,6 +40,10 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     let case = domain.catalog.case(case_id).ok_or(DomainError::CaseNotFound)?;
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
+    // The player (and the inviter, while the first-open reward is to pay) is locked before the
+    // open reads the seed, the balance or the first-open mark: one open per player at a time.
+    let locks = referrals::users_an_open_locks(&mut tx, user_id).await?;
+    db::lock_users(&mut tx, &locks).await?;
     if let Some(r) = request_id {
         let seen: Option<(String,)> = sqlx::query_as("SELECT response FROM case_opens WHERE user_id = $1 AND request_id = $2")
             .bind(user_id)
@@ -103,7 +107,7 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     .fetch_one(&mut *tx)
     .await?;
     fair::bump_nonce(&mut tx, seed.id).await?;
-    if let Some(b) = referrals::on_first_open(&mut tx, user_id, now).await? {
+    if let Some(b) = referrals::on_first_open(&mut tx, user_id, domain.config.demo, now).await? {
         balance = b;
     }
     let item = inventory::item_in(&mut tx, user_id, inventory_id).await?;

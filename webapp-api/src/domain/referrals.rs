@@ -46,9 +46,24 @@ pub async fn attribute(conn: &mut Conn, user_id: i64, code: &str, now: i64) -> D
     Ok(done.rows_affected() == 1)
 }
 
+/// The players an open of `user_id` must lock: the player, and their inviter while the
+/// first-open reward is still to pay (the open pays it), so both are locked up front in one
+/// order (`db::lock_users` sorts them). Read before locking: `referred_by` is written only in the
+/// player's first sign-in, before any open, and `first_case_at` only ever goes from empty to set,
+/// so a stale read can only lock the inviter needlessly, never miss them.
+pub async fn users_an_open_locks(conn: &mut Conn, user_id: i64) -> DomainResult<Vec<i64>> {
+    let row: Option<(Option<i64>, Option<i64>)> =
+        sqlx::query_as("SELECT referred_by, first_case_at FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
+    Ok(match row {
+        Some((Some(inviter), None)) => vec![user_id, inviter],
+        _ => vec![user_id],
+    })
+}
+
 /// Called inside the open's transaction: on the user's first open, marks it, pays the
 /// first-case reward and the inviter's reward. Answers the user's new balance when it changed.
-pub async fn on_first_open(conn: &mut Conn, user_id: i64, now: i64) -> DomainResult<Option<Tokens>> {
+/// With a bot token (`demo_mode` false) a demo user is never paid for an invite.
+pub async fn on_first_open(conn: &mut Conn, user_id: i64, demo_mode: bool, now: i64) -> DomainResult<Option<Tokens>> {
     let first = sqlx::query("UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL")
         .bind(now)
         .bind(user_id)
@@ -61,12 +76,19 @@ pub async fn on_first_open(conn: &mut Conn, user_id: i64, now: i64) -> DomainRes
         Posted::Applied(b) => Some(b),
         Posted::Duplicate => None,
     };
-    let inviter: Option<(Option<i64>, String, String, Option<String>)> =
-        sqlx::query_as("SELECT referred_by, first_name, last_name, username FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    if let Some((Some(inviter), first, last, username)) = inviter {
+    // The inviter, the friend's names, and whether the inviter is a demo user.
+    type Row = (Option<i64>, String, String, Option<String>, Option<i64>);
+    let inviter: Option<Row> = sqlx::query_as(
+        "SELECT u.referred_by, u.first_name, u.last_name, u.username, r.is_demo FROM users u
+         LEFT JOIN users r ON r.id = u.referred_by WHERE u.id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some((Some(inviter), first, last, username, inviter_demo)) = inviter {
+        if inviter_demo.unwrap_or(0) != 0 && !demo_mode {
+            return Ok(balance);
+        }
         let paid = ledger::post(conn, inviter, REFERRAL_REWARD, "referral", &format!("referral:{user_id}"), now).await?;
         if matches!(paid, Posted::Applied(_)) {
             let notice =

@@ -27,29 +27,22 @@ pub struct Profile {
     pub language: &'static str,
     pub is_admin: bool,
     pub demo: bool,
+    /// Owed after a refunded purchase; later credits repay it first (0 when none).
+    pub debt: Tokens,
+    /// False while a debt is open or the paid-deposit rule is not met yet.
+    pub withdrawals_unlocked: bool,
+    /// Stars of purchases still needed before withdrawals unlock (0 when met or off).
+    pub stars_to_unlock_withdrawals: i64,
 }
 
 /// Inserts a user seen for the first time or refreshes their Telegram fields. True when new.
+/// Insert first, `ON CONFLICT DO NOTHING`: two first contacts at once (two replicas) make one
+/// user; the second waits for the first and then refreshes it. Either way this transaction holds
+/// the user's row from here on.
 pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &TelegramUser, now: i64) -> DomainResult<bool> {
-    let updated = sqlx::query(
-        "UPDATE users SET first_name = $1, last_name = $2, username = $3, language_code = $4, photo_url = $5, updated_at = $6
-         WHERE id = $7",
-    )
-    .bind(&user.first_name)
-    .bind(user.last_name.as_deref().unwrap_or(""))
-    .bind(&user.username)
-    .bind(&user.language_code)
-    .bind(&user.photo_url)
-    .bind(now)
-    .bind(user.id)
-    .execute(&mut *conn)
-    .await?;
-    if updated.rows_affected() > 0 {
-        return Ok(false);
-    }
-    sqlx::query(
+    let inserted = sqlx::query(
         "INSERT INTO users(id, first_name, last_name, username, language_code, photo_url, ref_code, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT(id) DO NOTHING",
     )
     .bind(user.id)
     .bind(&user.first_name)
@@ -62,7 +55,23 @@ pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &Teleg
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    Ok(true)
+    if inserted.rows_affected() == 1 {
+        return Ok(true);
+    }
+    sqlx::query(
+        "UPDATE users SET first_name = $1, last_name = $2, username = $3, language_code = $4, photo_url = $5, updated_at = $6
+         WHERE id = $7",
+    )
+    .bind(&user.first_name)
+    .bind(user.last_name.as_deref().unwrap_or(""))
+    .bind(&user.username)
+    .bind(&user.language_code)
+    .bind(&user.photo_url)
+    .bind(now)
+    .bind(user.id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(false)
 }
 
 /// A first or repeated contact (mini-app sign-in or bot `/start`): registers or refreshes the
@@ -104,17 +113,20 @@ type ProfileRow = (
     Option<String>,
     Option<String>,
     i64,
+    i64,
 );
 
 pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
+    let mut conn = domain.db.acquire().await?;
     let row: Option<ProfileRow> = sqlx::query_as(
         "SELECT id, first_name, last_name, username, photo_url, balance, ref_code, tg_subscribed, first_case_at,
-                trade_url, language, language_code, is_demo FROM users WHERE id = $1",
+                trade_url, language, language_code, is_demo, debt FROM users WHERE id = $1",
     )
     .bind(user_id)
-    .fetch_optional(&domain.db)
+    .fetch_optional(&mut *conn)
     .await?;
     let r = row.ok_or(DomainError::Unauthorized)?;
+    let stars_left = crate::domain::withdrawals::stars_to_unlock(domain, &mut conn, user_id).await?;
     Ok(Profile {
         telegram_id: r.0,
         first_name: r.1,
@@ -129,6 +141,9 @@ pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
         language: Lang::resolve(r.10.as_deref(), r.11.as_deref()).as_str(),
         is_admin: domain.config.is_admin(r.0),
         demo: r.12 != 0,
+        debt: Tokens(r.13),
+        withdrawals_unlocked: r.13 == 0 && stars_left == 0,
+        stars_to_unlock_withdrawals: stars_left,
     })
 }
 
@@ -148,6 +163,21 @@ pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&s
     match row {
         Some((chosen, code)) => Lang::resolve(chosen.as_deref(), code.as_deref().or(telegram_code)),
         None => Lang::from_telegram_code(telegram_code),
+    }
+}
+
+/// The language a user is known to speak (their choice, else their stored Telegram language),
+/// or `None` when nothing is known of them.
+pub async fn known_language(domain: &Domain, user_id: i64) -> Option<Lang> {
+    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await
+        .ok()
+        .flatten();
+    match row {
+        Some((None, None)) | None => None,
+        Some((chosen, code)) => Some(Lang::resolve(chosen.as_deref(), code.as_deref())),
     }
 }
 

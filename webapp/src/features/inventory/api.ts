@@ -13,10 +13,10 @@ export interface InventoryItem {
   rarity?: string;
   condition?: string;
   status?: string;
-  /** The operator's optional free-text note on a failed withdrawal. */
-  statusReason?: string | null;
   /** Why a withdrawal failed: trade_url_invalid, inventory_private, trade_restricted, item_unavailable, steam_unavailable, other. */
   statusReasonCode?: string | null;
+  /** The operator's optional note with that code. */
+  statusReason?: string | null;
   owner?: string | { name: string };
   caseId?: string;
   openedAt?: string;

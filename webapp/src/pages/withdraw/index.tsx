@@ -8,9 +8,9 @@ import { useInventory } from '../../features/inventory/store';
 import { useSession } from '../../features/session/store';
 import { getTradeUrl } from '../../features/trade-url/api';
 import { useT } from '../../i18n';
-import { errorText } from '../../lib/errors';
-import { formatInteger } from '../../lib/format';
 import { isApiError } from '../../lib/api-client';
+import { errorText } from '../../lib/errors';
+import { formatInteger, formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
@@ -27,17 +27,33 @@ function savedTradeLink(user: Record<string, unknown> | null): string {
   return '';
 }
 
-/** `/withdraw`: the item arrives in navigation state; success goes back, failure explains. */
+/** Refusals that are about money, not the link: the lock explains them instead of the form. */
+const LOCK_CODES = ['deposit_required', 'debt_outstanding'];
+
+/**
+ * `/withdraw`: the item arrives in navigation state; success goes back, failure explains.
+ * Withdrawals need a paid deposit and no open debt (docs/decisions.md "Money integrity"): while
+ * locked, the screen says why and offers the packages before any trade link is typed.
+ */
 export function WithdrawPage() {
   const t = useT();
-  const goBack = useGoBack('/skins');
   const navigate = useNavigate();
+  const goBack = useGoBack('/skins');
   const item = (useLocation().state as { item?: InventoryItem } | null)?.item ?? null;
   const user = useSession((s) => s.user);
   const [link, setLink] = useState(() => savedTradeLink(user));
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState(false);
   const [help, setHelp] = useState(false);
+
+  const locked = user?.withdrawalsUnlocked === false;
+  const debt = Number(user?.debt ?? 0);
+  const starsLeft = Number(user?.starsToUnlockWithdrawals ?? 0);
+
+  // The lock follows the server (a purchase made a moment ago unlocks it).
+  useEffect(() => {
+    void useSession.getState().refreshBalance();
+  }, []);
 
   // Without a saved link in the profile, ask the server once.
   useEffect(() => {
@@ -63,29 +79,17 @@ export function WithdrawPage() {
       goBack();
     } catch (e) {
       haptic.error();
-      toast.error(errorText(e, t, 'withdraw.error'), { durationMs: 3000 });
-      if (isApiError(e) && e.code === 'deposit_required') void useSession.getState().loadProfile();
-      else setFailed(true);
+      if (isApiError(e) && LOCK_CODES.includes(e.code)) {
+        toast.error(errorText(e, t, 'withdraw.error'), { durationMs: 4000 });
+        void useSession.getState().refreshBalance();
+      } else {
+        toast.error(t('withdraw.error'), { durationMs: 3000 });
+        setFailed(true);
+      }
     } finally {
       setSending(false);
     }
   };
-
-  // Withdrawals unlock after a first Stars purchase of a minimum size: say so before the
-  // player types a trade link, and offer the packages.
-  if (user?.withdrawalsUnlocked === false) {
-    const stars = Math.max(0, Number(user.starsToUnlockWithdrawals ?? 0));
-    return (
-      <main className={styles.page} data-testid="page-withdraw">
-        {item && <Img src={item.iconUrl} alt="" className={styles.img} />}
-        <h1 className={styles.title}>{t('withdraw.lockedTitle')}</h1>
-        <p className={styles.text} data-testid="withdraw-locked">
-          {t('withdraw.lockedText', { stars: formatInteger(stars), count: stars })}
-        </p>
-        <MainAction testId="withdraw-buy" text={t('withdraw.lockedBuy')} onClick={() => navigate('/packages')} />
-      </main>
-    );
-  }
 
   return (
     <main className={styles.page} data-testid="page-withdraw">
@@ -105,37 +109,51 @@ export function WithdrawPage() {
         .
       </p>
       {!item && <p className={styles.error}>{t('withdraw.noItem')}</p>}
-      <label className={styles.label} htmlFor="withdraw-link">
-        {t('withdraw.label')}
-      </label>
-      <textarea
-        id="withdraw-link"
-        className={`field ${styles.area}`}
-        rows={3}
-        value={link}
-        onChange={(e) => setLink(e.target.value)}
-        placeholder="https://steamcommunity.com/tradeoffer/new/?partner=…&token=…"
-        aria-invalid={failed || undefined}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoCorrect="off"
-        data-testid="withdraw-link"
-      />
-      {failed && (
-        <p className={styles.error} role="alert" data-testid="withdraw-error">
-          {t('withdraw.inlineError')}{' '}
-          <button type="button" className={styles.linkBtn} onClick={() => setHelp(true)}>
-            {t('withdraw.instruction')}
-          </button>
-        </p>
+      {locked ? (
+        <div className={styles.locked} role="status" data-testid="withdraw-locked">
+          <p className={styles.lockedText}>
+            {debt > 0
+              ? t('withdraw.lockedDebt', { debt: formatTokens(debt), count: debt })
+              : t('withdraw.lockedText', { stars: formatInteger(starsLeft), count: starsLeft })}
+          </p>
+          {/* The way out of a deposit lock is the screen's primary action: Telegram's button. */}
+          <MainAction testId="withdraw-to-packages" text={t('withdraw.toPackages')} onClick={() => navigate('/packages')} visible={debt <= 0} />
+        </div>
+      ) : (
+        <>
+          <label className={styles.label} htmlFor="withdraw-link">
+            {t('withdraw.label')}
+          </label>
+          <textarea
+            id="withdraw-link"
+            className={`field ${styles.area}`}
+            rows={3}
+            value={link}
+            onChange={(e) => setLink(e.target.value)}
+            placeholder="https://steamcommunity.com/tradeoffer/new/?partner=…&token=…"
+            aria-invalid={failed || undefined}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoCorrect="off"
+            data-testid="withdraw-link"
+          />
+          {failed && (
+            <p className={styles.error} role="alert" data-testid="withdraw-error">
+              {t('withdraw.inlineError')}{' '}
+              <button type="button" className={styles.linkBtn} onClick={() => setHelp(true)}>
+                {t('withdraw.instruction')}
+              </button>
+            </p>
+          )}
+          <MainAction
+            testId="withdraw-submit"
+            text={t('withdraw.submit')}
+            onClick={() => void submit()}
+            loading={sending}
+            enabled={!sending && link.trim().length > 0 && item !== null}
+          />
+        </>
       )}
-      <MainAction
-        testId="withdraw-submit"
-        text={t('withdraw.submit')}
-        onClick={() => void submit()}
-        loading={sending}
-        enabled={!sending && link.trim().length > 0 && item !== null}
-      />
       <TradeHelp open={help} onClose={() => setHelp(false)} title={t('withdraw.instruction')} />
     </main>
   );
