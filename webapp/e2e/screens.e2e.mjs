@@ -230,6 +230,19 @@ describe('mini app screens in demo mode', () => {
     await go(page, '/skins');
     await page.click('text=В ожидании');
     await page.waitForSelector('[data-testid="skin-card"][data-status="pending"]');
+
+    // The operator reports a failure with a code and a note: the player reads the code's text
+    // in their language and the operator's words only as a note.
+    const listed = server.cli('withdrawals', 'list');
+    const withdrawalId = new RegExp(`#(\\d+) user .* item ${b.id} `).exec(listed)?.[1];
+    assert.ok(withdrawalId, `the withdrawal is listed for the operator:\n${listed}`);
+    server.cli('withdrawals', 'error', withdrawalId, 'inventory_private', '--reason', 'Please open it');
+    await page.goto(`${server.url}/skin/${b.id}`);
+    await waitForBoot(page);
+    const reason = await (await page.waitForSelector('[data-testid="skin-reason"]')).textContent();
+    assert.match(reason, /Инвентарь Steam скрыт/);
+    assert.match(reason, /примечание: Please open it/);
+    assert.ok(!/inventory_private/.test(reason), 'no raw code');
     assert.deepEqual(errors, []);
     await context.close();
   });
