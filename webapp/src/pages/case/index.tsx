@@ -91,15 +91,17 @@ export function CasePage() {
       .catch(() => setFair(null));
   }, []);
 
-  // A vertical swipe on the strip must not close the mini app.
+  // While the roulette spins a vertical swipe must not close the mini app.
+  const spinningNow = phase !== 'idle';
   useEffect(() => {
+    if (!spinningNow) return;
     setVerticalSwipes(false);
     return () => setVerticalSwipes(true);
-  }, []);
+  }, [spinningNow]);
 
   // Spec: UI locked and back button hidden while a case is opening; closing asks first.
-  useHideBackButton(phase !== 'idle');
-  useClosingConfirmation(phase !== 'idle');
+  useHideBackButton(spinningNow);
+  useClosingConfirmation(spinningNow);
 
   const opener = useMemo(
     () =>
