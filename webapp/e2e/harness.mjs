@@ -161,7 +161,9 @@ export async function newPhone(browser, { colorScheme = 'dark', locale = 'ru-RU'
 
 /** Waits until the shell finished booting (session, gates) and no splash is shown. */
 export async function waitForBoot(page) {
-  await page.waitForFunction(() => window.__fragboxBooted === true || document.querySelector('[data-testid="not-in-telegram"]'));
+  await page.waitForFunction(
+    () => window.__fragboxBooted === true || document.querySelector('[data-testid="not-in-telegram"], [data-testid="page-login"]'),
+  );
   await page.waitForSelector('[data-testid="splash"]', { state: 'detached' });
 }
 

@@ -51,6 +51,7 @@ async function start(): Promise<void> {
   } catch (e) {
     if (e instanceof DevGateRequired) {
       // The demo's init data waits for the development gate: ask first, then start again.
+      window.history.replaceState(window.history.state, '', '/login');
       const { LoginPage } = await import('./pages/login');
       root.render(
         <Bare>
