@@ -61,7 +61,8 @@ async fn made_up_methods_and_ids_add_no_metric_series() {
 async fn every_rejection_has_the_json_error_shape_and_a_request_id() {
     let app = TestApp::start(Options { env: vec![("WEBAPP_URL", "https://mini.fragbox.test".into())], ..Options::default() }).await;
     let t = app.sign_in(930_011, "Eve").await;
-    let cases: Vec<(Method, &str, Option<&str>, &str, u16, &str)> = vec![
+    type Case<'a> = (Method, &'a str, Option<&'a str>, &'a str, u16, &'a str);
+    let cases: Vec<Case> = vec![
         (Method::GET, "/api/v1/user/item/abc", None, "", 400, "bad_request"),
         (Method::GET, "/api/v1/user/item/99999999999999999999", None, "", 400, "bad_request"),
         (Method::GET, "/api/v1/support/tickets/x/messages", None, "", 400, "bad_request"),

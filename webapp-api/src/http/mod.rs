@@ -51,6 +51,9 @@ pub struct HttpConfig {
     /// Peers whose `X-Forwarded-For` is believed (the HTTPS proxy).
     pub trusted_proxies: Vec<ratelimit::IpNet>,
     pub metrics: metrics::MetricsAccess,
+    /// The bot's webhook route (its path and a router serving it), when the bot takes webhooks:
+    /// served outside `/api/v1` with the same request ids, metrics and headers as the rest.
+    pub webhook: Option<(String, Router)>,
 }
 
 impl std::fmt::Debug for HttpConfig {
@@ -64,6 +67,7 @@ impl std::fmt::Debug for HttpConfig {
             .field("rate_limits", &self.rate_limits)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("metrics", &self.metrics)
+            .field("webhook", &self.webhook.as_ref().map(|(path, _)| path))
             .finish_non_exhaustive()
     }
 }
@@ -109,7 +113,11 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .route("/healthz", get(healthz))
         .route("/readyz", get(health::readyz))
         .route("/robots.txt", get(robots))
-        .route("/metrics", get(metrics::endpoint))
+        .route("/metrics", get(metrics::endpoint));
+    if let Some((path, hook)) = state.config.webhook.clone() {
+        app = app.route_service(&path, hook);
+    }
+    app = app
         .nest("/api/v1", api)
         // Any other `/api` path is an API 404, never the mini app's page.
         .route("/api", axum::routing::any(api_not_found))
