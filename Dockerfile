@@ -25,6 +25,9 @@ COPY data/catalog ./data/catalog
 COPY data/legal ./data/legal
 RUN mkdir -p /app/state && chown fragbox /app/state
 USER fragbox
+# Reachable from outside the container: serving needs TELEGRAM_BOT_TOKEN (and WEBAPP_URL);
+# without one FragBox refuses to start instead of serving demo mode's free tokens. A deliberate
+# public demo: -e DEMO_PUBLIC=true.
 ENV BIND_ADDR=0.0.0.0:8080 \
     DATABASE_URL=sqlite:///app/state/fragbox.db \
     CATALOG_DIR=/app/data/catalog \

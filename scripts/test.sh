@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit and integration tests (real SQLite, real router over HTTP, real
 # teloxide dispatcher against a fake Bot API), the integration suite again on PostgreSQL, the
-# mini app's unit tests and bundle budget, and the browser journeys in Debian's chromium against
-# the real binary in demo mode.
+# mini app's unit tests and bundle budget, the API contract check (Schemathesis against the real
+# binary in demo mode, scripts/contract.sh), and the browser journeys in Debian's chromium
+# against the real binary in demo mode.
 #
 # PostgreSQL: a throwaway cluster (Debian's `postgresql`, installed when missing) in a temp dir on
 # a free port, removed afterwards; FRAGBOX_TEST_POSTGRES_URL=postgres://user@host:port/db points
@@ -26,6 +27,9 @@ if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
   cargo test --locked -p fragbox --test it
   unset FRAGBOX_TEST_POSTGRES_URL
 fi
+
+echo "== API contract (Schemathesis against the OpenAPI document, demo mode)"
+scripts/contract.sh
 
 echo "== fragbox catalog check"
 ./target/debug/fragbox catalog check >/dev/null

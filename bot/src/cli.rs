@@ -11,7 +11,9 @@ pub const USAGE: &str = "usage: fragbox [serve]
        fragbox grant <telegram_id> <tokens> --reason <text>
        fragbox audit
        fragbox catalog check
-       fragbox withdrawals list | sent <id> | error <id> --reason <text>
+       fragbox withdrawals list | sent <id> | error <id> [<code>] [--reason <note>]
+         codes: trade_url_invalid, inventory_private, trade_restricted, item_unavailable, steam_unavailable, other
+         (a note alone means code other)
        fragbox maintenance on|off|status
        fragbox backup <file>
        fragbox migrate-db --from sqlite://<file> --to postgres://<user>@<host>/<db>";
@@ -74,6 +76,7 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
         }
         ["withdrawals", "list"] | ["withdrawals"] => {
             for w in withdrawals::pending(&domain).await.map_err(|e| e.to_string())? {
+                let r = &w.risk;
                 println!(
                     "#{} user {} ({}) item {} {} [{}] price {} steam {} {} since {}",
                     w.id,
@@ -87,6 +90,23 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
                     w.trade_url,
                     w.created_at
                 );
+                println!(
+                    "    risk: account {} days, stars paid {} refunded {}, free tokens {}, invited {}, opens {}, withdrawn {}, debt {}{}{}",
+                    r.account_age_days,
+                    r.stars_paid,
+                    r.stars_refunded,
+                    r.free_tokens,
+                    r.invited_friends,
+                    r.opens,
+                    r.withdrawn_value,
+                    r.debt,
+                    if r.item_failed_before {
+                        ", WARNING: this item was in status error before (a Steam offer may still be open)"
+                    } else {
+                        ""
+                    },
+                    if r.demo { ", DEMO user" } else { "" }
+                );
             }
             Ok(0)
         }
@@ -96,11 +116,25 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
             println!("withdrawal #{id} sent");
             Ok(0)
         }
-        ["withdrawals", "error", id, ..] => {
+        ["withdrawals", "error", id, rest @ ..] => {
             let id: i64 = id.parse().map_err(|_| format!("not a withdrawal id: {id}"))?;
-            let reason = flag(args, "--reason").ok_or("--reason <text> is required")?;
-            withdrawals::resolve(&domain, id, Resolution::Failed { reason }, CLI_OPERATOR).await.map_err(|e| e.to_string())?;
-            println!("withdrawal #{id} failed; item available again");
+            let note = flag(args, "--reason");
+            let code = match rest.first() {
+                Some(c) if !c.starts_with("--") => {
+                    let c = c.to_ascii_lowercase();
+                    if !withdrawals::REASON_CODES.contains(&c.as_str()) {
+                        return Err(format!("unknown reason code {c}; one of {}", withdrawals::REASON_CODES.join(", ")));
+                    }
+                    c
+                }
+                // A note alone (the older form) is code `other`.
+                _ if note.is_some() => "other".to_owned(),
+                _ => return Err(format!("a reason code is required: one of {}", withdrawals::REASON_CODES.join(", "))),
+            };
+            withdrawals::resolve(&domain, id, Resolution::Failed { code: code.clone(), note }, CLI_OPERATOR)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("withdrawal #{id} failed ({code}); item available again");
             Ok(0)
         }
         ["maintenance", "on"] | ["maintenance", "off"] => {

@@ -39,6 +39,65 @@ pub struct Config {
     pub db_max_connections: Option<u32>,
     /// `TELEGRAM_TIMEOUT_MS`: how long a player's request waits on a Telegram call.
     pub telegram_timeout_ms: u64,
+    /// `WITHDRAW_MIN_STARS`: lifetime paid Stars (net of refunds) that unlock withdrawals;
+    /// unset = the smallest package's Stars, 0 = no such rule.
+    pub withdraw_min_stars: Option<i64>,
+    /// `DEMO_PUBLIC=true`: allow demo mode (no token) on a non-loopback `BIND_ADDR`.
+    pub demo_public: bool,
+    /// `TELEGRAM_WEBHOOK_URL` with `TELEGRAM_WEBHOOK_SECRET`: Telegram posts updates to us; else long polling.
+    pub webhook: Option<Webhook>,
+}
+
+/// Where Telegram delivers updates when the bot runs on webhooks.
+#[derive(Clone)]
+pub struct Webhook {
+    /// The public https URL given to `setWebhook`.
+    pub url: url::Url,
+    /// The URL's path, served on `BIND_ADDR` by our own router.
+    pub path: String,
+    /// Sent back by Telegram in `X-Telegram-Bot-Api-Secret-Token` with every update.
+    pub secret: String,
+}
+
+impl std::fmt::Debug for Webhook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Webhook").field("url", &self.url.as_str()).field("secret", &"<redacted>").finish()
+    }
+}
+
+/// Paths our router serves itself; a webhook path must not shadow them.
+const RESERVED_PATHS: &[&str] = &["/api", "/healthz", "/readyz", "/metrics", "/catalog", "/legal"];
+
+/// `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET`: both or neither, and only with a token.
+fn webhook(get: &dyn Fn(&str) -> Option<String>, has_token: bool) -> Result<Option<Webhook>, ConfigError> {
+    let (url, secret) = match (var(get, "TELEGRAM_WEBHOOK_URL"), var(get, "TELEGRAM_WEBHOOK_SECRET")) {
+        (None, None) => return Ok(None),
+        (None, Some(_)) => return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: set it only together with TELEGRAM_WEBHOOK_URL".into())),
+        (Some(_), None) => {
+            return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: required with TELEGRAM_WEBHOOK_URL (1-256 of A-Z a-z 0-9 _ -)".into()))
+        }
+        (Some(u), Some(s)) => (u, s),
+    };
+    if !has_token {
+        return Err(ConfigError("TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN (demo mode has no bot)".into()));
+    }
+    let parsed = url::Url::parse(&url).map_err(|_| ConfigError(format!("TELEGRAM_WEBHOOK_URL: not a URL: {url:?}")))?;
+    if parsed.scheme() != "https" || parsed.host_str().is_none_or(str::is_empty) {
+        return Err(ConfigError("TELEGRAM_WEBHOOK_URL: must be an https:// URL (Telegram delivers webhooks over HTTPS only)".into()));
+    }
+    let path = parsed.path().to_owned();
+    let reserved = RESERVED_PATHS.iter().any(|r| path == *r || path.starts_with(&format!("{r}/")));
+    if path == "/" || reserved {
+        return Err(ConfigError(format!(
+            "TELEGRAM_WEBHOOK_URL: its path {path:?} must be a path of its own, e.g. /telegram/webhook (not / nor under {})",
+            RESERVED_PATHS.join(", ")
+        )));
+    }
+    let secret_ok = (1..=256).contains(&secret.len()) && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !secret_ok {
+        return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: 1-256 characters of A-Z a-z 0-9 _ -".into()));
+    }
+    Ok(Some(Webhook { url: parsed, path, secret }))
 }
 
 /// Secrets (the bot token, the dev-gate password, the metrics token) never reach `Debug`.
@@ -56,6 +115,7 @@ impl std::fmt::Debug for Config {
             .field("rate_limits", &self.rate_limits)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("metrics", &self.metrics)
+            .field("webhook", &self.webhook)
             .finish_non_exhaustive()
     }
 }
@@ -105,6 +165,15 @@ fn rate_limits(get: &dyn Fn(&str) -> Option<String>) -> Result<RateLimits, Confi
         ("RATE_LIMIT_CLAIM_IP", &mut l.claim_ip),
         ("RATE_LIMIT_TICKET_USER", &mut l.ticket_user),
         ("RATE_LIMIT_TICKET_IP", &mut l.ticket_ip),
+        ("RATE_LIMIT_FAIR_USER", &mut l.fair_user),
+        ("RATE_LIMIT_FAIR_IP", &mut l.fair_ip),
+        ("RATE_LIMIT_ITEM_USER", &mut l.item_user),
+        ("RATE_LIMIT_ITEM_IP", &mut l.item_ip),
+        ("RATE_LIMIT_TELEGRAM_USER", &mut l.telegram_user),
+        ("RATE_LIMIT_TELEGRAM_IP", &mut l.telegram_ip),
+        ("RATE_LIMIT_ACCOUNT_USER", &mut l.account_user),
+        ("RATE_LIMIT_ACCOUNT_IP", &mut l.account_ip),
+        ("RATE_LIMIT_DEV_GATE_IP", &mut l.dev_gate_ip),
     ] {
         if let Some(v) = var(get, name) {
             *slot = v.parse::<Limit>().map_err(|e| ConfigError(format!("{name}: {e}")))?;
@@ -180,6 +249,19 @@ impl Config {
         if db_busy_timeout_ms == 0 || telegram_timeout_ms == 0 {
             return Err(ConfigError("DB_BUSY_TIMEOUT_MS and TELEGRAM_TIMEOUT_MS must be > 0".into()));
         }
+        let withdraw_min_stars = match var(get, "WITHDRAW_MIN_STARS") {
+            None => None,
+            Some(v) => match v.parse::<i64>() {
+                Ok(n) if n >= 0 => Some(n),
+                _ => return Err(ConfigError(format!("WITHDRAW_MIN_STARS: a whole number of Stars >= 0, not {v:?}"))),
+            },
+        };
+        let demo_public = match var(get, "DEMO_PUBLIC").as_deref() {
+            None | Some("false" | "0" | "no") => false,
+            Some("true" | "1" | "yes") => true,
+            Some(v) => return Err(ConfigError(format!("DEMO_PUBLIC: true or false, not {v:?}"))),
+        };
+        let webhook = webhook(get, bot_token.is_some())?;
         let log_format = var(get, "LOG_FORMAT").unwrap_or_else(|| "text".into());
         if log_format != "text" && log_format != "json" {
             return Err(ConfigError("LOG_FORMAT: text or json".into()));
@@ -209,12 +291,28 @@ impl Config {
             db_busy_timeout_ms,
             db_max_connections,
             telegram_timeout_ms,
+            withdraw_min_stars,
+            demo_public,
+            webhook,
             bot_token,
         })
     }
 
     pub fn demo(&self) -> bool {
         self.bot_token.is_none()
+    }
+
+    /// Why serving must not start: demo mode (free tokens for anyone who asks) on an address
+    /// other than loopback, unless `DEMO_PUBLIC=true` says it is meant. Operator commands, which
+    /// bind nothing, are not concerned.
+    pub fn demo_exposure(&self) -> Option<String> {
+        (self.demo() && !self.bind_addr.ip().is_loopback() && !self.demo_public).then(|| {
+            format!(
+                "BIND_ADDR {} is not a loopback address and TELEGRAM_BOT_TOKEN is not set: demo mode (free tokens for anyone) \
+                 would be public. Set TELEGRAM_BOT_TOKEN, bind 127.0.0.1, or set DEMO_PUBLIC=true to serve the demo on purpose",
+                self.bind_addr
+            )
+        })
     }
 }
 
@@ -264,6 +362,25 @@ mod tests {
     }
 
     #[test]
+    fn demo_mode_refuses_a_public_address_unless_told() {
+        let err = cfg(&[("BIND_ADDR", "0.0.0.0:8080")]).unwrap().demo_exposure().unwrap();
+        assert!(err.contains("TELEGRAM_BOT_TOKEN") && err.contains("DEMO_PUBLIC"), "{err}");
+        assert!(cfg(&[("BIND_ADDR", "0.0.0.0:8080"), ("DEMO_PUBLIC", "true")]).unwrap().demo_exposure().is_none());
+        assert!(cfg(&[("BIND_ADDR", "[::1]:8080")]).unwrap().demo_exposure().is_none());
+        assert!(cfg(&[("BIND_ADDR", "127.0.0.1:8080")]).unwrap().demo_exposure().is_none());
+        let with_token = cfg(&[("BIND_ADDR", "0.0.0.0:8080"), ("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io")]);
+        assert!(with_token.unwrap().demo_exposure().is_none());
+        assert!(cfg(&[("DEMO_PUBLIC", "maybe")]).unwrap_err().0.contains("DEMO_PUBLIC"));
+    }
+
+    #[test]
+    fn withdraw_min_stars_is_a_whole_number_or_unset() {
+        assert_eq!(cfg(&[]).unwrap().withdraw_min_stars, None);
+        assert_eq!(cfg(&[("WITHDRAW_MIN_STARS", "0")]).unwrap().withdraw_min_stars, Some(0));
+        assert!(cfg(&[("WITHDRAW_MIN_STARS", "-5")]).unwrap_err().0.contains("WITHDRAW_MIN_STARS"));
+    }
+
+    #[test]
     fn secrets_never_reach_debug() {
         let c = cfg(&[
             ("TELEGRAM_BOT_TOKEN", "1:supersecret"),
@@ -276,6 +393,42 @@ mod tests {
         for secret in ["supersecret", "gatepass", "metricsmetrics123"] {
             assert!(!shown.contains(secret), "{shown}");
         }
+    }
+
+    #[test]
+    fn a_webhook_needs_an_https_url_of_its_own_path_and_a_plain_secret() {
+        let base = [("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io")];
+        let with = |extra: &[(&'static str, &'static str)]| {
+            let mut pairs = base.to_vec();
+            pairs.extend_from_slice(extra);
+            cfg(&pairs)
+        };
+        assert!(with(&[]).unwrap().webhook.is_none());
+        let c = with(&[("TELEGRAM_WEBHOOK_URL", "https://bot.x.io/tg/hook"), ("TELEGRAM_WEBHOOK_SECRET", "s3cret_-X")]).unwrap();
+        let w = c.webhook.unwrap();
+        assert_eq!((w.path.as_str(), w.secret.as_str()), ("/tg/hook", "s3cret_-X"));
+        assert!(!format!("{w:?}").contains("s3cret"));
+        let long = "a".repeat(257);
+        let long: &'static str = Box::leak(long.into_boxed_str());
+        for (url, secret, names) in [
+            (Some("https://bot.x.io/tg"), None, "TELEGRAM_WEBHOOK_SECRET"),
+            (None, Some("abc"), "TELEGRAM_WEBHOOK_SECRET"),
+            (Some("http://bot.x.io/tg"), Some("abc"), "TELEGRAM_WEBHOOK_URL"),
+            (Some("not a url"), Some("abc"), "TELEGRAM_WEBHOOK_URL"),
+            (Some("https://bot.x.io/"), Some("abc"), "TELEGRAM_WEBHOOK_URL"),
+            (Some("https://bot.x.io/api/v1/hook"), Some("abc"), "TELEGRAM_WEBHOOK_URL"),
+            (Some("https://bot.x.io/tg"), Some("has space"), "TELEGRAM_WEBHOOK_SECRET"),
+            (Some("https://bot.x.io/tg"), Some("ключ"), "TELEGRAM_WEBHOOK_SECRET"),
+            (Some("https://bot.x.io/tg"), Some(long), "TELEGRAM_WEBHOOK_SECRET"),
+        ] {
+            let mut extra = Vec::new();
+            extra.extend(url.map(|u| ("TELEGRAM_WEBHOOK_URL", u)));
+            extra.extend(secret.map(|s| ("TELEGRAM_WEBHOOK_SECRET", s)));
+            let err = with(&extra).unwrap_err();
+            assert!(err.0.contains(names), "{url:?} {secret:?}: {}", err.0);
+        }
+        let demo = cfg(&[("TELEGRAM_WEBHOOK_URL", "https://bot.x.io/tg"), ("TELEGRAM_WEBHOOK_SECRET", "abc")]).unwrap_err();
+        assert!(demo.0.contains("TELEGRAM_WEBHOOK_URL"), "{}", demo.0);
     }
 
     #[test]

@@ -3,9 +3,11 @@ pub mod cli;
 pub mod config;
 pub mod handlers;
 pub mod outbox;
+pub mod runtime;
 pub mod schema;
 pub mod telegram;
 pub mod texts;
+pub mod webhook;
 
 use std::sync::Arc;
 
@@ -63,6 +65,8 @@ pub fn build_domain(
         session_ttl_secs: config.session_ttl_secs,
         webapp_url: config.webapp_url.clone(),
         telegram_timeout: std::time::Duration::from_millis(config.telegram_timeout_ms),
+        // Unset: the smallest package's price, so one purchase unlocks withdrawals.
+        withdraw_min_stars: config.withdraw_min_stars.unwrap_or_else(|| catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0)),
     };
     Domain::new(pool, domain_config, catalog, clock, random, telegram)
 }
@@ -114,28 +118,39 @@ async fn stopped(mut rx: watch::Receiver<bool>) {
 }
 
 /// Starts everything: the HTTP server on `config.bind_addr` (port 0 picks one), and with a
-/// token the bot (long polling) and its start-up calls.
+/// token the bot (long polling, or the webhook route on the same server) and its start-up calls.
+/// Telegram being unreachable delays nothing here: the bot keeps trying in the background.
 pub async fn start(config: Config) -> Result<Running, String> {
     start_with_clock(config, Arc::new(SystemClock)).await
 }
 
+/// How long start-up waits for `getMe` to learn the bot's username before using `BOT_USERNAME`.
+const GET_ME_AT_START: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// `start` with an injected clock (tests fix time with it).
 pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<Running, String> {
+    if let Some(why) = config.demo_exposure() {
+        return Err(why);
+    }
     let (pool, catalog) = open_store(&config).await?;
     catalog.upsert(&pool).await.map_err(|e| format!("catalog upsert: {e}"))?;
     if !catalog.check_report().1 {
         tracing::warn!("a case is outside the 80-92 % return band: run `fragbox catalog check`");
     }
 
-    let bot = config.bot_token.as_ref().map(|token| {
-        let url = config.telegram_api_url.parse().expect("TELEGRAM_API_URL was checked");
-        Bot::new(token).set_api_url(url)
-    });
+    let bot = match &config.bot_token {
+        Some(token) => {
+            let url = config.telegram_api_url.parse().map_err(|e| format!("TELEGRAM_API_URL: {e}"))?;
+            Some(Bot::new(token).set_api_url(url))
+        }
+        None => None,
+    };
     let mut bot_username = config.bot_username.clone();
     if let Some(bot) = &bot {
-        match bot.get_me().await {
-            Ok(me) => bot_username = me.username().to_owned(),
-            Err(e) => tracing::error!(error = %e, "getMe failed; using BOT_USERNAME {bot_username}"),
+        match tokio::time::timeout(GET_ME_AT_START, bot.get_me()).await {
+            Ok(Ok(me)) => bot_username = me.username().to_owned(),
+            Ok(Err(e)) => tracing::error!(error = %e, "getMe failed; links use BOT_USERNAME {bot_username}"),
+            Err(_) => tracing::error!("getMe did not answer; links use BOT_USERNAME {bot_username}"),
         }
     } else {
         tracing::warn!("DEMO MODE: no TELEGRAM_BOT_TOKEN. No bot loop, a random signing secret, demo users with free tokens. Never expose this to players.");
@@ -148,7 +163,11 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     let mut tasks = Vec::new();
 
     let metrics = Arc::new(http::metrics::Metrics::default());
-    let app = http::router_with_metrics(domain.clone(), http_config(&config), metrics.clone());
+    let mut app = http::router_with_metrics(domain.clone(), http_config(&config), metrics.clone());
+    let (queue_tx, queue_rx) = runtime::queue();
+    if let (Some(_), Some(hook)) = (&bot, &config.webhook) {
+        app = app.merge(webhook::router(&hook.path, &hook.secret, queue_tx.clone(), stop_rx.clone()));
+    }
     let rx = stop_rx.clone();
     tasks.push(tokio::spawn(async move {
         let server =
@@ -160,37 +179,17 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url.clone(), stopped(stop_rx.clone()))));
 
     if let Some(bot) = bot {
-        set_up_bot(&bot, &config).await;
-        let counted = dptree::entry().inspect(move || metrics.bot_update()).chain(schema::schema());
-        let mut dispatcher = Dispatcher::builder(bot, counted)
-            .dependencies(dptree::deps![domain.clone(), Arc::new(config.clone())])
-            .default_handler(|_| async {})
-            .build();
-        let token = dispatcher.shutdown_token();
-        let rx = stop_rx.clone();
-        tasks.push(tokio::spawn(async move {
-            stopped(rx).await;
-            // A dispatcher that has not started polling yet refuses the shutdown: ask again
-            // until it is running, or it would start after the stop and never end (10 s at most:
-            // a dispatcher that already ended stays idle).
-            for _ in 0..500 {
-                match token.shutdown() {
-                    Ok(f) => {
-                        f.await;
-                        break;
-                    }
-                    Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
-                }
-            }
-        }));
-        tasks.push(tokio::spawn(async move { dispatcher.dispatch().await }));
+        metrics.bot.enable();
+        let bot_runtime =
+            runtime::BotRuntime { bot, config: Arc::new(config.clone()), domain: domain.clone(), metrics, tx: queue_tx, rx: queue_rx };
+        tasks.push(tokio::spawn(bot_runtime.run(stop_rx.clone())));
     }
     tracing::info!(%addr, "fragbox listening");
     Ok(Running { addr, domain, stop, tasks })
 }
 
 /// Commands and the menu button; failures are logged, never fatal.
-async fn set_up_bot(bot: &Bot, config: &Config) {
+pub(crate) async fn set_up_bot(bot: &Bot, config: &Config, domain: &Domain) {
     for (lang, cmds) in [("ru", texts::commands(texts::Lang::Ru)), ("en", texts::commands(texts::Lang::En))] {
         let list: Vec<BotCommand> = cmds.iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
         let mut req = bot.set_my_commands(list);
@@ -201,10 +200,11 @@ async fn set_up_bot(bot: &Bot, config: &Config) {
             tracing::error!(error = %e, lang, "setMyCommands failed");
         }
     }
-    // Admins see their commands after the players' ones, in their own chats only.
-    let mut admin_list: Vec<BotCommand> = texts::commands(texts::Lang::En).iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
-    admin_list.extend(texts::ADMIN_COMMANDS.iter().map(|(c, d)| BotCommand::new(*c, *d)));
+    // Admins see their commands after the players' ones, in their own chats only, in their language.
     for admin in &config.admin_ids {
+        let lang = handlers::admin::admin_lang_by_id(domain, *admin).await;
+        let mut admin_list: Vec<BotCommand> = texts::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
+        admin_list.extend(texts::admin::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)));
         let scope = BotCommandScope::Chat { chat_id: Recipient::Id(ChatId(*admin)) };
         if let Err(e) = bot.set_my_commands(admin_list.clone()).scope(scope).await {
             tracing::error!(error = %e, admin, "setMyCommands for an admin chat failed");

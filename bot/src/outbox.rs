@@ -28,14 +28,24 @@ pub async fn run(domain: Domain, webapp_url: String, stop: impl Future<Output = 
 /// were sent.
 pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, webapp_api::domain::DomainError> {
     let mut sent = 0;
+    // A forward's parts go in order: after a failure, the rest of that chat's ticket waits
+    // (claimed, it comes due again after its lease, behind the failed part).
+    let mut held: Vec<(i64, i64)> = Vec::new();
     for f in tickets::claim_due_forwards(domain, 50).await? {
+        if held.contains(&(f.admin_chat_id, f.ticket_id)) {
+            continue;
+        }
+        let key = (f.admin_chat_id, f.ticket_id);
         match domain.telegram.send_message(f.admin_chat_id, f.body.clone(), None).await {
             Ok(message_id) => {
                 tickets::forward_sent(domain, &f, message_id).await?;
                 sent += 1;
             }
             Err(TelegramError::Blocked(why)) => tickets::forward_failed(domain, &f, &why, true).await?,
-            Err(e) => tickets::forward_failed(domain, &f, &e.to_string(), false).await?,
+            Err(e) => {
+                held.push(key);
+                tickets::forward_failed(domain, &f, &e.to_string(), false).await?
+            }
         }
     }
     for p in notifications::claim_due(domain, 50).await? {

@@ -2,9 +2,20 @@
 //! (pre-checkout queries have no chat, and a payment must never be dropped).
 use teloxide::dispatching::{HandlerExt, UpdateHandler};
 use teloxide::prelude::*;
+use teloxide::types::AllowedUpdate;
 use teloxide::utils::command::BotCommands;
 
 use crate::handlers;
+
+/// Every update type the tree below handles: asked for in `setWebhook` and `getUpdates`
+/// (Telegram sends `chat_member` only when it is named).
+pub const ALLOWED_UPDATES: [AllowedUpdate; 5] = [
+    AllowedUpdate::Message,
+    AllowedUpdate::CallbackQuery,
+    AllowedUpdate::PreCheckoutQuery,
+    AllowedUpdate::ChatMember,
+    AllowedUpdate::MyChatMember,
+];
 
 pub type HandlerResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
 
@@ -42,4 +53,25 @@ pub fn schema() -> UpdateHandler<Box<dyn std::error::Error + Send + Sync>> {
         .branch(Update::filter_pre_checkout_query().endpoint(handlers::payments::pre_checkout))
         .branch(messages)
         .branch(callbacks)
+        .branch(Update::filter_chat_member().endpoint(handlers::members::chat_member))
+        .branch(Update::filter_my_chat_member().endpoint(handlers::members::my_chat_member))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_update_type_the_tree_handles_is_asked_for() {
+        // teloxide keeps the tree's update kinds to itself; its description's Debug lists them
+        // as `observed: {Kind(Message), Kind(ChatMember), ...}`.
+        let description = format!("{:?}", schema().description());
+        let observed = description.split("observed: {").nth(1).and_then(|s| s.split('}').next()).unwrap_or_default();
+        let mut handled: Vec<String> = observed.split("Kind(").skip(1).filter_map(|s| s.split(')').next()).map(str::to_owned).collect();
+        handled.sort();
+        handled.dedup();
+        let mut asked: Vec<String> = ALLOWED_UPDATES.iter().map(|k| format!("{k:?}")).collect();
+        asked.sort();
+        assert_eq!(handled, asked, "{description}");
+    }
 }

@@ -2,22 +2,6 @@
 pub use webapp_api::domain::lang::Lang;
 use webapp_api::domain::notifications::Notice;
 
-/// The admin command list, shown in the menu of `ADMIN_IDS` chats only (admin texts are English).
-pub const ADMIN_COMMANDS: &[(&str, &str)] = &[
-    ("tickets", "Open support tickets"),
-    ("reply", "<ticket id> <text>: answer a ticket"),
-    ("close", "<ticket id>: close a ticket"),
-    ("withdrawals", "Pending withdrawals"),
-    ("sent", "<id>: withdrawal sent"),
-    ("fail", "<id> <reason>: withdrawal failed"),
-    ("grant", "<telegram id> <tokens> <reason>"),
-    ("refund", "<charge id> [force]"),
-    ("orphans", "Payments that matched nothing"),
-    ("stats", "Users, opens, tokens, Stars, RTP"),
-    ("user", "<telegram id>: balance, items, ledger"),
-    ("maintenance", "on | off | status"),
-];
-
 pub fn commands(lang: Lang) -> Vec<(&'static str, &'static str)> {
     match lang {
         Lang::Ru => {
@@ -107,11 +91,17 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 format!("✅ {item} has been sent. Accept the trade offer in Steam.")
             }
         }
-        Notice::WithdrawalFailed { item, reason } => {
+        Notice::WithdrawalFailed { item, code, reason } => {
+            let why = failure_reason(lang, code.as_deref().unwrap_or("other"));
+            let note = match reason.as_deref() {
+                Some(n) if ru => format!("\nКомментарий поддержки: {n}"),
+                Some(n) => format!("\nNote from support: {n}"),
+                None => String::new(),
+            };
             if ru {
-                format!("⚠️ Не удалось отправить {item}: {reason}\nПредмет снова доступен в инвентаре.")
+                format!("⚠️ Не удалось отправить {item}: {why}{note}\nПредмет снова доступен в инвентаре.")
             } else {
-                format!("⚠️ Could not send {item}: {reason}\nThe item is available in your inventory again.")
+                format!("⚠️ Could not send {item}: {why}{note}\nThe item is available in your inventory again.")
             }
         }
         Notice::PurchaseCredited { tokens, stars } => {
@@ -121,12 +111,27 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 format!("💎 Payment of {stars} ⭐ received: +{tokens} frags.")
             }
         }
-        Notice::PurchaseRefunded { tokens, stars } => {
-            if ru {
-                format!("↩️ Возврат {stars} ⭐ выполнен, списано {tokens} фрагов.")
+        Notice::PurchaseRefunded { tokens, stars, items, debt } => {
+            let mut out = if ru {
+                format!("↩️ Возврат {stars} ⭐ выполнен, с баланса списано {tokens} фрагов.")
             } else {
-                format!("↩️ {stars} ⭐ refunded; {tokens} frags were taken back.")
+                format!("↩️ {stars} ⭐ refunded; {tokens} frags were taken back from your balance.")
+            };
+            if !items.is_empty() {
+                out.push_str(&if ru {
+                    format!("\nФраги из этой покупки уже потрачены, поэтому изъяты скины, полученные после неё: {}.", items.join(", "))
+                } else {
+                    format!("\nThe purchase's frags were already spent, so skins won since were taken back: {}.", items.join(", "))
+                });
             }
+            if let Some(d) = debt {
+                out.push_str(&if ru {
+                    format!("\nОстался долг {d} фрагов: его погасят следующие начисления, до тех пор вывод недоступен.")
+                } else {
+                    format!("\n{d} frags are still owed: your next credits repay it first, and withdrawals wait until then.")
+                });
+            }
+            out
         }
         Notice::SupportReply { ticket_id, message } => {
             if ru {
@@ -149,6 +154,25 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 format!("🎉 {friend} opened a first case: +{tokens} frags!")
             }
         }
+    }
+}
+
+/// A failed withdrawal's reason code, as the player reads it.
+pub fn failure_reason(lang: Lang, code: &str) -> &'static str {
+    let ru = lang == Lang::Ru;
+    match code {
+        "trade_url_invalid" if ru => "трейд-ссылка недействительна, обновите её в профиле",
+        "trade_url_invalid" => "the trade link is not valid; update it in your profile",
+        "inventory_private" if ru => "инвентарь Steam закрыт, откройте его в настройках приватности",
+        "inventory_private" => "your Steam inventory is private; make it public in the privacy settings",
+        "trade_restricted" if ru => "на аккаунте Steam ограничение обменов",
+        "trade_restricted" => "your Steam account cannot trade right now",
+        "item_unavailable" if ru => "предмет сейчас недоступен для отправки",
+        "item_unavailable" => "the item cannot be sent right now",
+        "steam_unavailable" if ru => "Steam не отвечает, попробуйте позже",
+        "steam_unavailable" => "Steam is not answering; try again later",
+        _ if ru => "обмен не состоялся",
+        _ => "the trade did not go through",
     }
 }
 
@@ -193,42 +217,187 @@ pub fn paysupport(lang: Lang, ticket_id: i64, opened_now: bool) -> String {
     }
 }
 
-/// Admin-facing texts. The operators' console speaks English only.
+/// Admin-facing texts, in the admin's language (their stored choice, else Telegram's code).
 pub mod admin {
     use webapp_api::domain::admin::{Stats, UserReport};
     use webapp_api::domain::tickets::OpenTicket;
-    use webapp_api::domain::withdrawals::Pending;
+    use webapp_api::domain::withdrawals::{Pending, REASON_CODES};
     use webapp_api::domain::Tokens;
 
-    pub const HELP: &str = "\n\nAdmin:\n/maintenance on|off|status\n/withdrawals — pending, with Sent / Failed buttons\n/sent <id>, /fail <id> <reason>\n/grant <telegram_id> <tokens> <reason>\n/refund <charge_id> [force]\n/orphans — payments that matched nothing\n/stats\n/user <telegram_id>\n/tickets — open, oldest first\n/reply <ticket_id> <text> (or reply to a forwarded ticket)\n/close <ticket_id>";
+    use super::Lang;
 
-    /// The force-reply prompt for a failed withdrawal; its reply carries the reason.
-    pub const FAIL_PROMPT_PREFIX: &str = "❓ Withdrawal #";
-    pub const FAIL_PROMPT_SUFFIX: &str = " failed: reply to this message with the reason the player will see.";
-
-    pub fn fail_prompt(id: i64) -> String {
-        format!("{FAIL_PROMPT_PREFIX}{id}{FAIL_PROMPT_SUFFIX}")
+    /// Russian or English by `lang`.
+    fn t(lang: Lang, ru: &str, en: &str) -> String {
+        if lang == Lang::Ru {
+            ru.to_owned()
+        } else {
+            en.to_owned()
+        }
     }
 
-    /// The withdrawal a force-reply prompt asked about.
+    /// The admin command menu.
+    pub fn commands(lang: Lang) -> Vec<(&'static str, &'static str)> {
+        if lang == Lang::Ru {
+            vec![
+                ("tickets", "Открытые тикеты"),
+                ("reply", "<id тикета> <текст>: ответить"),
+                ("close", "<id тикета>: закрыть тикет"),
+                ("withdrawals", "Заявки на вывод"),
+                ("sent", "<id>: вывод отправлен"),
+                ("fail", "<id> <код> [комментарий]: вывод не удался"),
+                ("grant", "<telegram id> <фраги> <причина>"),
+                ("refund", "<charge id> [force]"),
+                ("orphans", "Платежи без покупки"),
+                ("stats", "Игроки, открытия, фраги, звёзды, RTP"),
+                ("user", "<telegram id>: баланс, предметы, журнал"),
+                ("maintenance", "on | off | status"),
+            ]
+        } else {
+            vec![
+                ("tickets", "Open support tickets"),
+                ("reply", "<ticket id> <text>: answer a ticket"),
+                ("close", "<ticket id>: close a ticket"),
+                ("withdrawals", "Pending withdrawals"),
+                ("sent", "<id>: withdrawal sent"),
+                ("fail", "<id> <code> [note]: withdrawal failed"),
+                ("grant", "<telegram id> <tokens> <reason>"),
+                ("refund", "<charge id> [force]"),
+                ("orphans", "Payments that matched nothing"),
+                ("stats", "Users, opens, tokens, Stars, RTP"),
+                ("user", "<telegram id>: balance, items, ledger"),
+                ("maintenance", "on | off | status"),
+            ]
+        }
+    }
+
+    pub fn help(lang: Lang) -> String {
+        let codes = REASON_CODES.join(", ");
+        if lang == Lang::Ru {
+            format!("\n\nАдмин:\n/maintenance on|off|status\n/withdrawals — заявки с кнопками «Отправлен» / «Не удался»\n/sent <id>, /fail <id> <код> [комментарий]\n  коды: {codes}\n/grant <telegram_id> <фраги> <причина>\n/refund <charge_id> [force]\n/orphans — платежи без покупки\n/stats\n/user <telegram_id>\n/tickets — открытые, старые первыми\n/reply <ticket_id> <текст> (или ответом на пересланный тикет)\n/close <ticket_id>")
+        } else {
+            format!("\n\nAdmin:\n/maintenance on|off|status\n/withdrawals — pending, with Sent / Failed buttons\n/sent <id>, /fail <id> <code> [note]\n  codes: {codes}\n/grant <telegram_id> <tokens> <reason>\n/refund <charge_id> [force]\n/orphans — payments that matched nothing\n/stats\n/user <telegram_id>\n/tickets — open, oldest first\n/reply <ticket_id> <text> (or reply to a forwarded ticket)\n/close <ticket_id>")
+        }
+    }
+
+    /// The force-reply prompt for a failed withdrawal; its reply carries the code and note.
+    const FAIL_PROMPT: [(&str, &str); 2] = [
+        ("❓ Withdrawal #", " failed: reply to this message with a reason code and an optional note for the player"),
+        ("❓ Вывод #", " не удался: ответьте на это сообщение кодом причины и, если нужно, комментарием для игрока"),
+    ];
+
+    pub fn fail_prompt(lang: Lang, id: i64) -> String {
+        let (pre, suf) = if lang == Lang::Ru { FAIL_PROMPT[1] } else { FAIL_PROMPT[0] };
+        format!("{pre}{id}{suf} ({}).", REASON_CODES.join(", "))
+    }
+
+    /// The withdrawal a force-reply prompt (in either language) asked about.
     pub fn fail_prompt_id(text: &str) -> Option<i64> {
-        text.strip_prefix(FAIL_PROMPT_PREFIX)?.strip_suffix(FAIL_PROMPT_SUFFIX)?.parse().ok()
+        FAIL_PROMPT.iter().find_map(|(pre, suf)| {
+            let rest = text.strip_prefix(pre)?;
+            let end = rest.find(suf)?;
+            rest[..end].parse().ok()
+        })
     }
 
-    pub fn withdrawal(w: &Pending) -> String {
-        format!(
-            "📦 Withdrawal #{}\nUser: {} (id {})\nItem: #{} {} [{}], {} tokens\nSteam id: {}\nTrade URL: {}\nSince {}",
-            w.id,
-            w.user,
-            w.user_id,
-            w.item_id,
-            w.item,
-            w.condition,
-            w.token_price,
-            w.steam_id64.map(|s| s.to_string()).unwrap_or_else(|| "?".into()),
-            w.trade_url,
-            w.created_at
-        )
+    pub fn usage(lang: Lang, usage: &str) -> String {
+        format!("{}{usage}", t(lang, "Формат: ", "Usage: "))
+    }
+
+    pub fn maintenance_set(lang: Lang, on: bool) -> String {
+        match (lang, on) {
+            (Lang::Ru, true) => "🛠 Техработы ВКЛЮЧЕНЫ (мини-приложение подхватит в течение минуты)".into(),
+            (Lang::Ru, false) => "🛠 Техработы выключены (мини-приложение подхватит в течение минуты)".into(),
+            (_, on) => format!("🛠 Maintenance is {} (the mini app follows within a minute)", if on { "ON" } else { "off" }),
+        }
+    }
+
+    pub fn maintenance_status(lang: Lang, on: bool) -> String {
+        match (lang, on) {
+            (Lang::Ru, true) => "🛠 Техработы ВКЛЮЧЕНЫ".into(),
+            (Lang::Ru, false) => "🛠 Техработы выключены".into(),
+            (_, on) => format!("🛠 Maintenance is {}", if on { "ON" } else { "off" }),
+        }
+    }
+
+    pub fn no_withdrawals(lang: Lang) -> String {
+        t(lang, "Заявок на вывод нет.", "No pending withdrawals.")
+    }
+
+    pub fn more_withdrawals(lang: Lang, n: usize) -> String {
+        if lang == Lang::Ru {
+            format!("… и ещё {n} (сначала разберите эти)")
+        } else {
+            format!("… and {n} more (resolve these first)")
+        }
+    }
+
+    pub fn sent_button(lang: Lang) -> String {
+        t(lang, "✅ Отправлен", "✅ Sent")
+    }
+
+    pub fn failed_button(lang: Lang) -> String {
+        t(lang, "❌ Не удался", "❌ Failed")
+    }
+
+    pub fn marked_sent(lang: Lang, id: i64) -> String {
+        if lang == Lang::Ru {
+            format!("✅ Вывод #{id} отмечен отправленным; игрок уведомлён.")
+        } else {
+            format!("✅ Withdrawal #{id} marked sent; the player is told.")
+        }
+    }
+
+    pub fn marked_failed(lang: Lang, id: i64, code: &str, note: Option<&str>) -> String {
+        let what = match note {
+            Some(n) => format!("{code}: {n}"),
+            None => code.to_owned(),
+        };
+        if lang == Lang::Ru {
+            format!("❌ Вывод #{id} не удался ({what}); предмет снова доступен, игрок уведомлён.")
+        } else {
+            format!("❌ Withdrawal #{id} failed ({what}); the item is available again and the player is told.")
+        }
+    }
+
+    pub fn reason_placeholder(lang: Lang) -> String {
+        t(lang, "код [комментарий]", "code [note]")
+    }
+
+    /// One pending withdrawal with what the operator should weigh before sending it.
+    pub fn withdrawal(lang: Lang, w: &Pending) -> String {
+        let r = &w.risk;
+        let ru = lang == Lang::Ru;
+        let steam = w.steam_id64.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
+        let mut out = if ru {
+            format!(
+                "📦 Вывод #{}\nИгрок: {} (id {})\nПредмет: #{} {} [{}], {} фрагов\nSteam id: {}\nТрейд-ссылка: {}\nС {}\n\nРиск:\nАккаунту дней: {}\nЗвёзд оплачено: {} (возвращено: {})\nФрагов бесплатно (награды, рефералы, начисления): {}\nПриглашено друзей: {}\nОткрытий: {}\nУже выведено на: {} фрагов\nДолг: {}",
+                w.id, w.user, w.user_id, w.item_id, w.item, w.condition, w.token_price, steam, w.trade_url, w.created_at,
+                r.account_age_days, r.stars_paid, r.stars_refunded, r.free_tokens, r.invited_friends, r.opens, r.withdrawn_value, r.debt
+            )
+        } else {
+            format!(
+                "📦 Withdrawal #{}\nUser: {} (id {})\nItem: #{} {} [{}], {} tokens\nSteam id: {}\nTrade URL: {}\nSince {}\n\nRisk:\nAccount age: {} days\nStars paid: {} (refunded: {})\nTokens earned free (rewards, referrals, grants): {}\nInvited friends: {}\nOpens: {}\nAlready withdrawn: {} tokens\nDebt: {}",
+                w.id, w.user, w.user_id, w.item_id, w.item, w.condition, w.token_price, steam, w.trade_url, w.created_at,
+                r.account_age_days, r.stars_paid, r.stars_refunded, r.free_tokens, r.invited_friends, r.opens, r.withdrawn_value, r.debt
+            )
+        };
+        if r.item_failed_before {
+            out.push_str(&t(
+                lang,
+                "\n⚠️ Этот предмет уже был в статусе «ошибка»: предложение обмена в Steam может быть ещё открыто — проверьте, прежде чем отправлять снова.",
+                "\n⚠️ This item was in status error before: a Steam trade offer for it may still be open — check before sending again.",
+            ));
+        }
+        if r.debt.0 > 0 {
+            out.push_str(&t(lang, "\n⚠️ У игрока открыт долг.", "\n⚠️ The player has an open debt."));
+        }
+        if r.stars_refunded > 0 {
+            out.push_str(&t(lang, "\n⚠️ У игрока были возвраты звёзд.", "\n⚠️ The player has refunded Stars before."));
+        }
+        if r.demo {
+            out.push_str(&t(lang, "\n⚠️ DEMO-пользователь.", "\n⚠️ DEMO user."));
+        }
+        out
     }
 
     pub fn ticket_line(t: &OpenTicket) -> String {
@@ -247,58 +416,216 @@ pub mod admin {
         )
     }
 
-    fn bp(v: i64) -> String {
-        format!("{}.{:02}%", v / 100, v % 100)
+    pub fn no_tickets(lang: Lang) -> String {
+        t(lang, "Открытых тикетов нет.", "No open tickets.")
     }
 
-    pub fn stats(s: &Stats) -> String {
-        let mut out = format!(
-            "📊 Stats\nUsers: {}\nOpens today (UTC): {}, total: {}\nTokens in circulation: {}\nStars received: {} (refunded: {})\nOrphan payments: {}\nOpen tickets: {}\nPending withdrawals: {}\n\nRealised RTP per case:",
-            s.users,
-            s.opens_today,
-            s.opens_total,
-            s.tokens_in_circulation,
-            s.stars_received,
-            s.stars_refunded,
-            s.orphan_payments,
-            s.open_tickets,
-            s.pending_withdrawals
-        );
-        if s.cases.is_empty() {
-            out.push_str("\n(no opens yet)");
+    pub fn tickets(lang: Lang, lines: &[String]) -> String {
+        format!("{}\n{}", t(lang, "Открытые тикеты (старые первыми):", "Open tickets (oldest first):"), lines.join("\n"))
+    }
+
+    pub fn ticket_answered(lang: Lang, id: i64) -> String {
+        if lang == Lang::Ru {
+            format!("✅ Ответ отправлен в тикет #{id}.")
+        } else {
+            format!("✅ Answer sent to ticket #{id}.")
         }
-        for c in &s.cases {
-            out.push_str(&format!(
-                "\n{}: {} opens, spent {}, dropped {}, RTP {} (expected {})",
-                c.case_id,
-                c.opens,
-                c.spent,
-                c.dropped,
-                bp(c.realised_rtp_bp),
-                c.expected_rtp_bp.map(bp).unwrap_or_else(|| "?".into())
-            ));
+    }
+
+    pub fn ticket_closed(lang: Lang, id: i64) -> String {
+        if lang == Lang::Ru {
+            format!("✅ Тикет #{id} закрыт; игрок уведомлён.")
+        } else {
+            format!("✅ Ticket #{id} closed; the player is told.")
+        }
+    }
+
+    pub fn not_a_forward(lang: Lang) -> String {
+        t(
+            lang,
+            "Это сообщение не пересланный тикет. Используйте /reply <ticket_id> <текст>.",
+            "That message is not a forwarded ticket. Use /reply <ticket_id> <text>.",
+        )
+    }
+
+    pub fn no_orphans(lang: Lang) -> String {
+        t(lang, "Платежей без покупки нет.", "No orphan payments.")
+    }
+
+    pub fn orphans(lang: Lang, list: &[(String, i64, String, i64)]) -> String {
+        let lines: Vec<String> = list
+            .iter()
+            .map(|(c, u, p, s)| {
+                if lang == Lang::Ru {
+                    format!("{s} ⭐ от {u}, payload {p:?}\n  /refund {c}")
+                } else {
+                    format!("{s} ⭐ from {u}, payload {p:?}\n  /refund {c}")
+                }
+            })
+            .collect();
+        format!("{}\n{}", t(lang, "Платежи без покупки:", "Orphan payments:"), lines.join("\n"))
+    }
+
+    /// What a refund took back: balance, skins, change, debt.
+    #[allow(clippy::too_many_arguments)]
+    pub fn refunded(
+        lang: Lang,
+        stars: i64,
+        user_id: i64,
+        transaction: &str,
+        credited: Tokens,
+        taken: Tokens,
+        revoked: &[String],
+        revoked_value: Tokens,
+        debt: Tokens,
+    ) -> String {
+        let mut out = if lang == Lang::Ru {
+            format!("↩️ Возвращено {stars} ⭐ игроку {user_id} (транзакция {transaction}); с баланса списано {taken} из {credited} фрагов.")
+        } else {
+            format!("↩️ Refunded {stars} ⭐ to user {user_id} (transaction {transaction}); {taken} of {credited} tokens taken back.")
+        };
+        if !revoked.is_empty() {
+            out.push_str(&if lang == Lang::Ru {
+                format!("\nИзъяты скины на {revoked_value}: {}", revoked.join(", "))
+            } else {
+                format!("\nSkins revoked, worth {revoked_value}: {}", revoked.join(", "))
+            });
+        }
+        if debt.0 > 0 {
+            out.push_str(&if lang == Lang::Ru { format!("\nДолг игрока: {debt}") } else { format!("\nDebt recorded: {debt}") });
         }
         out
     }
 
-    pub fn user(u: &UserReport) -> String {
+    pub fn refund_outside(lang: Lang, details: &str, charge_id: &str) -> String {
+        if lang == Lang::Ru {
+            format!("↩️ Возврат не через /refund.\n{details}\nCharge id: {charge_id}")
+        } else {
+            format!("↩️ Refund outside /refund.\n{details}\nCharge id: {charge_id}")
+        }
+    }
+
+    pub fn already_refunded(lang: Lang, user_id: i64) -> String {
+        if lang == Lang::Ru {
+            format!("Уже возвращено (игрок {user_id}); ничего не изменилось.")
+        } else {
+            format!("Already refunded (user {user_id}); nothing changed.")
+        }
+    }
+
+    pub fn orphan_refunded(lang: Lang, stars: i64, user_id: i64) -> String {
+        if lang == Lang::Ru {
+            format!("↩️ Платёж без покупки возвращён: {stars} ⭐ игроку {user_id}; ничего не зачислялось.")
+        } else {
+            format!("↩️ Orphan payment refunded: {stars} ⭐ to user {user_id}; nothing was credited.")
+        }
+    }
+
+    pub fn orphan_note(lang: Lang, stars: i64, currency: &str, user_id: i64, payload: &str, charge_id: &str) -> String {
+        if lang == Lang::Ru {
+            format!("⚠️ Платёж без покупки: {stars} ⭐ ({currency}) от игрока {user_id}, payload {payload:?}.\nCharge id: {charge_id}\nЗачислите через /grant или верните: /refund {charge_id}")
+        } else {
+            format!("⚠️ Orphan payment: {stars} ⭐ ({currency}) from user {user_id} with payload {payload:?}.\nCharge id: {charge_id}\nCredit it with /grant or return it with /refund {charge_id}")
+        }
+    }
+
+    pub fn internal_error(lang: Lang) -> String {
+        t(lang, "⚠️ Внутренняя ошибка (см. журнал)", "⚠️ Internal error (see the log)")
+    }
+
+    pub fn telegram_refused(lang: Lang, why: &str) -> String {
+        if lang == Lang::Ru {
+            format!("⚠️ Telegram отказал или не ответил: {why}")
+        } else {
+            format!("⚠️ Telegram refused or did not answer: {why}")
+        }
+    }
+
+    pub fn refund_refused(lang: Lang, why: &str) -> String {
+        if lang == Lang::Ru {
+            format!("⛔ Возврат отклонён: {why}")
+        } else {
+            format!("⛔ Refund refused: {why}")
+        }
+    }
+
+    fn bp(v: i64) -> String {
+        format!("{}.{:02}%", v / 100, v % 100)
+    }
+
+    pub fn stats(lang: Lang, s: &Stats) -> String {
+        let ru = lang == Lang::Ru;
+        let mut out = if ru {
+            format!(
+                "📊 Статистика\nИгроков: {}\nОткрытий сегодня (UTC): {}, всего: {}\nФрагов в обороте: {}\nЗвёзд получено: {} (возвращено: {})\nПлатежей без покупки: {}\nОткрытых тикетов: {}\nЗаявок на вывод: {}\n\nФактический RTP по кейсам:",
+                s.users, s.opens_today, s.opens_total, s.tokens_in_circulation, s.stars_received, s.stars_refunded, s.orphan_payments, s.open_tickets, s.pending_withdrawals
+            )
+        } else {
+            format!(
+                "📊 Stats\nUsers: {}\nOpens today (UTC): {}, total: {}\nTokens in circulation: {}\nStars received: {} (refunded: {})\nOrphan payments: {}\nOpen tickets: {}\nPending withdrawals: {}\n\nRealised RTP per case:",
+                s.users, s.opens_today, s.opens_total, s.tokens_in_circulation, s.stars_received, s.stars_refunded, s.orphan_payments, s.open_tickets, s.pending_withdrawals
+            )
+        };
+        if s.cases.is_empty() {
+            out.push_str(&t(lang, "\n(открытий ещё нет)", "\n(no opens yet)"));
+        }
+        for c in &s.cases {
+            let expected = c.expected_rtp_bp.map(bp).unwrap_or_else(|| "?".into());
+            out.push_str(&if ru {
+                format!(
+                    "\n{}: {} открытий, потрачено {}, выпало {}, RTP {} (ожидается {expected})",
+                    c.case_id,
+                    c.opens,
+                    c.spent,
+                    c.dropped,
+                    bp(c.realised_rtp_bp)
+                )
+            } else {
+                format!(
+                    "\n{}: {} opens, spent {}, dropped {}, RTP {} (expected {expected})",
+                    c.case_id,
+                    c.opens,
+                    c.spent,
+                    c.dropped,
+                    bp(c.realised_rtp_bp)
+                )
+            });
+        }
+        out
+    }
+
+    pub fn user(lang: Lang, u: &UserReport) -> String {
+        let ru = lang == Lang::Ru;
         let counts: Vec<String> = u.item_counts.iter().map(|(s, n)| format!("{s} {n}")).collect();
-        let mut out = format!(
-            "👤 {} (id {}{})\nBalance: {} tokens\nLanguage: {}{}\nSince: {}\nItems: {}\nPayments: {}",
-            u.name,
-            u.id,
-            u.username.as_deref().map(|x| format!(", @{x}")).unwrap_or_default(),
-            u.balance,
-            u.language,
-            if u.bot_blocked { ", blocked the bot" } else { "" },
-            u.created_at,
-            if counts.is_empty() { "none".into() } else { counts.join(", ") },
-            u.payments
-        );
+        let none = t(lang, "нет", "none");
+        let blocked = if u.bot_blocked { t(lang, ", заблокировал бота", ", blocked the bot") } else { String::new() };
+        let username = u.username.as_deref().map(|x| format!(", @{x}")).unwrap_or_default();
+        let items = if counts.is_empty() { none } else { counts.join(", ") };
+        let mut out = if ru {
+            format!(
+                "👤 {} (id {}{username})\nБаланс: {} фрагов\nДолг: {}\nЯзык: {}{blocked}\nС: {}\nПредметы: {items}\nПлатежей: {}",
+                u.name, u.id, u.balance, u.debt, u.language, u.created_at, u.payments
+            )
+        } else {
+            format!(
+                "👤 {} (id {}{username})\nBalance: {} tokens\nDebt: {}\nLanguage: {}{blocked}\nSince: {}\nItems: {items}\nPayments: {}",
+                u.name, u.id, u.balance, u.debt, u.language, u.created_at, u.payments
+            )
+        };
+        if u.debt.0 > 0 {
+            out.push_str(&t(
+                lang,
+                "\n⚠️ Открыт долг после возврата: вывод закрыт, начисления гасят его первыми.",
+                "\n⚠️ Open debt after a refund: withdrawals are locked, credits repay it first.",
+            ));
+        }
+        if u.demo {
+            out.push_str(&t(lang, "\n⚠️ DEMO-пользователь.", "\n⚠️ DEMO user."));
+        }
         for i in &u.items {
             out.push_str(&format!("\n  #{} {} [{}] {}", i.id, i.name, i.status, i.token_price));
         }
-        out.push_str("\nRecent ledger:");
+        out.push_str(&t(lang, "\nПоследние записи журнала:", "\nRecent ledger:"));
         for l in &u.ledger {
             out.push_str(&format!(
                 "\n  {} {}{} → {} ({})",
@@ -312,7 +639,12 @@ pub mod admin {
         out
     }
 
-    pub fn granted(user_id: i64, amount: Tokens, balance: Tokens) -> String {
-        format!("✅ {}{amount} tokens to {user_id}; balance {balance}", if amount.0 > 0 { "+" } else { "" })
+    pub fn granted(lang: Lang, user_id: i64, amount: Tokens, balance: Tokens) -> String {
+        let sign = if amount.0 > 0 { "+" } else { "" };
+        if lang == Lang::Ru {
+            format!("✅ {sign}{amount} фрагов игроку {user_id}; баланс {balance}")
+        } else {
+            format!("✅ {sign}{amount} tokens to {user_id}; balance {balance}")
+        }
     }
 }

@@ -50,6 +50,18 @@ async function apiPost(page, path, body = {}) {
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
+/** Buys the smallest package through the demo payment sheet: withdrawals need a paid deposit. */
+async function buySmallestPack(page) {
+  await go(page, '/packages');
+  await page.waitForSelector('[data-testid="package"]');
+  await page.locator('[data-testid="package"]').first().click();
+  for (let i = 0; i < 300; i++) {
+    if ((await apiAs(page, server, '/me')).body?.data?.withdrawalsUnlocked === true) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('withdrawals never unlocked');
+}
+
 /** Opens a starter case through the API (setup for screens that need an item). */
 async function openCaseViaApi(page) {
   const me = await apiAs(page, server, '/me');
@@ -175,6 +187,15 @@ describe('mini app screens in demo mode', () => {
     await page.waitForSelector('[data-testid="skin-withdraw"]');
     await page.click('[data-testid="skin-withdraw"]');
     await page.waitForSelector('[data-testid="page-withdraw"]');
+    // Free tokens alone do not withdraw: the screen explains it and offers the packages first.
+    await page.waitForSelector('[data-testid="withdraw-locked"]');
+    assert.equal(await page.locator('[data-testid="withdraw-link"]').count(), 0, 'no trade link field while locked');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-withdraw-locked.png') });
+    await page.click('[data-testid="withdraw-to-packages"]');
+    await page.waitForSelector('[data-testid="package"]');
+    await page.locator('[data-testid="package"]').first().click();
+    // Paid (a demo purchase): back on the withdraw screen, now unlocked.
+    await page.waitForSelector('[data-testid="withdraw-link"]', { timeout: 20_000 });
     assert.equal(await page.isDisabled('[data-testid="withdraw-submit"]'), true, 'submit is disabled while the link is empty');
     await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456&token=AbC-d_9');
     await screenshotBothThemes(page, 'screen-withdraw', '[data-testid="withdraw-link"]');
@@ -196,6 +217,7 @@ describe('mini app screens in demo mode', () => {
   test('a bad trade link shows the inline error with the instruction', async () => {
     const { page, errors, context } = await newPlayer();
     const it = await openCaseViaApi(page);
+    await buySmallestPack(page);
     await go(page, `/skin/${it.id}`);
     await page.click('[data-testid="skin-withdraw"]');
     await page.fill('[data-testid="withdraw-link"]', 'https://example.com/not-a-trade-link');

@@ -16,8 +16,12 @@
 //!   PostgreSQL: through the driver (sqlx, native) on as many connections as the replicas' pools
 //!   hold, one player per connection, each open locking its player's row as the domain does.
 //!
-//! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL]
-//!                      [--duration SECS] [--conns N] [--users N] [--fragbox PATH]
+//! With `--sessions N` it measures sign-ins instead: sign-ins per second (closed loop, players
+//! already at their session cap, so each sign-in also ends one) with 10 000 live sessions and
+//! with N, filled by real sign-ins of players holding 10 sessions each (SQLite).
+//!
+//! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]
+//!                      [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
 //! `--postgres-url`: a server where the user may CREATE DATABASE (scripts/bench.sh starts one).
 //! Run from the repository root (it reads data/catalog), release build: scripts/bench.sh.
 use std::io::{BufRead, BufReader};
@@ -41,6 +45,7 @@ struct Args {
     duration: Duration,
     conns: usize,
     users: usize,
+    sessions: Option<usize>,
     fragbox: PathBuf,
     store: Store,
     replicas: usize,
@@ -54,6 +59,7 @@ fn args() -> Res<Args> {
         duration: Duration::from_secs(10),
         conns: 64,
         users: 64,
+        sessions: None,
         fragbox: std::env::current_exe().map_err(|e| e.to_string())?.with_file_name("fragbox"),
         store: Store::Sqlite,
         replicas: 1,
@@ -68,6 +74,7 @@ fn args() -> Res<Args> {
             "--duration" => a.duration = Duration::from_secs(v.parse().map_err(|_| "--duration: seconds")?),
             "--conns" => a.conns = v.parse().map_err(|_| "--conns: a number")?,
             "--users" => a.users = v.parse().map_err(|_| "--users: a number")?,
+            "--sessions" => a.sessions = Some(v.parse().map_err(|_| "--sessions: a number")?),
             "--fragbox" => a.fragbox = v.into(),
             "--store" => {
                 a.store = match v.as_str() {
@@ -616,8 +623,117 @@ async fn sign_in_users(base: &str, n: usize) -> Res<Vec<User>> {
     Ok(users)
 }
 
+/// Sessions each filling player holds (the per-player cap).
+const SESSIONS_PER_PLAYER: usize = 10;
+const DEMO_ID_BASE: i64 = 900_000_000_000;
+
+/// Signed init data for demo player `n`.
+async fn demo_init(http: &reqwest::Client, base: &str, n: i64) -> Res<String> {
+    let d = json_call(http.get(format!("{base}/api/v1/dev/init-data?demoId={}", DEMO_ID_BASE + n))).await?;
+    Ok(d["initData"].as_str().ok_or("no initData")?.to_owned())
+}
+
+/// Signs players `from..to` in `SESSIONS_PER_PLAYER` times each, `conns` at a time.
+async fn fill_sessions(base: &str, from: usize, to: usize, conns: usize) -> Res<()> {
+    let http = client();
+    let next = Arc::new(AtomicU64::new(from as u64));
+    let mut tasks = Vec::new();
+    for _ in 0..conns {
+        let (http, next, base) = (http.clone(), next.clone(), base.to_owned());
+        tasks.push(tokio::spawn(async move {
+            loop {
+                let n = next.fetch_add(1, Ordering::Relaxed) as usize;
+                if n >= to {
+                    return Ok::<(), String>(());
+                }
+                let init = demo_init(&http, &base, n as i64).await?;
+                for _ in 0..SESSIONS_PER_PLAYER {
+                    json_call(http.post(format!("{base}/api/v1/auth")).json(&json!({ "initData": init }))).await?;
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.map_err(|e| e.to_string())??;
+    }
+    Ok(())
+}
+
+/// Sign-ins per second from `conns` connections for `duration`, by players already at their cap.
+async fn sign_in_loop(base: &str, inits: &[String], duration: Duration) -> (Sample, Duration) {
+    let http = client();
+    let stop = Arc::new(AtomicBool::new(false));
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for init in inits.iter().cloned() {
+        let (http, stop, url) = (http.clone(), stop.clone(), format!("{base}/api/v1/auth"));
+        tasks.push(tokio::spawn(async move {
+            let mut s = Sample::default();
+            let body = json!({ "initData": init });
+            while !stop.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                match json_call(http.post(&url).json(&body)).await {
+                    Ok(_) => s.ok(t.elapsed()),
+                    Err(e) => s.err(e),
+                }
+            }
+            s
+        }));
+    }
+    tokio::time::sleep(duration).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut all = Sample::default();
+    for t in tasks {
+        if let Ok(s) = t.await {
+            all.merge(s);
+        }
+    }
+    (all, start.elapsed())
+}
+
+/// `--sessions N`: sign-in throughput at 10 000 and at N live sessions.
+async fn run_sessions(a: &Args, target: usize, dir: &Path) -> Res<()> {
+    std::fs::create_dir_all(dir.join("dist")).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+    let server = Server::start(&a.fragbox, dir, &format!("sqlite://{}", dir.join("bench.db").display()), a.pool)?;
+    let base = server.base.clone();
+    let http = client();
+    // The measuring players sit past the filling ones and start at their cap.
+    let measuring = a.conns;
+    let first_measuring = target / SESSIONS_PER_PLAYER + 1;
+    let mut inits = Vec::with_capacity(measuring);
+    for i in 0..measuring {
+        inits.push(demo_init(&http, &base, (first_measuring + i) as i64).await?);
+    }
+    fill_sessions(&base, first_measuring, first_measuring + measuring, a.conns.min(16)).await?;
+    let low = 10_000usize.min(target);
+    let mut filled = measuring * SESSIONS_PER_PLAYER;
+    let mut rates = Vec::new();
+    for live in [low, target] {
+        let players = live.saturating_sub(filled) / SESSIONS_PER_PLAYER;
+        let done = (filled - measuring * SESSIONS_PER_PLAYER) / SESSIONS_PER_PLAYER;
+        let t = Instant::now();
+        fill_sessions(&base, done, done + players, a.conns).await?;
+        filled += players * SESSIONS_PER_PLAYER;
+        println!("filled to {filled} live sessions in {:.0} s", t.elapsed().as_secs_f64());
+        let (s, t) = sign_in_loop(&base, &inits, a.duration).await;
+        rates.push(report(&format!("sign-in at {filled} sessions"), s, t).rps);
+    }
+    println!("{:<34} {:>9.2}  (target 0.80..1.25)", "sign-ins at high / at 10 000", rates[1] / rates[0]);
+    match server.peak_rss_kb() {
+        Some(kb) => println!("{:<34} {:>9.1} MB", "server peak RSS (VmHWM)", kb as f64 / 1024.0),
+        None => println!("server peak RSS: unavailable"),
+    }
+    server.stop();
+    Ok(())
+}
+
 async fn run(a: Args, dir: PathBuf, sqlite: Option<Bound>) -> Res<()> {
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    if let Some(target) = a.sessions {
+        println!("fragbox-bench --sessions {target}: {} s per measure, {} connections, {cores} cores", a.duration.as_secs(), a.conns);
+        return run_sessions(&a, target, &dir).await;
+    }
     let load = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split(' ').next().map(str::to_owned)).unwrap_or_default();
     println!(
         "fragbox-bench: store {:?}, {} replica(s), {} s per workload, {} connections, {} users, {cores} cores shared by server and load, load average {load}",
@@ -716,7 +832,7 @@ fn main() {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--fragbox PATH]"
+                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]"
             );
             std::process::exit(2);
         }
@@ -728,14 +844,14 @@ fn main() {
     }
     // SQLite's raw bound runs before any async runtime exists.
     let sqlite = match a.store {
-        Store::Sqlite => match sqlite_bound(&dir, a.duration) {
+        Store::Sqlite if a.sessions.is_none() => match sqlite_bound(&dir, a.duration) {
             Ok(b) => Some(b),
             Err(e) => {
                 eprintln!("bench failed: SQLite bound: {e}");
                 std::process::exit(1);
             }
         },
-        Store::Postgres => None,
+        _ => None,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,

@@ -1,10 +1,14 @@
-//! Admin commands (only `ADMIN_IDS`; the domain checks, anyone else gets the ordinary help).
+//! Admin commands and buttons. They act only for a sender in `ADMIN_IDS`, in that admin's
+//! private chat with the bot, on a message that is not forwarded and whose `@mention`, if any,
+//! names this bot; anything else is ignored without a word (a player in their own chat gets the
+//! ordinary help). Texts follow the admin's language.
 use teloxide::prelude::*;
 use teloxide::types::{ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, ReplyMarkup};
 use webapp_api::domain::admin::{self, Actor};
+use webapp_api::domain::lang::Lang;
 use webapp_api::domain::payments::{self, Refunded};
 use webapp_api::domain::tickets;
-use webapp_api::domain::withdrawals::Resolution;
+use webapp_api::domain::withdrawals::{self, Resolution};
 use webapp_api::domain::{users, Domain, DomainError, Tokens};
 
 use crate::schema::HandlerResult;
@@ -17,7 +21,8 @@ pub enum AdminCommand {
     Maintenance(Option<bool>),
     Withdrawals,
     Sent(i64),
-    Fail(i64, String),
+    /// Withdrawal id, reason code, optional note.
+    Fail(i64, String, Option<String>),
     Grant {
         user_id: i64,
         amount: Tokens,
@@ -65,9 +70,9 @@ pub fn parse(text: &str) -> Option<Result<AdminCommand, &'static str>> {
         },
         "withdrawals" => Ok(AdminCommand::Withdrawals),
         "sent" => id(it.next()).map(AdminCommand::Sent).ok_or("/sent <withdrawal_id>"),
-        "fail" => match (id(it.next()), tail(1)) {
-            (Some(w), reason) if !reason.is_empty() => Ok(AdminCommand::Fail(w, reason)),
-            _ => Err("/fail <withdrawal_id> <reason>"),
+        "fail" => match (id(it.next()), withdrawals::parse_failure(&tail(1))) {
+            (Some(w), Some((code, note))) => Ok(AdminCommand::Fail(w, code, note)),
+            _ => Err("/fail <withdrawal_id> <code> [note]"),
         },
         "grant" => match (id(it.next()), it.next().and_then(Tokens::parse), tail(2)) {
             (Some(user_id), Some(amount), reason) if !reason.is_empty() && amount.0 != 0 => {
@@ -94,19 +99,58 @@ pub fn parse(text: &str) -> Option<Result<AdminCommand, &'static str>> {
     Some(cmd)
 }
 
-/// What an admin sees for a refusal (admins are trusted with the detail; internals stay in the log).
-pub fn error_text(e: &DomainError) -> String {
-    match e {
-        e if e.is_internal() => "⚠️ Internal error (see the log)".into(),
-        DomainError::TelegramUnavailable(why) => format!("⚠️ Telegram refused or did not answer: {why}"),
-        DomainError::RefundRefused(why) => format!("⛔ Refund refused: {why}"),
-        e => format!("⚠️ {} ({})", e.text(webapp_api::domain::lang::Lang::En), e.code()),
+/// The `@name` a command is addressed to, if any (`/stats@fragbox_bot` → `fragbox_bot`).
+pub fn command_mention(text: &str) -> Option<&str> {
+    let word = text.trim_start().strip_prefix('/')?.split(char::is_whitespace).next()?;
+    word.split_once('@').map(|(_, name)| name)
+}
+
+/// True when a message may carry an admin's command: their private chat with the bot, not
+/// forwarded, and addressed to this bot if addressed at all.
+pub fn admin_context(msg: &Message, bot_username: &str) -> bool {
+    let Some(from) = msg.from.as_ref() else { return false };
+    let mention_ok = msg.text().and_then(command_mention).is_none_or(|name| name.eq_ignore_ascii_case(bot_username));
+    msg.chat.is_private()
+        && msg.chat.id.0 == from.id.0 as i64
+        && msg.forward_origin().is_none()
+        && !msg.is_automatic_forward()
+        && msg.via_bot.is_none()
+        && mention_ok
+}
+
+/// The admin's language: their stored choice, else their Telegram language (English when
+/// nothing is known: the operators' console spoke English before it spoke both).
+pub async fn admin_lang(domain: &Domain, user: &teloxide::types::User) -> Lang {
+    match users::known_language(domain, user.id.0 as i64).await {
+        Some(lang) => lang,
+        None if user.language_code.is_some() => Lang::from_telegram_code(user.language_code.as_deref()),
+        None => Lang::En,
     }
 }
 
-/// Someone who is not an admin gets the ordinary help and nothing happens.
+/// `admin_lang` for an admin known by id only (notes the bot sends on its own).
+pub async fn admin_lang_by_id(domain: &Domain, admin_id: i64) -> Lang {
+    users::known_language(domain, admin_id).await.unwrap_or(Lang::En)
+}
+
+/// What an admin sees for a refusal (admins are trusted with the detail; internals stay in the log).
+pub fn error_text(lang: Lang, e: &DomainError) -> String {
+    match e {
+        e if e.is_internal() => texts::admin::internal_error(lang),
+        DomainError::TelegramUnavailable(why) => texts::admin::telegram_refused(lang, why),
+        DomainError::RefundRefused(why) => texts::admin::refund_refused(lang, why),
+        e => format!("⚠️ {} ({})", e.text(lang), e.code()),
+    }
+}
+
+/// Someone who is not an admin gets the ordinary help and nothing happens — in their own
+/// private chat only; elsewhere nothing at all.
 pub async fn not_admin(bot: &Bot, msg: &Message, domain: &Domain) -> HandlerResult {
     let from = msg.from.as_ref();
+    let own_chat = msg.chat.is_private() && from.is_some_and(|u| u.id.0 as i64 == msg.chat.id.0) && msg.forward_origin().is_none();
+    if !own_chat {
+        return Ok(());
+    }
     let lang = users::language_or(domain, from.map(|u| u.id.0 as i64).unwrap_or(0), from.and_then(|u| u.language_code.as_deref())).await;
     bot.send_message(msg.chat.id, texts::help(lang)).await?;
     Ok(())
@@ -118,100 +162,106 @@ pub async fn command(bot: Bot, msg: Message, parsed: Result<AdminCommand, &'stat
     if admin::ensure(&domain, actor).is_err() {
         return not_admin(&bot, &msg, &domain).await;
     }
+    if !admin_context(&msg, &domain.config.bot_username) {
+        tracing::warn!(admin = from.id.0, chat = msg.chat.id.0, "admin command outside the admin's private chat ignored");
+        return Ok(());
+    }
+    let lang = admin_lang(&domain, from).await;
     let chat = msg.chat.id;
     let cmd = match parsed {
         Ok(c) => c,
         Err(usage) => {
-            bot.send_message(chat, format!("Usage: {usage}")).await?;
+            bot.send_message(chat, texts::admin::usage(lang, usage)).await?;
             return Ok(());
         }
     };
-    let reply = match run(&bot, chat, &domain, actor, cmd).await {
+    let reply = match run(&bot, chat, &domain, actor, lang, cmd).await {
         Ok(Some(text)) => text,
         Ok(None) => return Ok(()),
-        Err(e) => error_text(&e),
+        Err(e) => error_text(lang, &e),
     };
     send_long(&bot, chat, reply).await
 }
 
 /// Runs one command; answers the text to send (`None` when it already sent its own messages).
-async fn run(bot: &Bot, chat: ChatId, domain: &Domain, actor: Actor, cmd: AdminCommand) -> Result<Option<String>, DomainError> {
+async fn run(bot: &Bot, chat: ChatId, domain: &Domain, actor: Actor, lang: Lang, cmd: AdminCommand) -> Result<Option<String>, DomainError> {
+    use texts::admin as t;
     Ok(Some(match cmd {
         AdminCommand::Maintenance(Some(on)) => {
             admin::set_maintenance(domain, actor, on).await?;
-            format!("🛠 Maintenance is {} (the mini app follows within a minute)", if on { "ON" } else { "off" })
+            t::maintenance_set(lang, on)
         }
-        AdminCommand::Maintenance(None) => {
-            format!("🛠 Maintenance is {}", if admin::maintenance_status(domain, actor).await? { "ON" } else { "off" })
-        }
+        AdminCommand::Maintenance(None) => t::maintenance_status(lang, admin::maintenance_status(domain, actor).await?),
         AdminCommand::Withdrawals => {
             let list = admin::pending_withdrawals(domain, actor).await?;
             if list.is_empty() {
-                return Ok(Some("No pending withdrawals.".into()));
+                return Ok(Some(t::no_withdrawals(lang)));
             }
             let total = list.len();
             for w in list.iter().take(20) {
                 let kb = InlineKeyboardMarkup::new([[
-                    InlineKeyboardButton::callback("✅ Sent", format!("wd:sent:{}", w.id)),
-                    InlineKeyboardButton::callback("❌ Failed", format!("wd:fail:{}", w.id)),
+                    InlineKeyboardButton::callback(t::sent_button(lang), format!("wd:sent:{}", w.id)),
+                    InlineKeyboardButton::callback(t::failed_button(lang), format!("wd:fail:{}", w.id)),
                 ]]);
-                bot.send_message(chat, texts::admin::withdrawal(w)).reply_markup(kb).await.map_err(tg)?;
+                bot.send_message(chat, t::withdrawal(lang, w)).reply_markup(kb).await.map_err(tg)?;
             }
             if total <= 20 {
                 return Ok(None);
             }
-            format!("… and {} more (resolve these first)", total - 20)
+            t::more_withdrawals(lang, total - 20)
         }
         AdminCommand::Sent(id) => {
             admin::resolve_withdrawal(domain, actor, id, Resolution::Sent).await?;
-            format!("✅ Withdrawal #{id} marked sent; the player is told.")
+            t::marked_sent(lang, id)
         }
-        AdminCommand::Fail(id, reason) => {
-            admin::resolve_withdrawal(domain, actor, id, Resolution::Failed { reason: reason.clone() }).await?;
-            format!("❌ Withdrawal #{id} failed ({reason}); the item is available again and the player is told.")
+        AdminCommand::Fail(id, code, note) => {
+            admin::resolve_withdrawal(domain, actor, id, Resolution::Failed { code: code.clone(), note: note.clone() }).await?;
+            t::marked_failed(lang, id, &code, note.as_deref())
         }
         AdminCommand::Grant { user_id, amount, reason } => {
             let balance = admin::grant(domain, actor, user_id, amount, &reason).await?;
-            texts::admin::granted(user_id, amount, balance)
+            t::granted(lang, user_id, amount, balance)
         }
-        AdminCommand::Refund { charge_id, force } => match payments::refund(domain, actor, &charge_id, force).await? {
-            Refunded::Reversed { user_id, transaction_id, stars, credited, taken } => {
-                format!("↩️ Refunded {stars} ⭐ to user {user_id} (transaction {transaction_id}); {taken} of {credited} tokens taken back.")
-            }
-            Refunded::AlreadyRefunded { user_id } => format!("Already refunded (user {user_id}); nothing changed."),
-            Refunded::Orphan { user_id, stars } => {
-                format!("↩️ Orphan payment refunded: {stars} ⭐ to user {user_id}; nothing was credited.")
-            }
-        },
+        AdminCommand::Refund { charge_id, force } => refund_text(lang, payments::refund(domain, actor, &charge_id, force).await?),
         AdminCommand::Orphans => {
             let list = payments::orphans(domain, actor).await?;
             if list.is_empty() {
-                "No orphan payments.".into()
+                t::no_orphans(lang)
             } else {
-                let lines: Vec<String> = list.iter().map(|(c, u, p, s)| format!("{s} ⭐ from {u}, payload {p:?}\n  /refund {c}")).collect();
-                format!("Orphan payments:\n{}", lines.join("\n"))
+                t::orphans(lang, &list)
             }
         }
-        AdminCommand::Stats => texts::admin::stats(&admin::stats(domain, actor).await?),
-        AdminCommand::User(id) => texts::admin::user(&admin::user_report(domain, actor, id).await?),
+        AdminCommand::Stats => t::stats(lang, &admin::stats(domain, actor).await?),
+        AdminCommand::User(id) => t::user(lang, &admin::user_report(domain, actor, id).await?),
         AdminCommand::Tickets => {
             let list = tickets::open_tickets(domain, actor).await?;
             if list.is_empty() {
-                "No open tickets.".into()
+                t::no_tickets(lang)
             } else {
-                let lines: Vec<String> = list.iter().map(texts::admin::ticket_line).collect();
-                format!("Open tickets (oldest first):\n{}", lines.join("\n"))
+                let lines: Vec<String> = list.iter().map(t::ticket_line).collect();
+                t::tickets(lang, &lines)
             }
         }
         AdminCommand::Reply(id, text) => {
             tickets::reply(domain, actor, id, &text).await?;
-            format!("✅ Answer sent to ticket #{id}.")
+            t::ticket_answered(lang, id)
         }
         AdminCommand::Close(id) => {
             tickets::close_by_admin(domain, actor, id).await?;
-            format!("✅ Ticket #{id} closed; the player is told.")
+            t::ticket_closed(lang, id)
         }
     }))
+}
+
+/// What a refund did, for an admin.
+pub fn refund_text(lang: Lang, r: Refunded) -> String {
+    match r {
+        Refunded::Reversed { user_id, transaction_id, stars, credited, taken, revoked, revoked_value, debt } => {
+            texts::admin::refunded(lang, stars, user_id, &transaction_id, credited, taken, &revoked, revoked_value, debt)
+        }
+        Refunded::AlreadyRefunded { user_id } => texts::admin::already_refunded(lang, user_id),
+        Refunded::Orphan { user_id, stars } => texts::admin::orphan_refunded(lang, stars, user_id),
+    }
 }
 
 fn tg(e: teloxide::RequestError) -> DomainError {
@@ -227,15 +277,18 @@ async fn send_long(bot: &Bot, chat: ChatId, text: String) -> HandlerResult {
     Ok(())
 }
 
-/// The Sent / Failed buttons under a pending withdrawal.
+/// The Sent / Failed buttons under a pending withdrawal: only an admin's press on a message in
+/// their own private chat with the bot does anything.
 pub async fn callback(bot: Bot, q: CallbackQuery, domain: Domain) -> HandlerResult {
     let actor = Actor::Admin(q.from.id.0 as i64);
     let data = q.data.as_deref().unwrap_or("");
-    let chat = q.regular_message().map(|m| m.chat.id).unwrap_or(ChatId(q.from.id.0 as i64));
-    if admin::ensure(&domain, actor).is_err() {
+    let own_chat = q.regular_message().is_some_and(|m| m.chat.is_private() && m.chat.id.0 == q.from.id.0 as i64);
+    if admin::ensure(&domain, actor).is_err() || !own_chat {
         bot.answer_callback_query(q.id.clone()).await?;
         return Ok(());
     }
+    let chat = ChatId(q.from.id.0 as i64);
+    let lang = admin_lang(&domain, &q.from).await;
     let (action, id) = match data.strip_prefix("wd:").and_then(|r| r.split_once(':')) {
         Some((a, id)) => (a, id.parse::<i64>().unwrap_or(0)),
         None => ("", 0),
@@ -243,16 +296,16 @@ pub async fn callback(bot: Bot, q: CallbackQuery, domain: Domain) -> HandlerResu
     match action {
         "sent" => {
             let text = match admin::resolve_withdrawal(&domain, actor, id, Resolution::Sent).await {
-                Ok(()) => format!("✅ Withdrawal #{id} marked sent; the player is told."),
-                Err(e) => error_text(&e),
+                Ok(()) => texts::admin::marked_sent(lang, id),
+                Err(e) => error_text(lang, &e),
             };
             bot.answer_callback_query(q.id.clone()).await?;
             bot.send_message(chat, text).await?;
         }
         "fail" => {
             bot.answer_callback_query(q.id.clone()).await?;
-            let ask = ForceReply::new().input_field_placeholder(Some("Reason".to_owned()));
-            bot.send_message(chat, texts::admin::fail_prompt(id)).reply_markup(ReplyMarkup::ForceReply(ask)).await?;
+            let ask = ForceReply::new().input_field_placeholder(Some(texts::admin::reason_placeholder(lang)));
+            bot.send_message(chat, texts::admin::fail_prompt(lang, id)).reply_markup(ReplyMarkup::ForceReply(ask)).await?;
         }
         _ => {
             bot.answer_callback_query(q.id.clone()).await?;
@@ -261,16 +314,23 @@ pub async fn callback(bot: Bot, q: CallbackQuery, domain: Domain) -> HandlerResu
     Ok(())
 }
 
-/// An admin's reply to the force-reply prompt of a failed withdrawal: the text is the reason.
+/// An admin's reply to the force-reply prompt of a failed withdrawal: `<code> [note]`, or a
+/// note alone (code `other`).
 pub async fn fail_reason(bot: Bot, msg: Message, withdrawal_id: i64, domain: Domain) -> HandlerResult {
     let (Some(from), Some(text)) = (msg.from.as_ref(), msg.text()) else { return Ok(()) };
     let actor = Actor::Admin(from.id.0 as i64);
     if admin::ensure(&domain, actor).is_err() {
         return not_admin(&bot, &msg, &domain).await;
     }
-    let answer = match admin::resolve_withdrawal(&domain, actor, withdrawal_id, Resolution::Failed { reason: text.to_owned() }).await {
-        Ok(()) => format!("❌ Withdrawal #{withdrawal_id} failed; the item is available again and the player is told."),
-        Err(e) => error_text(&e),
+    if !admin_context(&msg, &domain.config.bot_username) {
+        return Ok(());
+    }
+    let lang = admin_lang(&domain, from).await;
+    let Some((code, note)) = withdrawals::parse_failure(text) else { return Ok(()) };
+    let resolution = Resolution::Failed { code: code.clone(), note: note.clone() };
+    let answer = match admin::resolve_withdrawal(&domain, actor, withdrawal_id, resolution).await {
+        Ok(()) => texts::admin::marked_failed(lang, withdrawal_id, &code, note.as_deref()),
+        Err(e) => error_text(lang, &e),
     };
     bot.send_message(msg.chat.id, answer).await?;
     Ok(())
@@ -291,7 +351,15 @@ mod tests {
         );
         assert_eq!(parse("/refund stxABC force"), Some(Ok(AdminCommand::Refund { charge_id: "stxABC".into(), force: true })));
         assert_eq!(parse("/reply 7 Hello\nsecond line"), Some(Ok(AdminCommand::Reply(7, "Hello\nsecond line".into()))));
-        assert_eq!(parse("/fail 3 Inventory is private"), Some(Ok(AdminCommand::Fail(3, "Inventory is private".into()))));
+        assert_eq!(
+            parse("/fail 3 Inventory is private"),
+            Some(Ok(AdminCommand::Fail(3, "other".into(), Some("Inventory is private".into()))))
+        );
+        assert_eq!(parse("/fail 3 inventory_private"), Some(Ok(AdminCommand::Fail(3, "inventory_private".into(), None))));
+        assert_eq!(
+            parse("/fail 3 trade_restricted 7 days"),
+            Some(Ok(AdminCommand::Fail(3, "trade_restricted".into(), Some("7 days".into()))))
+        );
     }
 
     #[test]
@@ -306,8 +374,16 @@ mod tests {
     }
 
     #[test]
-    fn a_fail_prompt_names_its_withdrawal() {
-        assert_eq!(texts::admin::fail_prompt_id(&texts::admin::fail_prompt(12)), Some(12));
+    fn a_fail_prompt_names_its_withdrawal_in_either_language() {
+        assert_eq!(texts::admin::fail_prompt_id(&texts::admin::fail_prompt(Lang::En, 12)), Some(12));
+        assert_eq!(texts::admin::fail_prompt_id(&texts::admin::fail_prompt(Lang::Ru, 13)), Some(13));
         assert_eq!(texts::admin::fail_prompt_id("Withdrawal #12"), None);
+    }
+
+    #[test]
+    fn a_command_mention_is_read_from_the_command_word() {
+        assert_eq!(command_mention("/grant@other_bot 1 2 x"), Some("other_bot"));
+        assert_eq!(command_mention("/stats"), None);
+        assert_eq!(command_mention("hello @x"), None);
     }
 }

@@ -1,4 +1,5 @@
 pub mod admin;
+pub mod members;
 pub mod payments;
 pub mod start;
 pub mod support;

@@ -70,11 +70,11 @@ pub async fn successful(bot: Bot, msg: Message, payment: SuccessfulPayment, doma
             if new {
                 let lang = users::language_or(&domain, report.user_id, from.language_code.as_deref()).await;
                 bot.send_message(msg.chat.id, texts::payment_unmatched(lang)).await?;
-                let note = format!(
-                    "⚠️ Orphan payment: {} ⭐ ({}) from user {} with payload {:?}.\nCharge id: {}\nCredit it with /grant or return it with /refund {}",
-                    report.total_amount, report.currency, report.user_id, report.payload, report.charge_id, report.charge_id
-                );
-                tell_admins(&bot, &domain, note).await;
+                let r = report.clone();
+                tell_admins(&bot, &domain, move |lang| {
+                    texts::admin::orphan_note(lang, r.total_amount, &r.currency, r.user_id, &r.payload, &r.charge_id)
+                })
+                .await;
             }
         }
         Err(e) => {
@@ -86,16 +86,16 @@ pub async fn successful(bot: Bot, msg: Message, payment: SuccessfulPayment, doma
     Ok(())
 }
 
-/// A refund made outside `/refund` (Telegram tells us with a service message): the credit is
-/// reversed as far as the balance allows.
+/// A refund made outside `/refund` (Telegram tells us with a service message): the purchase's
+/// value is clawed back (balance, skins won since, then a debt) and the admins are told.
 pub async fn refunded(bot: Bot, refund: RefundedPayment, domain: Domain) -> HandlerResult {
     let charge_id = refund.telegram_payment_charge_id.0;
     match payments::record_refunded(&domain, &charge_id).await? {
-        Some(Refunded::Reversed { user_id, stars, credited, taken, .. }) => {
-            let note = format!(
-                "↩️ Refund outside /refund: {stars} ⭐ to user {user_id}; {taken} of {credited} tokens taken back.\nCharge id: {charge_id}"
-            );
-            tell_admins(&bot, &domain, note).await;
+        Some(r @ Refunded::Reversed { .. }) => {
+            tell_admins(&bot, &domain, move |lang| {
+                texts::admin::refund_outside(lang, &crate::handlers::admin::refund_text(lang, r.clone()), &charge_id)
+            })
+            .await;
         }
         Some(_) => tracing::info!(%charge_id, "refunded_payment for a refund already recorded"),
         None => tracing::warn!(%charge_id, "refunded_payment for no credited payment"),
@@ -103,10 +103,11 @@ pub async fn refunded(bot: Bot, refund: RefundedPayment, domain: Domain) -> Hand
     Ok(())
 }
 
-/// Sends a note to every admin chat; failures are logged only.
-pub async fn tell_admins(bot: &Bot, domain: &Domain, text: String) {
+/// Sends a note to every admin chat, each in that admin's language; failures are logged only.
+pub async fn tell_admins(bot: &Bot, domain: &Domain, text: impl Fn(texts::Lang) -> String) {
     for &admin in &domain.config.admin_ids {
-        if let Err(e) = bot.send_message(ChatId(admin), text.clone()).await {
+        let lang = crate::handlers::admin::admin_lang_by_id(domain, admin).await;
+        if let Err(e) = bot.send_message(ChatId(admin), text(lang)).await {
             tracing::warn!(admin, error = %e, "admin note not delivered");
         }
     }

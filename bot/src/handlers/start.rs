@@ -13,11 +13,12 @@ use crate::telegram::markup;
 use crate::texts;
 use webapp_api::domain::telegram::Button;
 
-/// `item_{id}_ref{code}`: the skin id of a shared-skin link.
-fn shared_item(payload: &str) -> Option<i64> {
+/// `item_{id}_ref{code}`: the skin id and the sharer's referral code of a shared-skin link
+/// (the code is empty when the link lacks it: such a card is not shown).
+fn shared_item(payload: &str) -> Option<(i64, &str)> {
     let rest = payload.strip_prefix("item_")?;
-    let (id, _) = rest.split_once("_ref").unwrap_or((rest, ""));
-    id.parse().ok()
+    let (id, code) = rest.split_once("_ref").unwrap_or((rest, ""));
+    Some((id.parse().ok()?, code))
 }
 
 fn valid_payload(p: &str) -> bool {
@@ -33,11 +34,11 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
             let payload = (!payload.is_empty() && valid_payload(payload)).then_some(payload);
             users::register(&domain, &user, payload).await?;
             let lang = users::language(&domain, user.id).await;
-            if let Some(item_id) = payload.and_then(shared_item) {
-                let (text, url) = match inventory::public(&domain, item_id).await {
+            if let Some((item_id, code)) = payload.and_then(shared_item) {
+                let (text, url) = match inventory::public(&domain, item_id, code).await {
                     Ok(item) => (
                         texts::skin_card(lang, &item.market_hash_name, &item.condition, &item.token_price.to_string(), &item.owner),
-                        format!("{}/skin/{item_id}", config.webapp_url.trim_end_matches('/')),
+                        format!("{}/skin/{item_id}?ref={code}", config.webapp_url.trim_end_matches('/')),
                     ),
                     Err(_) => (texts::skin_missing(lang).to_owned(), config.webapp_url.clone()),
                 };
@@ -51,7 +52,7 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
             let lang = users::language_or(&domain, user.id, user.language_code.as_deref()).await;
             let mut text = texts::help(lang).to_owned();
             if domain.config.is_admin(user.id) {
-                text.push_str(texts::admin::HELP);
+                text.push_str(&texts::admin::help(lang));
             }
             bot.send_message(msg.chat.id, text).await?;
         }

@@ -5,7 +5,7 @@ use teloxide::prelude::*;
 use webapp_api::domain::admin::{self, Actor};
 use webapp_api::domain::{tickets, users, Domain, DomainError};
 
-use crate::handlers::admin::{error_text, not_admin};
+use crate::handlers::admin::{admin_context, admin_lang, error_text, not_admin};
 use crate::schema::HandlerResult;
 use crate::texts;
 
@@ -15,12 +15,20 @@ pub async fn answer_forward(bot: Bot, msg: Message, domain: Domain) -> HandlerRe
     let (Some(from), Some(replied), Some(text)) = (msg.from.as_ref(), msg.reply_to_message(), msg.text()) else { return Ok(()) };
     let actor = Actor::Admin(from.id.0 as i64);
     if admin::ensure(&domain, actor).is_err() {
+        if !msg.chat.is_private() {
+            return Ok(());
+        }
         return player_reply(&bot, &msg, &domain, from.id.0 as i64, replied.id.0, text).await;
     }
+    // An admin's reply answers a ticket only in their own private chat, never forwarded.
+    if !admin_context(&msg, &domain.config.bot_username) {
+        return Ok(());
+    }
+    let lang = admin_lang(&domain, from).await;
     let answer = match tickets::reply_to_forward(&domain, actor, msg.chat.id.0, replied.id.0, text).await {
-        Ok(ticket_id) => format!("✅ Answer sent to ticket #{ticket_id}."),
-        Err(DomainError::TicketNotFound) => "That message is not a forwarded ticket. Use /reply <ticket_id> <text>.".into(),
-        Err(e) => error_text(&e),
+        Ok(ticket_id) => texts::admin::ticket_answered(lang, ticket_id),
+        Err(DomainError::TicketNotFound) => texts::admin::not_a_forward(lang),
+        Err(e) => error_text(lang, &e),
     };
     bot.send_message(msg.chat.id, answer).await?;
     Ok(())

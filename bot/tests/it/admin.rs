@@ -134,7 +134,12 @@ async fn withdrawals_are_resolved_with_the_buttons_and_a_reason_asked_by_force_r
     assert_eq!(prompt["reply_markup"]["force_reply"], json!(true));
     let prompt_text = prompt["text"].as_str().unwrap();
     app.fake().push_update(reply_update(ADMIN_ID, 78, prompt_text, "Your Steam inventory is private"));
-    wait_message(&app, ADMIN_ID, &format!("Withdrawal #{wid} failed; the item is available again")).await;
+    wait_message(
+        &app,
+        ADMIN_ID,
+        &format!("Withdrawal #{wid} failed (other: Your Steam inventory is private); the item is available again"),
+    )
+    .await;
     wait_message(&app, 8030, "Your Steam inventory is private").await;
     let (_, b) = app.get(&format!("/api/v1/user/item/{item}"), Some(&t)).await;
     assert_eq!(b["item"]["status"], "error");
@@ -159,7 +164,7 @@ async fn withdrawals_are_resolved_with_the_buttons_and_a_reason_asked_by_force_r
     pending_withdrawal(&app, 8031).await;
     let (wid3,): (i64,) =
         sqlx::query_as("SELECT id FROM withdrawals WHERE user_id = 8031 AND status = 'pending'").fetch_one(&app.domain().db).await.unwrap();
-    say(&app, ADMIN_ID, &format!("/fail {wid3} Trade hold"), &format!("Withdrawal #{wid3} failed (Trade hold)")).await;
+    say(&app, ADMIN_ID, &format!("/fail {wid3} Trade hold"), &format!("Withdrawal #{wid3} failed (other: Trade hold)")).await;
     wait_message(&app, 8031, "Trade hold").await;
     // Buttons from a non-admin do nothing.
     let mut update = callback_update("cb4", &format!("wd:sent:{wid3}"), 80, "x");

@@ -129,8 +129,9 @@ async fn the_dev_gate_checks_the_password_on_the_server() {
     assert_eq!(cfg["devGate"], json!(true));
     let (s, b) = app.post("/api/v1/dev-gate", None, json!({"password": "nope"})).await;
     assert_error(s, &b, 403, "wrong_password");
-    let (s, _) = app.post("/api/v1/dev-gate", None, json!({"password": "s3cret"})).await;
+    let (s, b) = app.post("/api/v1/dev-gate", None, json!({"password": "s3cret"})).await;
     assert_eq!(s, StatusCode::OK);
+    assert!(b["proof"].as_str().is_some_and(|p| !p.is_empty()), "{b}");
     app.stop().await;
 }
 
@@ -270,7 +271,7 @@ async fn failing_start_up_calls_are_logged_not_fatal() {
     fake.script_always("setMyCommands", Script::Err(400, "Bad Request: BOT_COMMANDS_TOO_MUCH".into()));
     fake.script_always("setChatMenuButton", Script::Err(500, "Internal Server Error".into()));
     let app = TestApp::start(Options { fake: Some(fake), ..Options::default() }).await;
-    assert!(!app.fake().calls("setMyCommands").is_empty());
+    app.fake().wait_calls("setMyCommands", 1).await;
     let (s, _) = app.get("/api/v1/status", None).await;
     assert_eq!(s, StatusCode::OK);
     // The bot loop runs too.
@@ -295,7 +296,10 @@ async fn start_deep_links_show_a_shared_skin_and_attribute_referrals_once() {
     app.fake().push_update(text_update(9101, "Fedor", "en", &format!("/start item_{item}_ref{code}")));
     let card = wait_message(&app, 9101, &name).await;
     assert!(card["text"].as_str().unwrap().contains("Vera"), "{card}");
-    assert_eq!(card["reply_markup"]["inline_keyboard"][0][0]["web_app"]["url"], json!(format!("https://app.fragbox.test/skin/{item}")));
+    assert_eq!(
+        card["reply_markup"]["inline_keyboard"][0][0]["web_app"]["url"],
+        json!(format!("https://app.fragbox.test/skin/{item}?ref={code}"))
+    );
     let referred = |id: i64| {
         let db = app.domain().db.clone();
         async move {

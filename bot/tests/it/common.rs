@@ -142,6 +142,8 @@ impl TestApp {
         env.insert("ADMIN_IDS".into(), ADMIN_ID.to_string());
         // Tests fire requests far faster than a player; the abuse tests turn limits back on.
         env.insert("RATE_LIMITS".into(), "off".into());
+        // Most tests withdraw granted tokens; the deposit rule's own tests turn it back on.
+        env.insert("WITHDRAW_MIN_STARS".into(), "0".into());
         if let Some(f) = &fake {
             env.insert("TELEGRAM_BOT_TOKEN".into(), TOKEN.into());
             env.insert("TELEGRAM_API_URL".into(), f.url.clone());
@@ -237,6 +239,18 @@ impl TestApp {
     pub async fn audit_clean(&self) {
         let problems = webapp_api::domain::audit::run(&self.domain().db).await.unwrap();
         assert!(problems.is_empty(), "audit: {problems:#?}");
+    }
+
+    /// Token value of what the user can still sell (items received or in error), in hundredths.
+    pub async fn sellable(&self, user_id: i64) -> i64 {
+        let (v,): (i64,) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(token_price), 0) AS BIGINT) FROM inventory_items WHERE user_id = $1 AND status IN ('received', 'error')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.domain().db)
+        .await
+        .unwrap();
+        v
     }
 
     pub async fn balance(&self, user_id: i64) -> i64 {

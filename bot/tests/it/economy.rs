@@ -228,7 +228,7 @@ async fn sell_versus_withdraw_leaves_exactly_one_winner() {
 #[tokio::test]
 async fn another_users_item_is_untouchable() {
     let app = TestApp::with_bot().await;
-    let (_, item) = one_item(&app, 40, "Own").await;
+    let (own, item) = one_item(&app, 40, "Own").await;
     let thief = app.sign_in(41, "Thief").await;
     let (s, b) = app.get(&format!("/api/v1/user/item/{item}"), Some(&thief)).await;
     assert_error(s, &b, 404, "item_not_found");
@@ -237,8 +237,10 @@ async fn another_users_item_is_untouchable() {
     let url = "https://steamcommunity.com/tradeoffer/new/?partner=123&token=abc";
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&thief), json!({"trade_url": url})).await;
     assert_error(s, &b, 404, "item_not_found");
-    // The public card shows the skin and the owner's first name only.
-    let (s, card) = app.get(&format!("/api/v1/items/{item}/public"), None).await;
+    // The public card shows the skin and the owner's first name only, to a link with the owner's code.
+    let (_, me) = app.get("/api/v1/me", Some(&own)).await;
+    let code = me["data"]["ref"].as_str().unwrap().to_owned();
+    let (s, card) = app.get(&format!("/api/v1/items/{item}/public?ref={code}"), None).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(card["item"]["owner"], json!("Own"));
     assert!(card["item"].get("status").is_none());
@@ -262,7 +264,9 @@ async fn a_withdrawal_locks_the_item_until_an_operator_resolves_it_and_the_playe
     assert_error(s, &b, 409, "item_not_available");
     app.audit_clean().await;
     use webapp_api::domain::withdrawals::{resolve, Resolution};
-    resolve(app.domain(), wid, Resolution::Failed { reason: "Inventory is private".into() }, 0).await.unwrap();
+    resolve(app.domain(), wid, Resolution::Failed { code: "inventory_private".into(), note: Some("Inventory is private".into()) }, 0)
+        .await
+        .unwrap();
     let (_, b) = app.get(&format!("/api/v1/user/item/{item}"), Some(&t)).await;
     assert_eq!(b["item"]["status"], "error");
     assert_eq!(b["item"]["statusReason"], "Inventory is private");

@@ -39,6 +39,10 @@ struct Inner {
     scripts: HashMap<String, VecDeque<Script>>,
     sticky: HashMap<String, Script>,
     next_message_id: i64,
+    /// Set by `setWebhook`, cleared by `deleteWebhook`; `getUpdates` fails while it is set.
+    webhook_url: String,
+    get_updates_calls: usize,
+    last_get_updates: Value,
 }
 
 #[derive(Clone)]
@@ -50,7 +54,12 @@ pub struct FakeBotApi {
 
 impl FakeBotApi {
     pub async fn start() -> FakeBotApi {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind fake bot api");
+        FakeBotApi::start_on("127.0.0.1:0".parse().unwrap()).await
+    }
+
+    /// On a given address (a test brings Telegram "back" where the app expects it).
+    pub async fn start_on(addr: std::net::SocketAddr) -> FakeBotApi {
+        let listener = tokio::net::TcpListener::bind(addr).await.expect("bind fake bot api");
         let url = format!("http://{}", listener.local_addr().unwrap());
         let fake = FakeBotApi { inner: Arc::default(), notify: Arc::new(Notify::new()), url };
         let app = Router::new().route("/{bot}/{method}", post(handle)).with_state(fake.clone());
@@ -84,13 +93,32 @@ impl FakeBotApi {
         self.inner.lock().unwrap().calls.iter().filter(|c| c.method == m).map(|c| c.body.clone()).collect()
     }
 
+    /// As if a webhook was set earlier (by another deployment of the bot).
+    pub fn set_webhook_url(&self, url: &str) {
+        self.inner.lock().unwrap().webhook_url = url.to_owned();
+    }
+
+    pub fn webhook_url(&self) -> String {
+        self.inner.lock().unwrap().webhook_url.clone()
+    }
+
+    /// How many `getUpdates` calls came (they are not in `calls`).
+    pub fn get_updates_calls(&self) -> usize {
+        self.inner.lock().unwrap().get_updates_calls
+    }
+
+    /// The body of the latest `getUpdates` call.
+    pub fn last_get_updates(&self) -> Value {
+        self.inner.lock().unwrap().last_get_updates.clone()
+    }
+
     pub fn all_calls(&self) -> Vec<Call> {
         self.inner.lock().unwrap().calls.clone()
     }
 
     /// Waits until `method` has been called at least `n` times; answers those calls.
     pub async fn wait_calls(&self, method: &str, n: usize) -> Vec<Value> {
-        for _ in 0..200 {
+        for _ in 0..2400 {
             let calls = self.calls(method);
             if calls.len() >= n {
                 return calls;
@@ -123,6 +151,15 @@ impl FakeBotApi {
                 "user": {"id": body["user_id"].as_i64().unwrap_or(0), "is_bot": false, "first_name": "User"}
             }),
             "savepreparedinlinemessage" => json!({"id": "prepared-1", "expiration_date": 1_900_000_000}),
+            "setwebhook" => {
+                inner.webhook_url = body["url"].as_str().unwrap_or("").to_owned();
+                json!(true)
+            }
+            "deletewebhook" => {
+                inner.webhook_url.clear();
+                json!(true)
+            }
+            "getwebhookinfo" => json!({"url": inner.webhook_url, "has_custom_certificate": false, "pending_update_count": 0}),
             _ => json!(true),
         }
     }
@@ -132,6 +169,16 @@ async fn handle(State(fake): State<FakeBotApi>, Path((_bot, method)): Path<(Stri
     let method = method.to_lowercase();
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     if method == "getupdates" {
+        {
+            let mut inner = fake.inner.lock().unwrap();
+            inner.get_updates_calls += 1;
+            inner.last_get_updates = body.clone();
+            if !inner.webhook_url.is_empty() {
+                let description =
+                    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first";
+                return Json(json!({"ok": false, "error_code": 409, "description": description}));
+            }
+        }
         for _ in 0..2 {
             {
                 let mut inner = fake.inner.lock().unwrap();
@@ -181,5 +228,60 @@ pub fn text_update(user_id: i64, first_name: &str, lang: &str, text: &str) -> Va
                 json!([{"type": "bot_command", "offset": 0, "length": text.split(' ').next().unwrap().len()}])
             } else { json!([]) }
         }
+    })
+}
+
+/// A `chat_member` update: `user_id`'s status in chat `chat` (a channel) went from `old` to `new`
+/// (`member`, `left`, `kicked`, `administrator`...).
+pub fn chat_member_update(chat: Value, user_id: i64, old: &str, new: &str) -> Value {
+    json!({ "chat_member": member_change(chat, user_id, json!({"id": user_id, "is_bot": false, "first_name": "User"}), old, new) })
+}
+
+/// A `my_chat_member` update of the bot in `user_id`'s private chat (`kicked`: blocked, `member`: unblocked).
+pub fn my_chat_member_update(user_id: i64, old: &str, new: &str) -> Value {
+    let chat = json!({"id": user_id, "type": "private", "first_name": "User"});
+    let bot = json!({"id": BOT_ID, "is_bot": true, "first_name": "FragBox", "username": "fragbox_test_bot"});
+    let mut change = member_change(chat, user_id, bot, old, new);
+    change["from"] = json!({"id": user_id, "is_bot": false, "first_name": "User"});
+    json!({ "my_chat_member": change })
+}
+
+/// A channel chat as Telegram describes it.
+pub fn channel_chat(id: i64, username: &str) -> Value {
+    json!({"id": id, "type": "channel", "title": "FragBox News", "username": username})
+}
+
+fn member_change(chat: Value, from_id: i64, member: Value, old: &str, new: &str) -> Value {
+    let status = |s: &str| {
+        let mut m = json!({"status": s, "user": member.clone()});
+        if s == "kicked" {
+            m["until_date"] = json!(0);
+        }
+        if s == "administrator" {
+            for flag in [
+                "can_be_edited",
+                "is_anonymous",
+                "can_manage_chat",
+                "can_delete_messages",
+                "can_manage_video_chats",
+                "can_restrict_members",
+                "can_promote_members",
+                "can_change_info",
+                "can_invite_users",
+                "can_post_stories",
+                "can_edit_stories",
+                "can_delete_stories",
+            ] {
+                m[flag] = json!(false);
+            }
+        }
+        m
+    };
+    json!({
+        "chat": chat,
+        "from": {"id": from_id, "is_bot": false, "first_name": "User"},
+        "date": 1_700_000_000,
+        "old_chat_member": status(old),
+        "new_chat_member": status(new),
     })
 }

@@ -107,12 +107,19 @@ async fn the_outbox_retries_while_telegram_fails_and_gives_up_on_blocked_users()
     notifications::enqueue(&mut tx, 701, &Notice::TicketClosed { ticket_id: 2 }, now).await.unwrap();
     tx.commit().await.unwrap();
     app.fake().wait_calls("sendMessage", 2).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let rows: Vec<(i64, String, i64, Option<String>, i64)> =
-        sqlx::query_as("SELECT user_id, status, attempts, last_error, next_attempt_at FROM notifications ORDER BY user_id")
+    // Both attempts are recorded after their calls: poll for them (no fixed wait on a busy machine).
+    let mut rows: Vec<(i64, String, i64, Option<String>, i64)> = Vec::new();
+    for _ in 0..2400 {
+        rows = sqlx::query_as("SELECT user_id, status, attempts, last_error, next_attempt_at FROM notifications ORDER BY user_id")
             .fetch_all(&app.domain().db)
             .await
             .unwrap();
+        let blocked: (i64,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = 701").fetch_one(&app.domain().db).await.unwrap();
+        if rows.iter().all(|r| r.2 >= 1) && blocked.0 != 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
     assert_eq!(rows[0].0, 700);
     assert_eq!((rows[0].1.as_str(), rows[0].2), ("pending", 1), "{rows:?}");
     assert!(rows[0].4 > now, "retry is scheduled later");

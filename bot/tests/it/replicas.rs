@@ -373,7 +373,7 @@ async fn a_revoked_session_and_the_maintenance_switch_reach_every_replica() {
     assert_eq!(me(b.base.clone()).await, StatusCode::OK);
     let (s, _) = read(http.post(format!("{}/api/v1/auth/logout", a.base)).bearer_auth(&token).json(&json!({})).send().await.unwrap()).await;
     assert!(s.is_success());
-    // The cache trusts a session for 3 s (`SESSION_CACHE_TTL`); polled with a generous limit.
+    // The cache trusts a session for 3 s (`SESSION_CACHE_SECS`); polled with a generous limit.
     let took = eventually(Duration::from_secs(30), || async { me(b.base.clone()).await == StatusCode::UNAUTHORIZED }).await;
     assert!(took.is_some(), "replica B still accepts a session revoked on replica A");
     eprintln!("revocation reached the other replica after {took:?}");

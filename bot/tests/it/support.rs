@@ -9,7 +9,7 @@ use crate::common::*;
 use crate::payments::{say, wait_message};
 
 async fn forwarded(app: &TestApp, ticket: i64, n: i64) {
-    for _ in 0..200 {
+    for _ in 0..2400 {
         let (c,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = $1")
             .bind(ticket)
             .fetch_one(&app.domain().db)
@@ -197,7 +197,7 @@ async fn a_forward_telegram_refused_is_retried_until_the_admin_has_it() {
     app.fake().wait_calls("sendMessage", 1).await;
     // The refused forward waits in the queue with its error, then goes out on the next try.
     let mut row: (String, i64) = (String::new(), 0);
-    for _ in 0..100 {
+    for _ in 0..3000 {
         row = sqlx::query_as("SELECT status, attempts FROM admin_outbox WHERE ticket_id = $1")
             .bind(ticket)
             .fetch_one(&app.domain().db)
@@ -214,7 +214,7 @@ async fn a_forward_telegram_refused_is_retried_until_the_admin_has_it() {
     assert_eq!(sent[1]["chat_id"], serde_json::json!(ADMIN_ID));
     assert!(sent[1]["text"].as_str().unwrap().contains(&format!("Ticket #{ticket}")));
     let mut forwards = 0;
-    for _ in 0..100 {
+    for _ in 0..3000 {
         let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = $1")
             .bind(ticket)
             .fetch_one(&app.domain().db)
@@ -240,7 +240,7 @@ async fn a_players_reply_to_supports_answer_in_the_chat_goes_into_the_ticket() {
     webapp_api::domain::tickets::reply(app.domain(), Actor::Admin(ADMIN_ID), ticket, "Please send a screenshot").await.unwrap();
     wait_message(&app, 8901, "screenshot").await;
     let mut delivered: Option<i64> = None;
-    for _ in 0..200 {
+    for _ in 0..2400 {
         let row: (Option<i64>,) = sqlx::query_as("SELECT message_id FROM notifications WHERE user_id = 8901 AND kind = 'support_reply'")
             .fetch_one(&app.domain().db)
             .await

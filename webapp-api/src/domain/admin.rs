@@ -130,24 +130,47 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
     ensure(domain, actor)?;
     let now = domain.now();
     let day_start = utc_day(now).and_hms_opt(0, 0, 0).map(|t| t.and_utc().timestamp()).unwrap_or(now);
+    // With a bot token, demo users (left by demo mode on this database) are not players: they
+    // count nowhere. `$1` is 1 in demo mode, where everyone is one.
+    let demo: i64 = i64::from(domain.config.demo);
     let count = |sql: &'static str| async move {
-        let (n,): (i64,) = sqlx::query_as(sql).fetch_one(&domain.db).await?;
+        let (n,): (i64,) = sqlx::query_as(sql).bind(demo).fetch_one(&domain.db).await?;
         Ok::<i64, DomainError>(n)
     };
-    let users = count("SELECT COUNT(*) FROM users").await?;
-    let opens_total = count("SELECT COUNT(*) FROM case_opens").await?;
-    let tokens = count("SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM users").await?;
-    let stars_received = count("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE status = 'success'").await?;
-    let stars_refunded = count("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE status = 'refunded'").await?;
-    let orphan_payments = count("SELECT COUNT(*) FROM orphan_payments").await?;
-    let open_tickets = count("SELECT COUNT(*) FROM tickets WHERE status = 'open'").await?;
-    let pending_withdrawals = count("SELECT COUNT(*) FROM withdrawals WHERE status = 'pending'").await?;
-    let (opens_today,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE created_at >= $1").bind(day_start).fetch_one(&domain.db).await?;
+    let users = count("SELECT COUNT(*) FROM users WHERE is_demo = 0 OR $1 = 1").await?;
+    let opens_total = count("SELECT COUNT(*) FROM case_opens o JOIN users u ON u.id = o.user_id WHERE u.is_demo = 0 OR $1 = 1").await?;
+    let tokens = count("SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM users WHERE is_demo = 0 OR $1 = 1").await?;
+    let stars_received = count(
+        "SELECT CAST(COALESCE(SUM(p.stars), 0) AS BIGINT) FROM payments p JOIN users u ON u.id = p.user_id
+         WHERE p.status = 'success' AND (u.is_demo = 0 OR $1 = 1)",
+    )
+    .await?;
+    let stars_refunded = count(
+        "SELECT CAST(COALESCE(SUM(p.stars), 0) AS BIGINT) FROM payments p JOIN users u ON u.id = p.user_id
+         WHERE p.status = 'refunded' AND (u.is_demo = 0 OR $1 = 1)",
+    )
+    .await?;
+    let (orphan_payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM orphan_payments").fetch_one(&domain.db).await?;
+    let open_tickets =
+        count("SELECT COUNT(*) FROM tickets t JOIN users u ON u.id = t.user_id WHERE t.status = 'open' AND (u.is_demo = 0 OR $1 = 1)")
+            .await?;
+    let pending_withdrawals = count(
+        "SELECT COUNT(*) FROM withdrawals w JOIN users u ON u.id = w.user_id WHERE w.status = 'pending' AND (u.is_demo = 0 OR $1 = 1)",
+    )
+    .await?;
+    let (opens_today,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM case_opens o JOIN users u ON u.id = o.user_id WHERE o.created_at >= $1 AND (u.is_demo = 0 OR $2 = 1)",
+    )
+    .bind(day_start)
+    .bind(demo)
+    .fetch_one(&domain.db)
+    .await?;
     let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
         "SELECT o.case_id, COUNT(*), CAST(SUM(o.price) AS BIGINT), CAST(COALESCE(SUM(i.token_price), 0) AS BIGINT)
-         FROM case_opens o LEFT JOIN inventory_items i ON i.open_id = o.id GROUP BY o.case_id ORDER BY o.case_id",
+         FROM case_opens o JOIN users u ON u.id = o.user_id LEFT JOIN inventory_items i ON i.open_id = o.id
+         WHERE u.is_demo = 0 OR $1 = 1 GROUP BY o.case_id ORDER BY o.case_id",
     )
+    .bind(demo)
     .fetch_all(&domain.db)
     .await?;
     let cases = rows
@@ -190,6 +213,9 @@ pub struct UserReport {
     pub name: String,
     pub username: Option<String>,
     pub balance: Tokens,
+    /// Owed after a refunded purchase (0 when none).
+    pub debt: Tokens,
+    pub demo: bool,
     pub language: &'static str,
     pub bot_blocked: bool,
     pub created_at: String,
@@ -204,13 +230,13 @@ pub struct UserReport {
 
 pub async fn user_report(domain: &Domain, actor: Actor, user_id: i64) -> DomainResult<UserReport> {
     ensure(domain, actor)?;
-    type Row = (String, String, Option<String>, i64, i64, i64);
+    type Row = (String, String, Option<String>, i64, i64, i64, i64, i64);
     let row: Option<Row> =
-        sqlx::query_as("SELECT first_name, last_name, username, balance, bot_blocked, created_at FROM users WHERE id = $1")
+        sqlx::query_as("SELECT first_name, last_name, username, balance, bot_blocked, created_at, debt, is_demo FROM users WHERE id = $1")
             .bind(user_id)
             .fetch_optional(&domain.db)
             .await?;
-    let (first, last, username, balance, bot_blocked, created_at) = row.ok_or(DomainError::NotFound)?;
+    let (first, last, username, balance, bot_blocked, created_at, debt, demo) = row.ok_or(DomainError::NotFound)?;
     let item_counts: Vec<(String, i64)> =
         sqlx::query_as("SELECT status, COUNT(*) FROM inventory_items WHERE user_id = $1 GROUP BY status ORDER BY status")
             .bind(user_id)
@@ -234,6 +260,8 @@ pub async fn user_report(domain: &Domain, actor: Actor, user_id: i64) -> DomainR
         name: users::display_name(&first, &last, None),
         username,
         balance: Tokens(balance),
+        debt: Tokens(debt),
+        demo: demo != 0,
         language: users::language(domain, user_id).await.as_str(),
         bot_blocked: bot_blocked != 0,
         created_at: rfc3339(created_at),

@@ -58,6 +58,51 @@ const CHECKS: &[(&str, &str)] = &[
         "SELECT 'payment ' || p.id FROM payments p LEFT JOIN ledger_entries l ON l.idempotency_key = 'stars:' || p.charge_id
          WHERE p.status IN ('success', 'refunded') AND (l.id IS NULL OR l.amount <> p.tokens)",
     ),
+    (
+        "debt differs from its entries",
+        "SELECT 'user ' || u.id || ': debt ' || u.debt || ' != entries ' || COALESCE(SUM(d.amount), 0)
+         FROM users u LEFT JOIN debt_entries d ON d.user_id = u.id
+         GROUP BY u.id HAVING u.debt <> COALESCE(SUM(d.amount), 0)",
+    ),
+    ("negative debt", "SELECT 'user ' || id || ': debt ' || debt FROM users WHERE debt < 0"),
+    (
+        "debt running total broken",
+        "SELECT 'debt entry ' || id || ' of user ' || user_id FROM (
+           SELECT id, user_id, debt_after, SUM(amount) OVER (PARTITION BY user_id ORDER BY id) AS running FROM debt_entries) x
+         WHERE running <> debt_after OR debt_after < 0",
+    ),
+    (
+        "debt repayment without its ledger entry",
+        "SELECT 'debt entry ' || d.id FROM debt_entries d LEFT JOIN ledger_entries l ON l.idempotency_key = d.idempotency_key
+         WHERE d.amount < 0 AND (l.id IS NULL OR l.amount <> d.amount OR l.user_id <> d.user_id)",
+    ),
+    (
+        "ledger debt repayment without its debt entry",
+        "SELECT 'entry ' || l.id FROM ledger_entries l LEFT JOIN debt_entries d ON d.idempotency_key = l.idempotency_key
+         WHERE l.reason = 'debt_repayment' AND (d.id IS NULL OR d.amount <> l.amount)",
+    ),
+    (
+        "debt opened without a refund settlement",
+        "SELECT 'debt entry ' || d.id FROM debt_entries d
+         WHERE d.amount > 0 AND NOT EXISTS (
+           SELECT 1 FROM refund_settlements s JOIN payments p ON p.id = s.payment_id
+           WHERE d.idempotency_key = 'refund-debt:' || p.charge_id AND s.debt = d.amount)",
+    ),
+    (
+        "revoked item without its revocation (or a revocation of an item not revoked)",
+        "SELECT 'item ' || i.id || ' is ' || i.status FROM inventory_items i
+         LEFT JOIN item_revocations r ON r.inventory_item_id = i.id
+         WHERE (i.status = 'revoked') <> (r.inventory_item_id IS NOT NULL)",
+    ),
+    (
+        "refund settlement does not add up to the purchase",
+        "SELECT 'payment ' || s.payment_id FROM refund_settlements s JOIN payments p ON p.id = s.payment_id
+         WHERE p.status <> 'refunded' OR s.tokens <> p.tokens OR s.taken > s.tokens
+            OR (s.debt > 0 AND s.taken + s.revoked + s.debt <> s.tokens) OR (s.debt = 0 AND s.taken + s.revoked < s.tokens)
+            OR s.taken <> COALESCE((SELECT -l.amount FROM ledger_entries l WHERE l.idempotency_key = 'stars-refund:' || p.charge_id), 0)
+            OR s.debt <> COALESCE((SELECT d.amount FROM debt_entries d WHERE d.idempotency_key = 'refund-debt:' || p.charge_id), 0)
+            OR s.revoked <> COALESCE((SELECT SUM(r.value) FROM item_revocations r WHERE r.payment_id = p.id), 0)",
+    ),
 ];
 
 /// Runs every check; answers the violations found (empty = clean).

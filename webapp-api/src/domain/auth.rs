@@ -1,5 +1,5 @@
 //! Telegram init-data verification and session tokens.
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::RwLock;
 
 use hmac::{Hmac, Mac};
@@ -118,63 +118,145 @@ pub fn sign_init_data(pairs: &[(&str, &str)], bot_token: &str) -> String {
     out.finish()
 }
 
+/// Live sessions one player may hold; a sign-in past it ends the oldest.
+pub const MAX_SESSIONS_PER_USER: usize = 10;
+/// A cached session is trusted this long, then the database is asked again (another replica
+/// may have ended it). It also bounds the cache: entries older than this are dropped.
+pub const SESSION_CACHE_SECS: i64 = 3;
+/// Expired sessions of anyone deleted per sign-in (an indexed, bounded batch).
+const PURGE_BATCH: i64 = 64;
+
+type TokenHash = [u8; 32];
+
 #[derive(Clone, Copy, Debug)]
 struct CachedSession {
     user_id: i64,
     expires_at: i64,
+    cached_at: i64,
 }
 
-/// How long a session read from the store is trusted before it is read again. Another replica
-/// may revoke it meanwhile: a revoked session stops working everywhere within this time.
-pub const SESSION_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(3);
+#[derive(Default)]
+struct CacheInner {
+    map: HashMap<TokenHash, CachedSession>,
+    /// Insertion order, to drop stale entries from the front: amortized O(1) per insert.
+    order: VecDeque<(i64, TokenHash)>,
+}
 
-/// Sessions by token hash, kept in memory for a few seconds so most requests do not wait on the
-/// store to authenticate.
+/// Sessions by token hash, kept in memory so most requests never wait on the store to
+/// authenticate. Lookup and insert are O(1) (a hash map; stale entries leave from the front of
+/// a queue), and the cache holds only what was used in the last `SESSION_CACHE_SECS`.
 #[derive(Default)]
 pub struct SessionCache {
-    map: RwLock<HashMap<String, (CachedSession, std::time::Instant)>>,
+    inner: RwLock<CacheInner>,
 }
 
 impl SessionCache {
-    fn get(&self, hash: &str) -> Option<CachedSession> {
-        let map = self.map.read().expect("session cache");
-        map.get(hash).filter(|(_, at)| at.elapsed() < SESSION_CACHE_TTL).map(|(s, _)| *s)
+    fn get(&self, hash: &TokenHash, now: i64) -> Option<CachedSession> {
+        let inner = self.inner.read().unwrap_or_else(|p| p.into_inner());
+        inner.map.get(hash).copied().filter(|s| now - s.cached_at < SESSION_CACHE_SECS && now >= s.cached_at)
     }
-    fn put(&self, hash: String, s: CachedSession, now: i64) {
-        let mut map = self.map.write().expect("session cache");
-        if map.len() > 100_000 {
-            map.retain(|_, (v, at)| v.expires_at > now && at.elapsed() < SESSION_CACHE_TTL);
+
+    fn put(&self, hash: TokenHash, s: CachedSession) {
+        let mut inner = self.inner.write().unwrap_or_else(|p| p.into_inner());
+        let now = s.cached_at;
+        while let Some(&(at, h)) = inner.order.front() {
+            if now - at < SESSION_CACHE_SECS && now >= at {
+                break;
+            }
+            inner.order.pop_front();
+            if inner.map.get(&h).is_some_and(|c| c.cached_at == at) {
+                inner.map.remove(&h);
+            }
         }
-        map.insert(hash, (s, std::time::Instant::now()));
+        inner.map.insert(hash, s);
+        inner.order.push_back((now, hash));
     }
-    fn remove(&self, hash: &str) {
-        self.map.write().expect("session cache").remove(hash);
+
+    fn remove(&self, hash: &TokenHash) {
+        self.inner.write().unwrap_or_else(|p| p.into_inner()).map.remove(hash);
+    }
+
+    /// Sessions held in memory (for tests and the benchmark's sanity checks).
+    pub fn len(&self) -> usize {
+        self.inner.read().unwrap_or_else(|p| p.into_inner()).map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
-fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
+fn token_hash(token: &str) -> TokenHash {
+    Sha256::digest(token.as_bytes()).into()
 }
 
 /// Verifies init data, registers or refreshes the user, attributes a first-contact referral,
 /// and opens a session. Answers the bearer token and the user's id.
+///
+/// One transaction also keeps the sessions table small: the player's sessions past
+/// `MAX_SESSIONS_PER_USER` (oldest first), their revoked and expired ones, and a bounded batch
+/// of anyone's expired ones are deleted. Every statement uses an index, so the cost does not
+/// grow with the number of sessions.
 pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(String, i64)> {
     let now = domain.now();
     let init = InitData::verify(raw_init_data, &domain.config.bot_token, now, domain.config.auth_max_age_secs)?;
     let token = random_hex(domain.random.as_ref(), 32);
+    let hash = token_hash(&token);
     let expires_at = now + domain.config.session_ttl_secs;
+    let user_id = init.user.id;
     let mut tx = db::begin_write(&domain.db).await?;
+    // A demo user (made by demo mode on this database) never acts on a server with a bot token.
+    if !domain.config.demo {
+        let demo: Option<(i64,)> =
+            sqlx::query_as("SELECT is_demo FROM users WHERE id = $1").bind(init.user.id).fetch_optional(&mut *tx).await?;
+        if demo.is_some_and(|(d,)| d != 0) {
+            return Err(DomainError::Unauthorized);
+        }
+    }
     users::register_in(&mut tx, domain, &init.user, init.start_param.as_deref(), now).await?;
-    sqlx::query("INSERT INTO sessions(token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
-        .bind(token_hash(&token))
-        .bind(init.user.id)
+    // The provably-fair seed exists before anything reads it, so reading it never writes.
+    crate::domain::fair::active_seed(&mut tx, domain, user_id).await?;
+    let live: Vec<(String,)> = sqlx::query_as(
+        "SELECT token_hash FROM sessions WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY seq DESC, created_at DESC",
+    )
+    .bind(user_id)
+    .bind(now)
+    .fetch_all(&mut *tx)
+    .await?;
+    let ended: Vec<String> = live.into_iter().skip(MAX_SESSIONS_PER_USER - 1).map(|(h,)| h).collect();
+    for h in &ended {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(h).execute(&mut *tx).await?;
+    }
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND (revoked_at IS NOT NULL OR expires_at <= $2)")
+        .bind(user_id)
         .bind(now)
-        .bind(expires_at)
         .execute(&mut *tx)
         .await?;
+    sqlx::query(
+        "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2)",
+    )
+    .bind(now)
+    .bind(PURGE_BATCH)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO sessions(token_hash, user_id, created_at, expires_at, seq)
+         VALUES ($1, $2, $3, $4, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sessions WHERE user_id = $2))",
+    )
+    .bind(hex::encode(hash))
+    .bind(user_id)
+    .bind(now)
+    .bind(expires_at)
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
-    domain.sessions.put(token_hash(&token), CachedSession { user_id: init.user.id, expires_at }, now);
-    Ok((token, init.user.id))
+    for h in ended {
+        if let Ok(Ok(h)) = hex::decode(h).map(TokenHash::try_from) {
+            domain.sessions.remove(&h);
+        }
+    }
+    domain.sessions.put(hash, CachedSession { user_id, expires_at, cached_at: now });
+    Ok((token, user_id))
 }
 
 /// The user behind a bearer token, or `Unauthorized`.
@@ -184,20 +266,29 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
     }
     let now = domain.now();
     let hash = token_hash(token);
-    if let Some(s) = domain.sessions.get(&hash) {
+    if let Some(s) = domain.sessions.get(&hash, now) {
         return if s.expires_at > now { Ok(s.user_id) } else { Err(DomainError::Unauthorized) };
     }
-    // Not in memory (e.g. after a restart): the database is the source of truth.
-    let row: Option<(i64, i64)> = sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL")
-        .bind(&hash)
-        .fetch_optional(&domain.db)
-        .await?;
+    // Not in memory, or cached too long ago: the database is the source of truth.
+    // A demo user's session (left by demo mode on this database) is refused with a bot token;
+    // sessions reach the cache only through here or sign-in, which refuses them too.
+    let row: Option<(i64, i64, i64)> = sqlx::query_as(
+        "SELECT s.user_id, s.expires_at, u.is_demo FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.token_hash = $1 AND s.revoked_at IS NULL",
+    )
+    .bind(hex::encode(hash))
+    .fetch_optional(&domain.db)
+    .await?;
     match row {
-        Some((user_id, expires_at)) if expires_at > now => {
-            domain.sessions.put(hash, CachedSession { user_id, expires_at }, now);
+        Some((_, _, demo)) if demo != 0 && !domain.config.demo => Err(DomainError::Unauthorized),
+        Some((user_id, expires_at, _)) if expires_at > now => {
+            domain.sessions.put(hash, CachedSession { user_id, expires_at, cached_at: now });
             Ok(user_id)
         }
-        _ => Err(DomainError::Unauthorized),
+        _ => {
+            domain.sessions.remove(&hash);
+            Err(DomainError::Unauthorized)
+        }
     }
 }
 
@@ -207,7 +298,7 @@ pub async fn revoke(domain: &Domain, token: &str) -> DomainResult<()> {
     let mut tx = db::begin_write(&domain.db).await?;
     sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL")
         .bind(domain.now())
-        .bind(&hash)
+        .bind(hex::encode(hash))
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;

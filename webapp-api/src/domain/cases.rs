@@ -107,7 +107,7 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
     .fetch_one(&mut *tx)
     .await?;
     fair::bump_nonce(&mut tx, seed.id).await?;
-    if let Some(b) = referrals::on_first_open(&mut tx, user_id, now).await? {
+    if let Some(b) = referrals::on_first_open(&mut tx, user_id, domain.config.demo, now).await? {
         balance = b;
     }
     let item = inventory::item_in(&mut tx, user_id, inventory_id).await?;

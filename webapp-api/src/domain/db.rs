@@ -75,6 +75,9 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0002_orphan_refunds", include_str!("../../../data/migrations/0002_orphan_refunds.sql")),
     ("0003_admin_outbox", include_str!("../../../data/migrations/0003_admin_outbox.sql")),
     ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
+    ("0005_money_integrity", include_str!("../../../data/migrations/0005_money_integrity.sql")),
+    ("0006_hardening", include_str!("../../../data/migrations/0006_hardening.sql")),
+    ("0007_bot_updates", include_str!("../../../data/migrations/0007_bot_updates.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -83,6 +86,9 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0002_orphan_refunds", include_str!("../../../data/migrations/postgres/0002_orphan_refunds.sql")),
     ("0003_admin_outbox", include_str!("../../../data/migrations/postgres/0003_admin_outbox.sql")),
     ("0004_notification_message_id", include_str!("../../../data/migrations/postgres/0004_notification_message_id.sql")),
+    ("0005_money_integrity", include_str!("../../../data/migrations/postgres/0005_money_integrity.sql")),
+    ("0006_hardening", include_str!("../../../data/migrations/postgres/0006_hardening.sql")),
+    ("0007_bot_updates", include_str!("../../../data/migrations/postgres/0007_bot_updates.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.
@@ -168,12 +174,25 @@ fn scheme_of(url: &str) -> &str {
 pub async fn migrate(pool: &Pool) -> Result<(), sqlx::Error> {
     let dialect = Dialect::of_pool(pool);
     let mut conn = pool.acquire().await?;
-    if dialect == Dialect::Postgres {
-        sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+    match dialect {
+        Dialect::Postgres => {
+            sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+        }
+        // SQLite's way to change a table (build a new one, copy, drop, rename) needs foreign keys
+        // off on this connection (it cannot change inside a transaction); they are checked
+        // before each migration commits and switched back on after.
+        Dialect::Sqlite => {
+            sqlx::query("PRAGMA foreign_keys = OFF").execute(&mut *conn).await?;
+        }
     }
     let result = apply_migrations(&mut conn, dialect).await;
-    if dialect == Dialect::Postgres {
-        sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+    match dialect {
+        Dialect::Postgres => {
+            sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+        }
+        Dialect::Sqlite => {
+            sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *conn).await?;
+        }
     }
     result
 }
@@ -195,6 +214,12 @@ async fn apply_migrations(conn: &mut Conn, dialect: Dialect) -> Result<(), sqlx:
             sqlx::query_as("SELECT name FROM schema_migrations WHERE name = $1").bind(name).fetch_optional(&mut *tx).await?;
         if done.is_none() {
             sqlx::raw_sql(sql).execute(&mut *tx).await?;
+            if dialect == Dialect::Sqlite {
+                let broken: Vec<(String,)> = sqlx::query_as("SELECT \"table\" FROM pragma_foreign_key_check").fetch_all(&mut *tx).await?;
+                if let Some((table,)) = broken.first() {
+                    return Err(sqlx::Error::Protocol(format!("migration {name} leaves broken foreign keys in {table}")));
+                }
+            }
             sqlx::query("INSERT INTO schema_migrations(name, applied_at) VALUES ($1, $2)")
                 .bind(name)
                 .bind(chrono::Utc::now().timestamp())

@@ -1,4 +1,5 @@
 use crate::domain::lang::Lang;
+use crate::domain::Tokens;
 
 pub type DomainResult<T> = Result<T, DomainError>;
 
@@ -17,6 +18,8 @@ pub enum DomainError {
     Forbidden,
     #[error("wrong password")]
     WrongPassword,
+    #[error("dev gate required")]
+    DevGateRequired,
     #[error("not found")]
     NotFound,
     #[error("case not found")]
@@ -67,6 +70,10 @@ pub enum DomainError {
     Maintenance,
     #[error("refund refused: {0}")]
     RefundRefused(&'static str),
+    #[error("debt outstanding: {0}")]
+    DebtOutstanding(Tokens),
+    #[error("deposit required: {stars_left} of {min_stars} stars to go")]
+    DepositRequired { min_stars: i64, stars_left: i64 },
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal: {0}")]
@@ -83,6 +90,7 @@ impl DomainError {
             InitDataExpired => "init_data_expired",
             Forbidden => "forbidden",
             WrongPassword => "wrong_password",
+            DevGateRequired => "dev_gate_required",
             NotFound => "not_found",
             CaseNotFound => "case_not_found",
             ItemNotFound => "item_not_found",
@@ -108,6 +116,8 @@ impl DomainError {
             SubscriptionCheckFailed(_) => "subscription_check_failed",
             Maintenance => "maintenance",
             RefundRefused(_) => "refund_refused",
+            DebtOutstanding(_) => "debt_outstanding",
+            DepositRequired { .. } => "deposit_required",
             Database(_) | Internal(_) => "internal",
         }
     }
@@ -140,6 +150,7 @@ impl DomainError {
             InitDataExpired => ("Сессия устарела. Откройте приложение заново", "Session expired. Please reopen the app"),
             Forbidden => ("Доступ запрещён", "Access denied"),
             WrongPassword => ("Неверный пароль", "Wrong password"),
+            DevGateRequired => ("Сначала введите пароль доступа", "Enter the access password first"),
             NotFound => ("Не найдено", "Not found"),
             CaseNotFound => ("Кейс не найден", "Case not found"),
             ItemNotFound => ("Предмет не найден", "Item not found"),
@@ -171,6 +182,22 @@ impl DomainError {
             }
             Maintenance => ("Технические работы. Сервис временно недоступен", "Maintenance. The service is temporarily unavailable"),
             RefundRefused(why) => return format!("refund refused: {why}"),
+            DebtOutstanding(debt) => {
+                return if ru {
+                    format!("Вывод недоступен: после возврата платежа осталось {debt} фрагов долга. Его погасят следующие начисления")
+                } else {
+                    format!("Withdrawals are locked: {debt} frags are owed after a refunded payment. Your next credits repay it first")
+                }
+            }
+            DepositRequired { min_stars, stars_left } => {
+                return if ru {
+                    format!(
+                        "Вывод открывается после покупок на {min_stars} ⭐ (осталось {stars_left} ⭐). Пополните баланс в разделе пакетов"
+                    )
+                } else {
+                    format!("Withdrawals unlock after {min_stars} ⭐ of purchases ({stars_left} ⭐ to go). Top up from the packages")
+                }
+            }
             Database(_) | Internal(_) => ("Произошла ошибка на сервере", "Something went wrong on our side"),
         };
         if ru {

@@ -51,16 +51,27 @@ pub struct ActiveSeed {
     pub nonce: i64,
 }
 
-/// The user's active seed, made on first use.
-pub async fn active_seed(conn: &mut Conn, domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> {
+/// The user's active seed, if there is one (a read).
+async fn find_active_seed(conn: &mut Conn, user_id: i64) -> DomainResult<Option<ActiveSeed>> {
     let row: Option<(i64, String, String, String, i64)> = sqlx::query_as(
         "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = $1 AND revealed_at IS NULL",
     )
     .bind(user_id)
     .fetch_optional(&mut *conn)
     .await?;
-    if let Some((id, server_seed, server_seed_hash, client_seed, nonce)) = row {
-        return Ok(ActiveSeed { id, server_seed, server_seed_hash, client_seed, nonce });
+    Ok(row.map(|(id, server_seed, server_seed_hash, client_seed, nonce)| ActiveSeed {
+        id,
+        server_seed,
+        server_seed_hash,
+        client_seed,
+        nonce,
+    }))
+}
+
+/// The user's active seed, made on first use (inside the caller's write transaction).
+pub async fn active_seed(conn: &mut Conn, domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> {
+    if let Some(a) = find_active_seed(conn, user_id).await? {
+        return Ok(a);
     }
     let client_seed = random_hex(domain.random.as_ref(), 8);
     new_seed(conn, domain, user_id, &client_seed).await
@@ -108,10 +119,23 @@ pub struct FairState {
     pub revealed: Vec<RevealedSeed>,
 }
 
+///
+/// A read: sign-in makes the first seed, so this takes the write lock only for a session opened
+/// before sign-in did that (once per such player).
 pub async fn state(domain: &Domain, user_id: i64) -> DomainResult<FairState> {
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let active = active_seed(&mut tx, domain, user_id).await?;
-    tx.commit().await?;
+    let found = {
+        let mut conn = domain.db.acquire().await?;
+        find_active_seed(&mut conn, user_id).await?
+    };
+    let active = match found {
+        Some(a) => a,
+        None => {
+            let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
+            let active = active_seed(&mut tx, domain, user_id).await?;
+            tx.commit().await?;
+            active
+        }
+    };
     let rows: Vec<(String, String, String, i64, i64)> = sqlx::query_as(
         "SELECT server_seed, server_seed_hash, client_seed, next_nonce, revealed_at FROM fair_seeds
          WHERE user_id = $1 AND revealed_at IS NOT NULL ORDER BY id DESC LIMIT 50",

@@ -24,6 +24,9 @@ pub struct Item {
     pub rarity: String,
     pub condition: String,
     pub status: String,
+    /// Why a withdrawal failed (status `error`): one of `withdrawals::REASON_CODES`.
+    pub status_reason_code: Option<String>,
+    /// The operator's optional note with that code.
     pub status_reason: Option<String>,
     pub owner: String,
     pub case_id: Option<String>,
@@ -47,7 +50,7 @@ pub struct PublicItem {
 }
 
 const ITEM_COLUMNS: &str = "i.id, i.catalog_item_id, i.weapon, i.finish, i.image, i.token_price, i.rarity, i.condition,
-    i.status, i.status_reason, u.first_name, u.last_name, u.username, i.case_id, i.created_at, i.user_id";
+    i.status, i.status_reason, u.first_name, u.last_name, u.username, i.case_id, i.created_at, i.status_reason_code";
 
 type ItemRow = (
     i64,
@@ -65,7 +68,7 @@ type ItemRow = (
     Option<String>,
     Option<String>,
     i64,
-    i64,
+    Option<String>,
 );
 
 fn to_item(r: ItemRow) -> Item {
@@ -81,20 +84,31 @@ fn to_item(r: ItemRow) -> Item {
         condition: r.7,
         status: r.8,
         status_reason: r.9,
+        status_reason_code: r.15,
         owner: display_name(&r.10, &r.11, r.12.as_deref()),
         case_id: r.13,
         opened_at: rfc3339(r.14),
     }
 }
 
-/// One item of `user_id` (any status but sold), read inside the caller's connection.
+/// One item of `user_id` (any status but sold or revoked), read inside the caller's connection.
 pub async fn item_in(conn: &mut Conn, user_id: i64, item_id: i64) -> DomainResult<Item> {
     let sql = format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
-         WHERE i.id = $1 AND i.user_id = $2 AND i.status <> 'sold'"
+         WHERE i.id = $1 AND i.user_id = $2 AND i.status NOT IN ('sold', 'revoked')"
     );
     let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).bind(user_id).fetch_optional(&mut *conn).await?;
     row.map(to_item).ok_or(DomainError::ItemNotFound)
+}
+
+/// Whether `item_id` is (or was) one of `user_id`'s items, in any status.
+pub async fn owns(conn: &mut Conn, user_id: i64, item_id: i64) -> DomainResult<bool> {
+    let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM inventory_items WHERE id = $1 AND user_id = $2")
+        .bind(item_id)
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(row.is_some())
 }
 
 pub async fn item(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Item> {
@@ -102,19 +116,29 @@ pub async fn item(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<I
     item_in(&mut conn, user_id, item_id).await
 }
 
-/// The user's skins, newest first; sold ones are gone from the inventory (kept in history).
+/// The user's skins, newest first; sold and revoked ones are gone from the inventory.
 pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<Item>> {
     let sql = format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
-         WHERE i.user_id = $1 AND i.status <> 'sold' ORDER BY i.id DESC LIMIT 1000"
+         WHERE i.user_id = $1 AND i.status NOT IN ('sold', 'revoked') ORDER BY i.id DESC LIMIT 1000"
     );
     let rows: Vec<ItemRow> = sqlx::query_as(&sql).bind(user_id).fetch_all(&domain.db).await?;
     Ok(rows.into_iter().map(to_item).collect())
 }
 
-pub async fn public(domain: &Domain, item_id: i64) -> DomainResult<PublicItem> {
-    let sql = format!("SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id WHERE i.id = $1");
-    let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).fetch_optional(&domain.db).await?;
+/// The public card of a shared skin. Shown only while the skin can be shown (not sold, not
+/// revoked) and only to a link that carries its owner's referral code, so ids cannot be walked:
+/// anything else is `ItemNotFound`, whichever check failed. The API and the bot's deep link both
+/// come here.
+pub async fn public(domain: &Domain, item_id: i64, ref_code: &str) -> DomainResult<PublicItem> {
+    if ref_code.is_empty() || ref_code.len() > 64 {
+        return Err(DomainError::ItemNotFound);
+    }
+    let sql = format!(
+        "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
+         WHERE i.id = $1 AND i.status NOT IN ('sold', 'revoked') AND u.ref_code = $2"
+    );
+    let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).bind(ref_code).fetch_optional(&domain.db).await?;
     let r = row.ok_or(DomainError::ItemNotFound)?;
     let first = r.10.clone();
     let it = to_item(r);

@@ -1,5 +1,10 @@
 //! The append-only ledger. `users.balance` is a cache of the sum of a user's entries; this module
 //! is the only code that changes it, always inside the caller's write transaction.
+//!
+//! Debts live here too: `users.debt` is a cache of the sum of the user's `debt_entries`. A debt
+//! is opened only by a refund that found the balance and the skins short, and `post` repays it
+//! from every credit before the credit can be spent: whatever path credits a player (purchase,
+//! reward, sale, grant), it comes through here, so none can skip the repayment.
 
 use crate::domain::db::{Conn, Pool};
 use crate::domain::{DomainError, DomainResult, Tokens};
@@ -24,29 +29,119 @@ pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, i
     if seen.is_some() {
         return Ok(Posted::Duplicate);
     }
-    let balance: Option<(i64,)> =
-        sqlx::query_as("UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance")
-            .bind(amount.0)
-            .bind(user_id)
-            .bind(now)
-            .fetch_optional(&mut *conn)
-            .await?;
-    let Some((balance,)) = balance else {
+    let row: Option<(i64, i64)> = sqlx::query_as(
+        "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance, debt",
+    )
+    .bind(amount.0)
+    .bind(user_id)
+    .bind(now)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((balance, debt)) = row else {
         let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
         return Err(if exists.is_some() { DomainError::InsufficientTokens } else { DomainError::NotFound });
     };
+    insert_entry(conn, user_id, amount.0, balance, reason, idempotency_key, now).await?;
+    if amount.0 > 0 && debt > 0 {
+        // A credit repays an open debt first: one more entry, under a key derived from the
+        // credit's, mirrored by a debt entry with the same key.
+        let repay = amount.0.min(debt);
+        let key = format!("debt-repay:{idempotency_key}");
+        let (balance, debt_after): (i64, i64) = sqlx::query_as(
+            "UPDATE users SET balance = balance - $1, debt = debt - $1 WHERE id = $2 AND balance >= $1 AND debt >= $1
+             RETURNING balance, debt",
+        )
+        .bind(repay)
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+        insert_entry(conn, user_id, -repay, balance, "debt_repayment", &key, now).await?;
+        insert_debt_entry(conn, user_id, -repay, debt_after, "repaid", &key, now).await?;
+        return Ok(Posted::Applied(Tokens(balance)));
+    }
+    Ok(Posted::Applied(Tokens(balance)))
+}
+
+async fn insert_entry(
+    conn: &mut Conn,
+    user_id: i64,
+    amount: i64,
+    balance_after: i64,
+    reason: &str,
+    key: &str,
+    now: i64,
+) -> DomainResult<()> {
     sqlx::query(
         "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(user_id)
-    .bind(amount.0)
-    .bind(balance)
+    .bind(amount)
+    .bind(balance_after)
     .bind(reason)
-    .bind(idempotency_key)
+    .bind(key)
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    Ok(Posted::Applied(Tokens(balance)))
+    Ok(())
+}
+
+async fn insert_debt_entry(
+    conn: &mut Conn,
+    user_id: i64,
+    amount: i64,
+    debt_after: i64,
+    reason: &str,
+    key: &str,
+    now: i64,
+) -> DomainResult<()> {
+    sqlx::query(
+        "INSERT INTO debt_entries(user_id, amount, debt_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(user_id)
+    .bind(amount)
+    .bind(debt_after)
+    .bind(reason)
+    .bind(key)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Opens (adds to) a user's debt, once per key. Only a refund that could not take its tokens
+/// back from the balance and the skins calls this. Answers the debt after it.
+pub async fn open_debt(
+    conn: &mut Conn,
+    user_id: i64,
+    amount: Tokens,
+    reason: &str,
+    idempotency_key: &str,
+    now: i64,
+) -> DomainResult<Tokens> {
+    if amount.0 <= 0 {
+        return Err(DomainError::Internal("a debt must be positive".into()));
+    }
+    let seen: Option<(i64,)> = sqlx::query_as("SELECT debt_after FROM debt_entries WHERE idempotency_key = $1")
+        .bind(idempotency_key)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if let Some((after,)) = seen {
+        return Ok(Tokens(after));
+    }
+    let (debt,): (i64,) = sqlx::query_as("UPDATE users SET debt = debt + $1, updated_at = $3 WHERE id = $2 RETURNING debt")
+        .bind(amount.0)
+        .bind(user_id)
+        .bind(now)
+        .fetch_one(&mut *conn)
+        .await?;
+    insert_debt_entry(conn, user_id, amount.0, debt, reason, idempotency_key, now).await?;
+    Ok(Tokens(debt))
+}
+
+/// A user's open debt (zero when none).
+pub async fn debt(conn: &mut Conn, user_id: i64) -> DomainResult<Tokens> {
+    let row: Option<(i64,)> = sqlx::query_as("SELECT debt FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
+    row.map(|(d,)| Tokens(d)).ok_or(DomainError::NotFound)
 }
 
 /// A user's current balance.

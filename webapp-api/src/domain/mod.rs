@@ -2,6 +2,7 @@
 pub mod admin;
 pub mod audit;
 pub mod auth;
+pub mod bot_updates;
 pub mod cases;
 pub mod catalog;
 pub mod clock;
@@ -47,6 +48,8 @@ pub struct DomainConfig {
     pub webapp_url: String,
     /// How long a player's request waits on one Telegram call before answering `telegram_unavailable`.
     pub telegram_timeout: std::time::Duration,
+    /// Lifetime paid Stars (net of refunds) a player needs before requesting a withdrawal; 0 = off.
+    pub withdraw_min_stars: i64,
 }
 
 impl DomainConfig {

@@ -11,13 +11,42 @@ pub const MAX_ATTEMPTS: i64 = 8;
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Notice {
-    WithdrawalSent { item: String },
-    WithdrawalFailed { item: String, reason: String },
-    PurchaseCredited { tokens: String, stars: i64 },
-    PurchaseRefunded { tokens: String, stars: i64 },
-    SupportReply { ticket_id: i64, message: String },
-    TicketClosed { ticket_id: i64 },
-    ReferralReward { tokens: String, friend: String },
+    WithdrawalSent {
+        item: String,
+    },
+    /// `code` is one of `withdrawals::REASON_CODES` (absent in notices queued before codes
+    /// existed: their `reason` is the whole text); `reason` is the operator's optional note.
+    WithdrawalFailed {
+        item: String,
+        #[serde(default)]
+        code: Option<String>,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    PurchaseCredited {
+        tokens: String,
+        stars: i64,
+    },
+    /// `tokens` came off the balance; `items` were taken back; `debt` is what later credits repay first.
+    PurchaseRefunded {
+        tokens: String,
+        stars: i64,
+        #[serde(default)]
+        items: Vec<String>,
+        #[serde(default)]
+        debt: Option<String>,
+    },
+    SupportReply {
+        ticket_id: i64,
+        message: String,
+    },
+    TicketClosed {
+        ticket_id: i64,
+    },
+    ReferralReward {
+        tokens: String,
+        friend: String,
+    },
 }
 
 impl Notice {
@@ -62,13 +91,16 @@ pub const CLAIM_LEASE_SECS: i64 = 60;
 /// Claims messages due now, oldest first: in one write they are leased to this sender (their
 /// `next_attempt_at` moves `CLAIM_LEASE_SECS` ahead), so a sender on another replica never picks
 /// the same row. On PostgreSQL the pick skips rows another sender is claiming (`SKIP LOCKED`).
+/// Messages to a player who blocked the bot wait (nothing is sent to them) until they unblock it.
 pub async fn claim_due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
     let sql = format!(
         "UPDATE notifications SET next_attempt_at = $3
          WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN (
-           SELECT id FROM notifications WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY id LIMIT $2{})
+           SELECT id FROM notifications WHERE status = 'pending' AND next_attempt_at <= $1
+             AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = notifications.user_id AND u.bot_blocked = 1)
+             ORDER BY id LIMIT $2{})
          RETURNING id, user_id, attempts, payload",
         db::claim_suffix(&tx)
     );
@@ -118,9 +150,22 @@ pub async fn mark_failed(domain: &Domain, id: i64, attempts_so_far: i64, error: 
     Ok(())
 }
 
+/// The player blocked the bot (a send was refused, or Telegram told us): the outbox stops
+/// writing to them.
 pub async fn mark_user_blocked(domain: &Domain, user_id: i64) -> DomainResult<()> {
+    set_bot_blocked(domain, user_id, true).await
+}
+
+/// Telegram's word (a `my_chat_member` update of the private chat) that the player blocked or
+/// unblocked the bot. Unblocked, their waiting messages go out again.
+pub async fn set_bot_blocked(domain: &Domain, user_id: i64, blocked: bool) -> DomainResult<()> {
+    let sql = if blocked {
+        "UPDATE users SET bot_blocked = 1, updated_at = $1 WHERE id = $2"
+    } else {
+        "UPDATE users SET bot_blocked = 0, updated_at = $1 WHERE id = $2"
+    };
     let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET bot_blocked = 1 WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+    sqlx::query(sql).bind(domain.now()).bind(user_id).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(())
 }

@@ -184,8 +184,15 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
     // The payer is locked first: the same charge delivered to two replicas at once is decided
     // by one of them, the other finds it seen.
     let mut tx = db::begin_write_for(&domain.db, &[report.user_id]).await?;
+    let paid = record_paid_in(&mut tx, report, now).await?;
+    tx.commit().await?;
+    Ok(paid)
+}
+
+/// `record_paid` inside the caller's write transaction.
+async fn record_paid_in(conn: &mut Conn, report: &PaidReport, now: i64) -> DomainResult<Paid> {
     let seen: Option<(String,)> =
-        sqlx::query_as("SELECT id FROM payments WHERE charge_id = $1").bind(&report.charge_id).fetch_optional(&mut *tx).await?;
+        sqlx::query_as("SELECT id FROM payments WHERE charge_id = $1").bind(&report.charge_id).fetch_optional(&mut *conn).await?;
     if seen.is_some() {
         return Ok(Paid::AlreadyCredited);
     }
@@ -196,7 +203,7 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
     .bind(report.user_id)
     .bind(&report.currency)
     .bind(report.total_amount)
-    .fetch_optional(&mut *tx)
+    .fetch_optional(&mut *conn)
     .await?;
     let Some((tokens, stars)) = row.filter(|_| report.currency == CURRENCY) else {
         let inserted = sqlx::query(
@@ -209,14 +216,12 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
         .bind(report.total_amount)
         .bind(&report.currency)
         .bind(now)
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
-        tx.commit().await?;
         return Ok(Paid::Orphan { new: inserted.rows_affected() == 1 });
     };
     let tokens = Tokens(tokens);
-    let balance = match ledger::post(&mut tx, report.user_id, tokens, "stars_purchase", &format!("stars:{}", report.charge_id), now).await?
-    {
+    let balance = match ledger::post(conn, report.user_id, tokens, "stars_purchase", &format!("stars:{}", report.charge_id), now).await? {
         Posted::Applied(b) => b,
         Posted::Duplicate => return Ok(Paid::AlreadyCredited),
     };
@@ -227,93 +232,172 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
     .bind(&report.provider_charge_id)
     .bind(now)
     .bind(&report.payload)
-    .execute(&mut *tx)
+    .execute(&mut *conn)
     .await?;
     if moved.rows_affected() != 1 {
         return Err(DomainError::Internal(format!("payment {} changed under us", report.payload)));
     }
-    notifications::enqueue(&mut tx, report.user_id, &Notice::PurchaseCredited { tokens: tokens.to_string(), stars }, now).await?;
-    tx.commit().await?;
+    notifications::enqueue(conn, report.user_id, &Notice::PurchaseCredited { tokens: tokens.to_string(), stars }, now).await?;
     Ok(Paid::Credited { transaction_id: report.payload.clone(), tokens, balance })
 }
 
 /// Demo mode's stand-in for Telegram's payment sheet: pays the signed-in demo user's own
-/// pending transaction through the same path a real `successful_payment` takes.
+/// pending transaction through the same path a real `successful_payment` takes. "Still
+/// pending" is checked inside the paying transaction, so racing calls pay once and the rest
+/// answer `transaction_not_found` (never an orphan row).
 pub async fn demo_pay(domain: &Domain, user_id: i64, transaction_id: &str) -> DomainResult<Paid> {
     if !domain.config.demo {
         return Err(DomainError::NotFound);
     }
-    let row: Option<(i64, String, String)> = sqlx::query_as("SELECT stars, currency, status FROM payments WHERE id = $1 AND user_id = $2")
-        .bind(transaction_id)
-        .bind(user_id)
-        .fetch_optional(&domain.db)
-        .await?;
-    let (stars, currency, status) = row.ok_or(DomainError::TransactionNotFound)?;
-    if status != "pending" {
+    let now = domain.now();
+    let charge_id = format!("stxdemo{}", random_hex(domain.random.as_ref(), 24));
+    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
+    let row: Option<(i64, String)> =
+        sqlx::query_as("SELECT stars, currency FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending'")
+            .bind(transaction_id)
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let (stars, currency) = row.ok_or(DomainError::TransactionNotFound)?;
+    let report =
+        PaidReport { user_id, payload: transaction_id.to_owned(), currency, total_amount: stars, charge_id, provider_charge_id: None };
+    let paid = record_paid_in(&mut tx, &report, now).await?;
+    if !matches!(paid, Paid::Credited { .. }) {
         return Err(DomainError::TransactionNotFound);
     }
-    let report = PaidReport {
-        user_id,
-        payload: transaction_id.to_owned(),
-        currency,
-        total_amount: stars,
-        charge_id: format!("stxdemo{}", random_hex(domain.random.as_ref(), 24)),
-        provider_charge_id: None,
-    };
-    record_paid(domain, &report).await
+    tx.commit().await?;
+    Ok(paid)
 }
 
 /// What a refund did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refunded {
-    /// Stars returned and the credit reversed. `taken` may be below `credited` only when forced
-    /// (or for a refund made outside our command): the balance went to zero, not below.
-    Reversed { user_id: i64, transaction_id: String, stars: i64, credited: Tokens, taken: Tokens },
+    /// Stars returned and the purchase's value taken back: `taken` from the balance, then the
+    /// skins in `revoked` (worth `revoked_value` at token price), and what still lacked became `debt`.
+    Reversed {
+        user_id: i64,
+        transaction_id: String,
+        stars: i64,
+        credited: Tokens,
+        taken: Tokens,
+        revoked: Vec<String>,
+        revoked_value: Tokens,
+        debt: Tokens,
+    },
     /// Marked refunded before: nothing changed.
     AlreadyRefunded { user_id: i64 },
     /// A payment that matched nothing (never credited): Stars returned, nothing to reverse.
     Orphan { user_id: i64, stars: i64 },
 }
 
-/// Takes back a refunded payment's credit (all of it, or with `clamp` as much as the balance
-/// holds), marks it refunded and tells the player. `None` when it was not a credited payment.
-async fn reverse_in(conn: &mut Conn, charge_id: &str, clamp: bool, now: i64) -> DomainResult<Option<Refunded>> {
-    // The payer is locked before the payment's status and the balance are read.
-    let payer: Option<(i64,)> =
-        sqlx::query_as("SELECT user_id FROM payments WHERE charge_id = $1").bind(charge_id).fetch_optional(&mut *conn).await?;
-    if let Some((payer,)) = payer {
-        db::lock_users(conn, &[payer]).await?;
-    }
-    let row: Option<(String, i64, i64, i64, String)> =
-        sqlx::query_as("SELECT id, user_id, tokens, stars, status FROM payments WHERE charge_id = $1")
+/// Takes back a refunded payment's value, marks it refunded and tells the player. `None` when it
+/// was not a credited payment. In order: the purchase's tokens from the balance; if the balance
+/// is short, the player's skins acquired at or after the purchase that are still held (received
+/// or error), newest first, each counted at its token price, until the shortfall is covered (no
+/// change is given: those skins were won with the refunded tokens); what still lacks becomes a
+/// debt that later credits repay first. One settlement row records the split; a repeated refund changes nothing.
+async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<Option<Refunded>> {
+    let row: Option<(String, i64, i64, i64, String, Option<i64>)> =
+        sqlx::query_as("SELECT id, user_id, tokens, stars, status, paid_at FROM payments WHERE charge_id = $1")
             .bind(charge_id)
             .fetch_optional(&mut *conn)
             .await?;
-    let Some((id, user_id, tokens, stars, status)) = row else { return Ok(None) };
+    let Some((id, user_id, tokens, stars, status, paid_at)) = row else { return Ok(None) };
+    // PostgreSQL: the player's row is held while the balance and the skins are decided on.
+    db::lock_users(conn, &[user_id]).await?;
     if status == "refunded" {
         return Ok(Some(Refunded::AlreadyRefunded { user_id }));
     }
-    let credited = Tokens(tokens);
-    let balance = ledger::balance(conn, user_id).await?;
-    let taken = if clamp { Tokens(credited.0.min(balance.0)) } else { credited };
-    if taken.0 > 0 {
-        match ledger::post(conn, user_id, Tokens(-taken.0), "stars_refund", &format!("stars-refund:{charge_id}"), now).await? {
-            Posted::Applied(_) => {}
-            Posted::Duplicate => return Ok(Some(Refunded::AlreadyRefunded { user_id })),
-        }
-    }
-    sqlx::query("UPDATE payments SET status = 'refunded', refunded_at = $1 WHERE id = $2 AND status = 'success'")
+    let moved = sqlx::query("UPDATE payments SET status = 'refunded', refunded_at = $1 WHERE id = $2 AND status = 'success'")
         .bind(now)
         .bind(&id)
         .execute(&mut *conn)
         .await?;
-    notifications::enqueue(conn, user_id, &Notice::PurchaseRefunded { tokens: taken.to_string(), stars }, now).await?;
-    Ok(Some(Refunded::Reversed { user_id, transaction_id: id, stars, credited, taken }))
+    if moved.rows_affected() != 1 {
+        return Ok(Some(Refunded::AlreadyRefunded { user_id }));
+    }
+    let credited = Tokens(tokens);
+    let balance = ledger::balance(conn, user_id).await?;
+    let taken = Tokens(credited.0.min(balance.0));
+    if taken.0 > 0 {
+        ledger::post(conn, user_id, Tokens(-taken.0), "stars_refund", &format!("stars-refund:{charge_id}"), now).await?;
+    }
+    let shortfall = credited.0 - taken.0;
+    let mut revoked = Vec::new();
+    let mut revoked_value = 0i64;
+    if shortfall > 0 {
+        let held: Vec<(i64, String, i64)> = sqlx::query_as(
+            "SELECT id, weapon || ' | ' || finish, token_price FROM inventory_items
+             WHERE user_id = $1 AND status IN ('received', 'error') AND created_at >= $2
+             ORDER BY created_at DESC, id DESC",
+        )
+        .bind(user_id)
+        .bind(paid_at.unwrap_or(0))
+        .fetch_all(&mut *conn)
+        .await?;
+        for (item_id, name, price) in held {
+            if revoked_value >= shortfall {
+                break;
+            }
+            let gone = sqlx::query(
+                "UPDATE inventory_items SET status = 'revoked', updated_at = $1 WHERE id = $2 AND status IN ('received', 'error')",
+            )
+            .bind(now)
+            .bind(item_id)
+            .execute(&mut *conn)
+            .await?;
+            if gone.rows_affected() != 1 {
+                continue;
+            }
+            sqlx::query(
+                "INSERT INTO item_revocations(inventory_item_id, user_id, payment_id, value, created_at) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(item_id)
+            .bind(user_id)
+            .bind(&id)
+            .bind(price)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+            revoked_value += price;
+            revoked.push(name);
+        }
+    }
+    let debt = Tokens((shortfall - revoked_value).max(0));
+    if debt.0 > 0 {
+        ledger::open_debt(conn, user_id, debt, "refund", &format!("refund-debt:{charge_id}"), now).await?;
+    }
+    sqlx::query(
+        "INSERT INTO refund_settlements(payment_id, user_id, tokens, taken, revoked, debt, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(credited.0)
+    .bind(taken.0)
+    .bind(revoked_value)
+    .bind(debt.0)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    let notice =
+        Notice::PurchaseRefunded { tokens: taken.to_string(), stars, items: revoked.clone(), debt: (debt.0 > 0).then(|| debt.to_string()) };
+    notifications::enqueue(conn, user_id, &notice, now).await?;
+    Ok(Some(Refunded::Reversed {
+        user_id,
+        transaction_id: id,
+        stars,
+        credited,
+        taken,
+        revoked,
+        revoked_value: Tokens(revoked_value),
+        debt,
+    }))
 }
 
-/// `/refund <charge_id> [force]`: returns the Stars through Telegram, then reverses the credit.
+/// `/refund <charge_id> [force]`: returns the Stars through Telegram, then takes the value back.
 /// Refused before Telegram is asked when the player has already spent the tokens, unless
-/// `force` (which takes the balance to zero, never below). `CHARGE_ALREADY_REFUNDED` from
+/// `force` (which claws back: balance, then skins bought with them, then a debt). `CHARGE_ALREADY_REFUNDED` from
 /// Telegram counts as done (the port maps it to success).
 pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool) -> DomainResult<Refunded> {
     admin::ensure(domain, actor)?;
@@ -333,7 +417,7 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
             let mut conn = domain.db.acquire().await?;
             if !force && ledger::balance(&mut conn, *user_id).await?.0 < *tokens {
                 return Err(DomainError::RefundRefused(
-                    "the tokens were already spent; /refund <charge_id> force takes the balance to zero",
+                    "the tokens were already spent; /refund <charge_id> force takes the balance, then the skins won since, then records a debt",
                 ));
             }
             *user_id
@@ -352,8 +436,8 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
     // The Stars are gone now, so the reversal cannot be refused any more: if the player spent
-    // tokens since the check above, it clamps at zero like a forced refund.
-    let outcome = match reverse_in(&mut tx, charge_id, true, now).await? {
+    // tokens since the check above, it claws back like a forced refund.
+    let outcome = match reverse_in(&mut tx, charge_id, now).await? {
         Some(r) => r,
         None => {
             let stars = orphan.map(|o| o.1).unwrap_or(0);
@@ -371,11 +455,11 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
 }
 
 /// A `refunded_payment` service message: Telegram already returned the Stars (a refund made
-/// outside our command), so the credit is reversed as far as the balance allows.
+/// outside our command), so its value is clawed back (balance, skins, then a debt).
 pub async fn record_refunded(domain: &Domain, charge_id: &str) -> DomainResult<Option<Refunded>> {
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
-    let outcome = reverse_in(&mut tx, charge_id, true, now).await?;
+    let outcome = reverse_in(&mut tx, charge_id, now).await?;
     if outcome.is_none() {
         sqlx::query("UPDATE orphan_payments SET refunded_at = COALESCE(refunded_at, $1) WHERE charge_id = $2")
             .bind(now)

@@ -62,7 +62,8 @@ pub async fn users_an_open_locks(conn: &mut Conn, user_id: i64) -> DomainResult<
 
 /// Called inside the open's transaction: on the user's first open, marks it, pays the
 /// first-case reward and the inviter's reward. Answers the user's new balance when it changed.
-pub async fn on_first_open(conn: &mut Conn, user_id: i64, now: i64) -> DomainResult<Option<Tokens>> {
+/// With a bot token (`demo_mode` false) a demo user is never paid for an invite.
+pub async fn on_first_open(conn: &mut Conn, user_id: i64, demo_mode: bool, now: i64) -> DomainResult<Option<Tokens>> {
     let first = sqlx::query("UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL")
         .bind(now)
         .bind(user_id)
@@ -75,12 +76,17 @@ pub async fn on_first_open(conn: &mut Conn, user_id: i64, now: i64) -> DomainRes
         Posted::Applied(b) => Some(b),
         Posted::Duplicate => None,
     };
-    let inviter: Option<(Option<i64>, String, String, Option<String>)> =
-        sqlx::query_as("SELECT referred_by, first_name, last_name, username FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    if let Some((Some(inviter), first, last, username)) = inviter {
+    let inviter: Option<(Option<i64>, String, String, Option<String>, Option<i64>)> = sqlx::query_as(
+        "SELECT u.referred_by, u.first_name, u.last_name, u.username, r.is_demo FROM users u
+         LEFT JOIN users r ON r.id = u.referred_by WHERE u.id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some((Some(inviter), first, last, username, inviter_demo)) = inviter {
+        if inviter_demo.unwrap_or(0) != 0 && !demo_mode {
+            return Ok(balance);
+        }
         let paid = ledger::post(conn, inviter, REFERRAL_REWARD, "referral", &format!("referral:{user_id}"), now).await?;
         if matches!(paid, Posted::Applied(_)) {
             let notice =

@@ -203,10 +203,29 @@ pub async fn check_subscription(domain: &Domain, user_id: i64) -> DomainResult<S
     if !member {
         return Ok(Subscription { subscribed: false, tokens_awarded: Tokens::ZERO });
     }
+    subscribed(domain, user_id).await?.ok_or(DomainError::NotFound)
+}
+
+/// Telegram told us (a `chat_member` update of the channel) that `user_id` is in the channel:
+/// the same as a check that finds them there, so the task completes and pays once, whichever
+/// comes first. Someone who is not a player yet gets `None`: they are paid when they check.
+/// Leaving the channel later takes nothing back.
+pub async fn joined_channel(domain: &Domain, user_id: i64) -> DomainResult<Option<Subscription>> {
+    subscribed(domain, user_id).await
+}
+
+/// Marks the task done and pays +100 the first time (one ledger key per player); `None` when
+/// there is no such player.
+async fn subscribed(domain: &Domain, user_id: i64) -> DomainResult<Option<Subscription>> {
     let now = domain.now();
     let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    sqlx::query("UPDATE users SET tg_subscribed = 1, updated_at = $1 WHERE id = $2").bind(now).bind(user_id).execute(&mut *tx).await?;
+    let marked =
+        sqlx::query("UPDATE users SET tg_subscribed = 1, updated_at = $1 WHERE id = $2").bind(now).bind(user_id).execute(&mut *tx).await?;
+    if marked.rows_affected() == 0 {
+        return Ok(None);
+    }
     let paid = ledger::post(&mut tx, user_id, SUBSCRIBE_REWARD, "subscribe", &format!("subscribe:{user_id}"), now).await?;
     tx.commit().await?;
-    Ok(Subscription { subscribed: true, tokens_awarded: if matches!(paid, Posted::Applied(_)) { SUBSCRIBE_REWARD } else { Tokens::ZERO } })
+    let tokens_awarded = if matches!(paid, Posted::Applied(_)) { SUBSCRIBE_REWARD } else { Tokens::ZERO };
+    Ok(Some(Subscription { subscribed: true, tokens_awarded }))
 }

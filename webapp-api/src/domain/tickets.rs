@@ -45,9 +45,59 @@ impl Theme {
     }
 }
 
-/// A message text: trimmed, not blank, at most 4000 characters.
+/// Telegram's limit on one message's text, in UTF-16 code units (what its clients count).
+pub const TELEGRAM_TEXT_LIMIT: usize = 4096;
+
+/// Whether a character is kept in player text: control characters other than line feed and
+/// tab, and the bidirectional embedding, override and isolate characters (which can make an
+/// admin's chat show text in another order than it was written) are stripped.
+fn allowed_char(c: char) -> bool {
+    if c == '\n' || c == '\t' {
+        return true;
+    }
+    !(c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+}
+
+/// Player text as it is stored and forwarded: disallowed characters stripped (`\r\n` becomes
+/// `\n`), then trimmed.
+pub fn clean_text(raw: &str) -> String {
+    raw.replace("\r\n", "\n").chars().filter(|c| allowed_char(*c)).collect::<String>().trim().to_owned()
+}
+
+/// Splits a text into parts of at most `limit` UTF-16 code units, in order, preferring to cut
+/// after a line break, then after a space; never inside a character.
+pub fn split_for_telegram(text: &str, limit: usize) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while rest.encode_utf16().count() > limit {
+        let mut units = 0;
+        let mut hard = 0;
+        for (i, c) in rest.char_indices() {
+            if units + c.len_utf16() > limit {
+                break;
+            }
+            units += c.len_utf16();
+            hard = i + c.len_utf8();
+        }
+        let head = &rest[..hard];
+        let cut = head.rfind('\n').or_else(|| head.rfind(' ')).map(|i| i + 1).filter(|&i| i > hard / 2).unwrap_or(hard);
+        parts.push(rest[..cut].to_owned());
+        rest = &rest[cut..];
+    }
+    if !rest.is_empty() || parts.is_empty() {
+        parts.push(rest.to_owned());
+    }
+    parts
+}
+
+/// A message text: cleaned, not blank, at most 4000 characters.
 pub fn message_text(raw: &str) -> DomainResult<String> {
-    let text = raw.trim();
+    // The limit counts characters as sent, so the contract's `maxLength` is exactly the rule.
+    if raw.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(DomainError::TooLong("message"));
+    }
+    let cleaned = clean_text(raw);
+    let text = cleaned.as_str();
     if text.is_empty() {
         return Err(DomainError::EmptyMessage);
     }
@@ -59,7 +109,11 @@ pub fn message_text(raw: &str) -> DomainResult<String> {
 
 /// An optional title: trimmed, blank is none, at most 120 characters.
 pub fn title_text(raw: Option<&str>) -> DomainResult<Option<String>> {
-    let Some(t) = raw.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
+    if raw.is_some_and(|t| t.chars().count() > MAX_TITLE_CHARS) {
+        return Err(DomainError::TooLong("title"));
+    }
+    let cleaned = raw.map(clean_text);
+    let Some(t) = cleaned.as_deref().filter(|t| !t.is_empty()) else { return Ok(None) };
     if t.chars().count() > MAX_TITLE_CHARS {
         return Err(DomainError::TooLong("title"));
     }
@@ -325,15 +379,21 @@ async fn queue_forward(conn: &mut Conn, domain: &Domain, ticket_id: i64, text: &
         body.push_str(&format!("\nItem: #{id} {name} ({})", item_status.unwrap_or_default()));
     }
     body.push_str(&format!("\n\n{text}\n\nReply to this message to answer, or /reply {ticket_id} <text>; /close {ticket_id}"));
+    // Past Telegram's limit the forward goes as several messages, queued in order.
+    let parts = split_for_telegram(&body, TELEGRAM_TEXT_LIMIT);
     for &admin_chat in &domain.config.admin_ids {
-        sqlx::query("INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
+        for part in &parts {
+            sqlx::query(
+                "INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)",
+            )
             .bind(admin_chat)
             .bind(ticket_id)
-            .bind(&body)
+            .bind(part)
             .bind(now)
             .bind(now)
             .execute(&mut *conn)
             .await?;
+        }
     }
     Ok(())
 }
@@ -349,14 +409,19 @@ pub struct PendingForward {
 }
 
 /// Claims forwards due now, oldest first, leased to this sender like the players' outbox
-/// (`notifications::claim_due`).
+/// (`notifications::claim_due`). A forward waits while an earlier one to the same chat about the
+/// same ticket waits for a retry (or is leased to another sender), so the parts of a long
+/// forward arrive in order (the sender stops a chat's ticket at its first failure in a batch).
 pub async fn claim_due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<PendingForward>> {
     let now = domain.now();
     let mut tx = db::begin_write(&domain.db).await?;
     let sql = format!(
         "UPDATE admin_outbox SET next_attempt_at = $3
          WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN (
-           SELECT id FROM admin_outbox WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY id LIMIT $2{})
+           SELECT o.id FROM admin_outbox o WHERE o.status = 'pending' AND o.next_attempt_at <= $1
+             AND NOT EXISTS (SELECT 1 FROM admin_outbox e WHERE e.admin_chat_id = o.admin_chat_id AND e.ticket_id = o.ticket_id
+                             AND e.status = 'pending' AND e.next_attempt_at > $1 AND e.id < o.id)
+           ORDER BY o.id LIMIT $2{})
          RETURNING id, admin_chat_id, ticket_id, body, attempts",
         db::claim_suffix(&tx)
     );
@@ -512,7 +577,25 @@ mod tests {
     fn a_blank_message_is_refused_and_a_long_one_too() {
         assert!(matches!(message_text("   \n "), Err(DomainError::EmptyMessage)));
         assert!(matches!(message_text(&"я".repeat(4001)), Err(DomainError::TooLong("message"))));
-        assert_eq!(message_text(&format!("  {}  ", "я".repeat(4000))).unwrap().chars().count(), 4000);
+        assert_eq!(message_text(&format!(" {} ", "я".repeat(3998))).unwrap().chars().count(), 3998);
+        assert!(matches!(message_text(&format!(" {} ", "я".repeat(3999))), Err(DomainError::TooLong("message"))));
+    }
+
+    #[test]
+    fn control_and_bidi_override_characters_are_stripped() {
+        assert_eq!(message_text("a\u{202E}b\u{0000}c\u{2066}d\u{0007}\r\ne\tf").unwrap(), "abcd\ne\tf");
+        assert!(matches!(message_text("\u{202E}\u{0000} "), Err(DomainError::EmptyMessage)));
+        assert_eq!(title_text(Some("\u{202D}Hi")).unwrap().as_deref(), Some("Hi"));
+    }
+
+    #[test]
+    fn a_forward_splits_into_ordered_parts_within_telegrams_limit() {
+        let text = format!("{}\n{}", "x".repeat(3000), "😀".repeat(2000));
+        let parts = split_for_telegram(&text, TELEGRAM_TEXT_LIMIT);
+        assert!(parts.len() >= 2);
+        assert!(parts.iter().all(|p| p.encode_utf16().count() <= TELEGRAM_TEXT_LIMIT && !p.is_empty()));
+        assert_eq!(parts.concat(), text);
+        assert_eq!(split_for_telegram("short", TELEGRAM_TEXT_LIMIT), vec!["short".to_owned()]);
     }
 
     #[test]

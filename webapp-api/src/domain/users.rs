@@ -27,6 +27,12 @@ pub struct Profile {
     pub language: &'static str,
     pub is_admin: bool,
     pub demo: bool,
+    /// Owed after a refunded purchase; later credits repay it first (0 when none).
+    pub debt: Tokens,
+    /// False while a debt is open or the paid-deposit rule is not met yet.
+    pub withdrawals_unlocked: bool,
+    /// Stars of purchases still needed before withdrawals unlock (0 when met or off).
+    pub stars_to_unlock_withdrawals: i64,
 }
 
 /// Inserts a user seen for the first time or refreshes their Telegram fields. True when new.
@@ -107,17 +113,20 @@ type ProfileRow = (
     Option<String>,
     Option<String>,
     i64,
+    i64,
 );
 
 pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
+    let mut conn = domain.db.acquire().await?;
     let row: Option<ProfileRow> = sqlx::query_as(
         "SELECT id, first_name, last_name, username, photo_url, balance, ref_code, tg_subscribed, first_case_at,
-                trade_url, language, language_code, is_demo FROM users WHERE id = $1",
+                trade_url, language, language_code, is_demo, debt FROM users WHERE id = $1",
     )
     .bind(user_id)
-    .fetch_optional(&domain.db)
+    .fetch_optional(&mut *conn)
     .await?;
     let r = row.ok_or(DomainError::Unauthorized)?;
+    let stars_left = crate::domain::withdrawals::stars_to_unlock(domain, &mut conn, user_id).await?;
     Ok(Profile {
         telegram_id: r.0,
         first_name: r.1,
@@ -132,6 +141,9 @@ pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
         language: Lang::resolve(r.10.as_deref(), r.11.as_deref()).as_str(),
         is_admin: domain.config.is_admin(r.0),
         demo: r.12 != 0,
+        debt: Tokens(r.13),
+        withdrawals_unlocked: r.13 == 0 && stars_left == 0,
+        stars_to_unlock_withdrawals: stars_left,
     })
 }
 
@@ -151,6 +163,21 @@ pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&s
     match row {
         Some((chosen, code)) => Lang::resolve(chosen.as_deref(), code.as_deref().or(telegram_code)),
         None => Lang::from_telegram_code(telegram_code),
+    }
+}
+
+/// The language a user is known to speak (their choice, else their stored Telegram language),
+/// or `None` when nothing is known of them.
+pub async fn known_language(domain: &Domain, user_id: i64) -> Option<Lang> {
+    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(&domain.db)
+        .await
+        .ok()
+        .flatten();
+    match row {
+        Some((None, None)) | None => None,
+        Some((chosen, code)) => Some(Lang::resolve(chosen.as_deref(), code.as_deref())),
     }
 }
 

@@ -1,13 +1,61 @@
 //! Withdrawal requests: an item goes `pending` with the trade link; an operator resolves it to
-//! `sent` (final) or `error` (available again, with the reason shown to the player).
+//! `sent` (final) or `error` (available again, with a reason code and an optional note shown to
+//! the player).
+//!
+//! A request needs: a player who is not a demo user on a server with a bot token, no open debt,
+//! and lifetime paid Stars (net of refunds) of at least `withdraw_min_stars`. Free tokens alone
+//! never leave FragBox as skins.
 use serde::Serialize;
 
 use crate::domain::clock::rfc3339;
+use crate::domain::db::Conn;
 use crate::domain::inventory::{self, Item};
 use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
 use crate::domain::trade_url::TradeUrl;
-use crate::domain::{db, users, Domain, DomainError, DomainResult};
+use crate::domain::{db, users, Domain, DomainError, DomainResult, Tokens};
+
+/// Why a withdrawal failed, as a machine code the player's texts translate.
+pub const REASON_CODES: &[&str] =
+    &["trade_url_invalid", "inventory_private", "trade_restricted", "item_unavailable", "steam_unavailable", "other"];
+
+/// The operator's words for a failure: `<code> [note]`, or a free text alone (= `other` with
+/// that note). `None` when empty.
+pub fn parse_failure(text: &str) -> Option<(String, Option<String>)> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let (first, rest) = match text.find(char::is_whitespace) {
+        Some(i) => (&text[..i], text[i..].trim()),
+        None => (text, ""),
+    };
+    let first_lc = first.to_ascii_lowercase();
+    if REASON_CODES.contains(&first_lc.as_str()) {
+        return Some((first_lc, Some(rest.to_owned()).filter(|r| !r.is_empty())));
+    }
+    Some(("other".into(), Some(text.to_owned())))
+}
+
+/// Lifetime Stars a player paid that stand (refunded purchases do not count). Demo mode's
+/// purchases are ordinary rows, so there they count too.
+pub async fn paid_stars(conn: &mut Conn, user_id: i64) -> DomainResult<i64> {
+    let (stars,): (i64,) =
+        sqlx::query_as("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND status = 'success'")
+            .bind(user_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok(stars)
+}
+
+/// Stars still to pay before withdrawals unlock (0 = unlocked, or the rule is off).
+pub async fn stars_to_unlock(domain: &Domain, conn: &mut Conn, user_id: i64) -> DomainResult<i64> {
+    let min = domain.config.withdraw_min_stars;
+    if min <= 0 {
+        return Ok(0);
+    }
+    Ok((min - paid_stars(conn, user_id).await?).max(0))
+}
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -20,12 +68,30 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
     let url = TradeUrl::parse(trade_url)?;
     let now = domain.now();
     let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let item = inventory::item_in(&mut tx, user_id, item_id).await?;
+    let who: Option<(i64, i64)> =
+        sqlx::query_as("SELECT is_demo, debt FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await?;
+    let (is_demo, debt) = who.ok_or(DomainError::Unauthorized)?;
+    if is_demo != 0 && !domain.config.demo {
+        return Err(DomainError::Unauthorized);
+    }
+    // One rule with selling: the player's own item that can no longer move (sold or revoked
+    // included) is `item_not_available`; an id that is not theirs is `item_not_found`.
+    let item = match inventory::item_in(&mut tx, user_id, item_id).await {
+        Err(DomainError::ItemNotFound) if inventory::owns(&mut tx, user_id, item_id).await? => return Err(DomainError::ItemNotAvailable),
+        other => other?,
+    };
     if item.status != "received" && item.status != "error" {
         return Err(DomainError::ItemNotAvailable);
     }
+    if debt > 0 {
+        return Err(DomainError::DebtOutstanding(Tokens(debt)));
+    }
+    let left = stars_to_unlock(domain, &mut tx, user_id).await?;
+    if left > 0 {
+        return Err(DomainError::DepositRequired { min_stars: domain.config.withdraw_min_stars, stars_left: left });
+    }
     let moved = sqlx::query(
-        "UPDATE inventory_items SET status = 'pending', status_reason = NULL, updated_at = $1
+        "UPDATE inventory_items SET status = 'pending', status_reason = NULL, status_reason_code = NULL, updated_at = $1
          WHERE id = $2 AND status IN ('received', 'error')",
     )
     .bind(now)
@@ -49,7 +115,27 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
     Ok(Requested { item, withdrawal_id })
 }
 
-/// Everything an operator needs to make the trade by hand.
+/// What an operator should weigh before sending a skin that cannot be taken back.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Risk {
+    /// Whole days since the account was first seen.
+    pub account_age_days: i64,
+    pub stars_paid: i64,
+    pub stars_refunded: i64,
+    /// Tokens credited without a purchase: daily, streak, subscription, first case, referrals,
+    /// grants (and the demo grant).
+    pub free_tokens: Tokens,
+    pub invited_friends: i64,
+    pub opens: i64,
+    /// Token value of the skins already sent to Steam.
+    pub withdrawn_value: Tokens,
+    pub debt: Tokens,
+    /// This item failed a withdrawal before (a Steam offer may still be open for it).
+    pub item_failed_before: bool,
+    pub demo: bool,
+}
+
+/// Everything an operator needs to make the trade by hand, and the risk of making it.
 #[derive(Debug, Serialize)]
 pub struct Pending {
     pub id: i64,
@@ -62,46 +148,114 @@ pub struct Pending {
     pub trade_url: String,
     pub steam_id64: Option<u64>,
     pub created_at: String,
+    pub risk: Risk,
 }
 
+/// The ledger reasons of tokens that no purchase paid for.
+const FREE_REASONS: &str = "l.reason IN ('daily', 'streak_bonus', 'subscribe', 'first_case', 'referral', 'demo_grant')
+     OR (l.reason LIKE 'grant:%' AND l.amount > 0)";
+
 pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
-    type Row = (i64, i64, String, String, Option<String>, i64, String, String, String, i64, String, i64);
+    type Row = (i64, i64, String, String, Option<String>, i64, String, String, String, i64, i64, i64, i64, i64);
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT w.id, w.user_id, u.first_name, u.last_name, u.username, i.id, i.weapon || ' | ' || i.finish, i.condition,
-                w.trade_url, i.token_price, w.trade_url, w.created_at
+                w.trade_url, i.token_price, w.created_at, u.created_at, u.is_demo, u.debt
          FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id
-         WHERE w.status = 'pending' ORDER BY w.id",
+         WHERE w.status = 'pending' AND (u.is_demo = 0 OR $1 = 1) ORDER BY w.id",
     )
+    .bind(i64::from(domain.config.demo))
     .fetch_all(&domain.db)
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| Pending {
+    let now = domain.now();
+    let mut conn = domain.db.acquire().await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let (user_id, item_id) = (r.1, r.5);
+        let (stars_paid, stars_refunded): (i64, i64) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(CASE WHEN status = 'success' THEN stars ELSE 0 END), 0) AS BIGINT),
+                    CAST(COALESCE(SUM(CASE WHEN status = 'refunded' THEN stars ELSE 0 END), 0) AS BIGINT)
+             FROM payments WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+        let (free,): (i64,) = sqlx::query_as(&format!(
+            "SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM ledger_entries l WHERE l.user_id = $1 AND ({FREE_REASONS})"
+        ))
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+        let (invited,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM users WHERE referred_by = $1").bind(user_id).fetch_one(&mut *conn).await?;
+        let (opens,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE user_id = $1").bind(user_id).fetch_one(&mut *conn).await?;
+        let (withdrawn,): (i64,) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(token_price), 0) AS BIGINT) FROM inventory_items WHERE user_id = $1 AND status = 'sent'",
+        )
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+        let (failed,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM withdrawals WHERE inventory_item_id = $1 AND status = 'error'")
+            .bind(item_id)
+            .fetch_one(&mut *conn)
+            .await?;
+        out.push(Pending {
             id: r.0,
-            user_id: r.1,
+            user_id,
             user: users::display_name(&r.2, &r.3, r.4.as_deref()),
-            item_id: r.5,
+            item_id,
             item: r.6,
             condition: r.7,
             steam_id64: TradeUrl::parse(&r.8).ok().map(|u| u.steam_id64()),
-            trade_url: r.10,
-            token_price: crate::domain::Tokens(r.9),
-            created_at: rfc3339(r.11),
-        })
-        .collect())
+            trade_url: r.8,
+            token_price: Tokens(r.9),
+            created_at: rfc3339(r.10),
+            risk: Risk {
+                account_age_days: ((now - r.11) / 86_400).max(0),
+                stars_paid,
+                stars_refunded,
+                free_tokens: Tokens(free),
+                invited_friends: invited,
+                opens,
+                withdrawn_value: Tokens(withdrawn),
+                debt: Tokens(r.13),
+                item_failed_before: failed > 0,
+                demo: r.12 != 0,
+            },
+        });
+    }
+    Ok(out)
 }
 
 /// How an operator resolves a request.
 #[derive(Clone, Debug)]
 pub enum Resolution {
     Sent,
-    Failed { reason: String },
+    /// `code` is one of `REASON_CODES`; `note` is the operator's optional text for the player.
+    Failed {
+        code: String,
+        note: Option<String>,
+    },
 }
 
 /// Resolves a pending request; the item follows (sent, or back to available with the reason),
 /// the player is notified through the outbox, and the admin action is recorded.
 pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution, admin_id: i64) -> DomainResult<()> {
     let now = domain.now();
+    let (w_status, code, note) = match &resolution {
+        Resolution::Sent => ("sent", None, None),
+        Resolution::Failed { code, note } => {
+            let code = code.trim().to_ascii_lowercase();
+            if !REASON_CODES.contains(&code.as_str()) {
+                return Err(DomainError::BadRequest(format!("reason code: one of {}", REASON_CODES.join(", "))));
+            }
+            let note = note.as_deref().map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned);
+            if note.as_ref().is_some_and(|n| n.chars().count() > 500) {
+                return Err(DomainError::TooLong("note"));
+            }
+            ("error", Some(code), note)
+        }
+    };
     let mut tx = db::begin_write(&domain.db).await?;
     let row: Option<(i64, i64, String)> = sqlx::query_as(
         "SELECT w.user_id, w.inventory_item_id, i.weapon || ' | ' || i.finish FROM withdrawals w
@@ -111,23 +265,19 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
     .fetch_optional(&mut *tx)
     .await?;
     let (user_id, item_id, item_name) = row.ok_or(DomainError::NotFound)?;
-    let (w_status, i_status, reason, notice) = match &resolution {
-        Resolution::Sent => ("sent", "sent", None, Notice::WithdrawalSent { item: item_name }),
-        Resolution::Failed { reason } => {
-            let reason = reason.trim();
-            if reason.is_empty() {
-                return Err(DomainError::BadRequest("a reason is required".into()));
-            }
-            ("error", "error", Some(reason.to_owned()), Notice::WithdrawalFailed { item: item_name, reason: reason.to_owned() })
-        }
+    let notice = match &resolution {
+        Resolution::Sent => Notice::WithdrawalSent { item: item_name },
+        Resolution::Failed { .. } => Notice::WithdrawalFailed { item: item_name, code: code.clone(), reason: note.clone() },
     };
     // Conditional: of two operators resolving at once (two replicas), one wins, the other finds
     // nothing pending.
     let resolved = sqlx::query(
-        "UPDATE withdrawals SET status = $1, reason = $2, resolved_by = $3, resolved_at = $4 WHERE id = $5 AND status = 'pending'",
+        "UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5
+         WHERE id = $6 AND status = 'pending'",
     )
     .bind(w_status)
-    .bind(&reason)
+    .bind(&note)
+    .bind(&code)
     .bind(admin_id)
     .bind(now)
     .bind(withdrawal_id)
@@ -136,15 +286,32 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
     if resolved.rows_affected() != 1 {
         return Err(DomainError::NotFound);
     }
-    sqlx::query("UPDATE inventory_items SET status = $1, status_reason = $2, updated_at = $3 WHERE id = $4 AND status = 'pending'")
-        .bind(i_status)
-        .bind(&reason)
-        .bind(now)
-        .bind(item_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(
+        "UPDATE inventory_items SET status = $1, status_reason = $2, status_reason_code = $3, updated_at = $4 WHERE id = $5 AND status = 'pending'",
+    )
+    .bind(w_status)
+    .bind(&note)
+    .bind(&code)
+    .bind(now)
+    .bind(item_id)
+    .execute(&mut *tx)
+    .await?;
     notifications::enqueue(&mut tx, user_id, &notice, now).await?;
-    audit_admin(&mut tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {reason:?}"), now).await?;
+    audit_admin(&mut tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now)
+        .await?;
     tx.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_is_a_known_code_with_an_optional_note_or_free_text_as_other() {
+        assert_eq!(parse_failure("inventory_private"), Some(("inventory_private".into(), None)));
+        assert_eq!(parse_failure("TRADE_RESTRICTED  7 days left"), Some(("trade_restricted".into(), Some("7 days left".into()))));
+        assert_eq!(parse_failure("Inventory is private"), Some(("other".into(), Some("Inventory is private".into()))));
+        assert_eq!(parse_failure("   "), None);
+    }
 }

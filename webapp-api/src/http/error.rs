@@ -15,6 +15,7 @@ pub enum ApiError {
     Domain(DomainError),
     UnsupportedMediaType,
     PayloadTooLarge,
+    MethodNotAllowed,
 }
 
 impl From<DomainError> for ApiError {
@@ -34,10 +35,18 @@ pub fn status_of(e: &DomainError) -> StatusCode {
     match e {
         BadRequest(_) => StatusCode::BAD_REQUEST,
         Unauthorized | InvalidInitData(_) | InitDataExpired => StatusCode::UNAUTHORIZED,
-        Forbidden | WrongPassword => StatusCode::FORBIDDEN,
+        Forbidden | WrongPassword | DevGateRequired => StatusCode::FORBIDDEN,
         NotFound | CaseNotFound | ItemNotFound | TicketNotFound | TransactionNotFound | PackNotFound => StatusCode::NOT_FOUND,
-        InsufficientTokens | ItemNotAvailable | AlreadyClaimed | BonusNotAvailable | TicketClosed | TooManyOpenTickets
-        | ShareUnavailable | RefundRefused(_) => StatusCode::CONFLICT,
+        InsufficientTokens
+        | ItemNotAvailable
+        | AlreadyClaimed
+        | BonusNotAvailable
+        | TicketClosed
+        | TooManyOpenTickets
+        | ShareUnavailable
+        | RefundRefused(_)
+        | DebtOutstanding(_)
+        | DepositRequired { .. } => StatusCode::CONFLICT,
         InvalidTradeUrl | InvalidClientSeed | InvalidLanguage | EmptyMessage | ItemRequired | InvalidTheme | TooLong(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
         }
@@ -76,6 +85,14 @@ impl IntoResponse for ApiError {
             ApiError::UnsupportedMediaType => {
                 let text = if ru { "Нужен Content-Type: application/json" } else { "Expected Content-Type: application/json" };
                 json_response(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", text)
+            }
+            ApiError::MethodNotAllowed => {
+                let text = if ru {
+                    "Метод не поддерживается для этого адреса"
+                } else {
+                    "Method not allowed for this path"
+                };
+                json_response(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", text)
             }
             ApiError::PayloadTooLarge => {
                 let text = if ru { "Слишком большой запрос" } else { "Request body is too large" };

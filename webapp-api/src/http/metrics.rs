@@ -56,8 +56,25 @@ struct DbTotals {
     opens: i64,
 }
 
-/// Route pattern, method, status.
-type RequestKey = (Arc<str>, Method, u16);
+/// Route pattern, method label, status.
+type RequestKey = (Arc<str>, &'static str, u16);
+
+/// The method as a label: the standard methods by name, anything else `OTHER`, so made-up
+/// methods cannot grow the label set (or the memory that holds it).
+pub fn method_label(m: &Method) -> &'static str {
+    match *m {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "OTHER",
+    }
+}
 
 /// Counters of one process. Cheap to share; every update is an atomic add under a read lock
 /// (the write lock is taken only the first time a label set is seen).
@@ -67,6 +84,8 @@ pub struct Metrics {
     latency: RwLock<HashMap<Arc<str>, Histogram>>,
     errors: RwLock<HashMap<&'static str, AtomicU64>>,
     bot_updates: AtomicU64,
+    /// The bot's link to Telegram (`fragbox_bot_up`, `/readyz`).
+    pub bot: crate::http::health::BotHealth,
     db: tokio::sync::Mutex<DbTotals>,
     request_seq: AtomicU64,
     request_prefix: u32,
@@ -82,6 +101,7 @@ impl Default for Metrics {
             latency: RwLock::default(),
             errors: RwLock::default(),
             bot_updates: AtomicU64::new(0),
+            bot: Default::default(),
             db: tokio::sync::Mutex::default(),
             request_seq: AtomicU64::new(0),
             request_prefix: u32::from_be_bytes(prefix),
@@ -103,7 +123,7 @@ impl Metrics {
         self.bot_updates.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn record(&self, route: Arc<str>, method: Method, status: u16, elapsed: Duration, error: Option<ErrorCode>) {
+    fn record(&self, route: Arc<str>, method: &'static str, status: u16, elapsed: Duration, error: Option<ErrorCode>) {
         {
             let found = self.latency.read().unwrap_or_else(|p| p.into_inner()).get(&route).map(|h| h.observe(elapsed)).is_some();
             if !found {
@@ -195,6 +215,8 @@ impl Metrics {
         }
         let _ = writeln!(w, "# HELP fragbox_uptime_seconds Seconds since the process started.\n# TYPE fragbox_uptime_seconds gauge");
         let _ = writeln!(w, "fragbox_uptime_seconds {}", self.started.elapsed().as_secs());
+        let _ = writeln!(w, "# HELP fragbox_bot_up 1 while the bot reaches Telegram (0 when it does not, or in demo mode).");
+        let _ = writeln!(w, "# TYPE fragbox_bot_up gauge\nfragbox_bot_up {}", u8::from(self.bot.is_up()));
         if let Some((rss, hwm)) = memory() {
             let _ = writeln!(w, "# HELP fragbox_resident_memory_bytes Resident set size.\n# TYPE fragbox_resident_memory_bytes gauge");
             let _ = writeln!(w, "fragbox_resident_memory_bytes {rss}");
@@ -274,8 +296,8 @@ pub async fn observe(State(state): State<AppState>, req: Request, next: Next) ->
     let start = Instant::now();
     let id = incoming_request_id(&req).unwrap_or_else(|| state.metrics.next_request_id());
     let route = route_label(&req);
-    let method = req.method().clone();
-    let span = tracing::info_span!("request", id = %id, method = %method, route = %route);
+    let method = method_label(req.method());
+    let span = tracing::info_span!("request", id = %id, method = method, route = %route);
     let mut res = next.run(req).instrument(span.clone()).await;
     let elapsed = start.elapsed();
     let status = res.status();
@@ -352,6 +374,21 @@ mod tests {
         assert_eq!(h.buckets[2].load(Ordering::Relaxed), 1);
         assert_eq!(h.count.load(Ordering::Relaxed), 3);
         assert_eq!(h.buckets.iter().map(|b| b.load(Ordering::Relaxed)).sum::<u64>(), 2);
+    }
+
+    #[test]
+    fn made_up_methods_share_one_label_and_add_no_series() {
+        let m = Metrics::default();
+        let route: Arc<str> = Arc::from("/api (unmatched)");
+        m.record(route.clone(), method_label(&Method::GET), 404, Duration::from_millis(1), None);
+        m.record(route.clone(), method_label(&Method::from_bytes(b"FIRST").unwrap()), 404, Duration::from_millis(1), None);
+        let before = m.requests.read().unwrap().len();
+        for i in 0..1000 {
+            let method = Method::from_bytes(format!("M{i:04}{}", "X".repeat(i % 50)).as_bytes()).unwrap();
+            m.record(route.clone(), method_label(&method), 404, Duration::from_millis(1), None);
+        }
+        assert_eq!(m.requests.read().unwrap().len(), before);
+        assert_eq!(method_label(&Method::from_bytes(b"PROPFIND").unwrap()), "OTHER");
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! domain call and maps its result.
 pub mod error;
 pub mod extract;
+pub mod health;
 pub mod metrics;
+pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
 
@@ -89,17 +91,24 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
     let limiter = Arc::new(ratelimit::Limiter::new(config.rate_limits));
     let state = AppState { domain, config: Arc::new(config), metrics, limiter };
     let api = routes::api()
+        .route("/openapi.json", get(openapi::document_endpoint))
         .fallback(|| async { ApiError::Domain(DomainError::NotFound) })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(middleware::from_fn_with_state(state.clone(), maintenance_gate))
         .layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit))
+        .layer(middleware::from_fn(json_bodies_only))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES));
 
     let dist = &state.config.webapp_dist;
     let spa = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     let mut app = Router::new()
         .route("/healthz", get(healthz))
+        .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::endpoint))
         .nest("/api/v1", api)
+        // Any other `/api` path is an API 404, never the mini app's page.
+        .route("/api", axum::routing::any(api_not_found))
+        .route("/api/{*rest}", axum::routing::any(api_not_found))
         .nest_service("/catalog/images", ServeDir::new(state.config.catalog_dir.join("images")))
         .nest_service("/legal", ServeDir::new(&state.config.legal_dir))
         .fallback_service(spa)
@@ -111,8 +120,7 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .layer(SetResponseHeaderLayer::if_not_present(
             header::HeaderName::from_static("permissions-policy"),
             HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=()"),
-        ))
-        .layer(middleware::from_fn_with_state(state.clone(), metrics::observe));
+        ));
     if state.config.hsts {
         app = app.layer(SetResponseHeaderLayer::if_not_present(
             header::STRICT_TRANSPORT_SECURITY,
@@ -124,9 +132,32 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
             header::ACCEPT_LANGUAGE,
+            header::HeaderName::from_static("x-dev-gate"),
+            header::HeaderName::from_static("x-request-id"),
         ]));
     }
-    app.with_state(state)
+    // Outermost: every response (CORS preflights and timeouts included) gets its request id
+    // and is counted.
+    app.layer(middleware::from_fn_with_state(state.clone(), metrics::observe)).with_state(state)
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::Domain(DomainError::NotFound)
+}
+
+/// A request that carries a body must say it is JSON (415 otherwise), whatever the route does
+/// with it.
+async fn json_bodies_only(req: Request, next: Next) -> Response {
+    let has_body = req.headers().contains_key(header::TRANSFER_ENCODING)
+        || req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim().parse::<u64>().map_or(true, |n| n > 0));
+    if has_body && !extract::is_json(req.headers()) {
+        return ApiError::UnsupportedMediaType.into_response();
+    }
+    next.run(req).await
 }
 
 async fn healthz(State(state): State<AppState>) -> Response {

@@ -1,5 +1,5 @@
-//! Rate limits per user and per client address on the endpoints worth abusing: sign-in, opens,
-//! reward claims and ticket messages. Token buckets in memory: one process serves the API, so
+//! Rate limits per user and per client address on every endpoint that writes or calls Telegram
+//! (any method but GET, HEAD and OPTIONS), grouped into actions with their own budgets. Token buckets in memory: one process serves the API, so
 //! there is nothing to share; a restart forgets the buckets, which only errs on the player's side.
 //!
 //! Behind the HTTPS proxy every connection comes from the proxy, so `X-Forwarded-For` is read
@@ -68,6 +68,20 @@ pub struct RateLimits {
     pub claim_ip: Limit,
     pub ticket_user: Limit,
     pub ticket_ip: Limit,
+    /// Provably fair: client seed and rotation (each writes a seed row).
+    pub fair_user: Limit,
+    pub fair_ip: Limit,
+    /// Selling and withdrawing an item.
+    pub item_user: Limit,
+    pub item_ip: Limit,
+    /// Calls that reach Telegram: invoice links (and demo payments), sharing a skin.
+    pub telegram_user: Limit,
+    pub telegram_ip: Limit,
+    /// Every other write: settings, trade link, agreement, logout.
+    pub account_user: Limit,
+    pub account_ip: Limit,
+    /// Attempts at the dev gate's password.
+    pub dev_gate_ip: Limit,
 }
 
 impl Default for RateLimits {
@@ -82,6 +96,15 @@ impl Default for RateLimits {
             claim_ip: Limit::new(100, 60),
             ticket_user: Limit::new(10, 60),
             ticket_ip: Limit::new(100, 60),
+            fair_user: Limit::new(10, 60),
+            fair_ip: Limit::new(100, 60),
+            item_user: Limit::new(60, 60),
+            item_ip: Limit::new(600, 60),
+            telegram_user: Limit::new(10, 60),
+            telegram_ip: Limit::new(100, 60),
+            account_user: Limit::new(30, 60),
+            account_ip: Limit::new(300, 60),
+            dev_gate_ip: Limit::new(10, 60),
         }
     }
 }
@@ -95,6 +118,15 @@ impl RateLimits {
         claim_ip: Limit::OFF,
         ticket_user: Limit::OFF,
         ticket_ip: Limit::OFF,
+        fair_user: Limit::OFF,
+        fair_ip: Limit::OFF,
+        item_user: Limit::OFF,
+        item_ip: Limit::OFF,
+        telegram_user: Limit::OFF,
+        telegram_ip: Limit::OFF,
+        account_user: Limit::OFF,
+        account_ip: Limit::OFF,
+        dev_gate_ip: Limit::OFF,
     };
 }
 
@@ -183,6 +215,11 @@ enum Action {
     Open,
     Claim,
     Ticket,
+    Fair,
+    Item,
+    Telegram,
+    Account,
+    DevGate,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -260,6 +297,16 @@ fn limit_for(l: &RateLimits, action: Action, who: &Who) -> Limit {
         (Action::Claim, Who::Ip(_)) => l.claim_ip,
         (Action::Ticket, Who::User(_)) => l.ticket_user,
         (Action::Ticket, Who::Ip(_)) => l.ticket_ip,
+        (Action::Fair, Who::User(_)) => l.fair_user,
+        (Action::Fair, Who::Ip(_)) => l.fair_ip,
+        (Action::Item, Who::User(_)) => l.item_user,
+        (Action::Item, Who::Ip(_)) => l.item_ip,
+        (Action::Telegram, Who::User(_)) => l.telegram_user,
+        (Action::Telegram, Who::Ip(_)) => l.telegram_ip,
+        (Action::Account, Who::User(_)) => l.account_user,
+        (Action::Account, Who::Ip(_)) => l.account_ip,
+        (Action::DevGate, Who::Ip(_)) => l.dev_gate_ip,
+        (Action::DevGate, Who::User(_)) => Limit::OFF,
     }
 }
 
@@ -272,24 +319,30 @@ fn refill(b: &mut Bucket, limit: Limit, now: Instant) -> f64 {
     b.tokens
 }
 
-/// Which limited action a request is, from its route.
+/// Which limited action a request is, from its method and route: every method but GET, HEAD
+/// and OPTIONS is limited (a write, or a call to Telegram); unlisted writes count as `Account`.
 fn action(method: &Method, route: &str) -> Option<Action> {
-    if method != Method::POST {
+    if method == Method::GET || method == Method::HEAD || method == Method::OPTIONS {
         return None;
     }
     let route = route.strip_prefix("/api/v1").unwrap_or(route);
-    match route {
-        "/auth" => Some(Action::SignIn),
-        "/cases/{id}/open" => Some(Action::Open),
-        "/daily-reward/claim" | "/daily-reward/claim-streak-bonus" | "/subscription/check-subscription" => Some(Action::Claim),
-        "/support/tickets" | "/support/tickets/{id}/messages" => Some(Action::Ticket),
-        _ => None,
-    }
+    Some(match route {
+        "/auth" => Action::SignIn,
+        "/dev-gate" => Action::DevGate,
+        "/cases/{id}/open" => Action::Open,
+        "/daily-reward/claim" | "/daily-reward/claim-streak-bonus" | "/subscription/check-subscription" => Action::Claim,
+        "/support/tickets" | "/support/tickets/{id}/messages" | "/support/tickets/{id}/close" => Action::Ticket,
+        "/fair/rotate" | "/fair/client-seed" => Action::Fair,
+        "/sales/sell" | "/user/item/{id}/request-withdrawal" => Action::Item,
+        "/payments/create-invoice-link" | "/dev/pay/{id}" | "/savePreparedInlineMessage" => Action::Telegram,
+        _ => Action::Account,
+    })
 }
 
 /// The middleware. Limited routes resolve the bearer token here (from the in-memory session
 /// cache) so the per-user bucket is known; the handler reuses the resolved user.
 pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    // Only matched routes: an unknown path or method is refused without touching a bucket.
     let route = req.extensions().get::<MatchedPath>().map(|m| m.as_str().to_owned());
     let Some(action) = route.as_deref().and_then(|r| action(req.method(), r)) else {
         return next.run(req).await;
@@ -298,7 +351,7 @@ pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> R
     let ip = client_ip(peer, req.headers(), &state.config.trusted_proxies);
     let (mut parts, body) = req.into_parts();
     let mut keys = vec![Who::Ip(ip)];
-    if action != Action::SignIn {
+    if action != Action::SignIn && action != Action::DevGate {
         if let Some(token) = extract::bearer(&parts) {
             if let Ok(id) = auth::authenticate(&state.domain, token).await {
                 parts.extensions.insert(AuthUser(id));
@@ -317,6 +370,27 @@ pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> R
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn every_write_route_is_limited_and_no_read_is() {
+        for route in [
+            "/api/v1/fair/rotate",
+            "/api/v1/fair/client-seed",
+            "/api/v1/payments/create-invoice-link",
+            "/api/v1/savePreparedInlineMessage",
+            "/api/v1/sales/sell",
+            "/api/v1/user/settings",
+            "/api/v1/dev-gate",
+            "/api/v1/auth/logout",
+        ] {
+            assert!(action(&Method::POST, route).is_some(), "{route}");
+            assert!(action(&Method::PUT, route).is_some(), "{route}");
+        }
+        assert_eq!(action(&Method::POST, "/api/v1/fair/rotate"), Some(Action::Fair));
+        assert_eq!(action(&Method::POST, "/api/v1/payments/create-invoice-link"), Some(Action::Telegram));
+        assert_eq!(action(&Method::GET, "/api/v1/fair"), None);
+        assert_eq!(action(&Method::HEAD, "/api/v1/me"), None);
+    }
 
     #[test]
     fn limits_parse_from_config_text() {

@@ -1,15 +1,17 @@
 //! The catalog (public, from memory) and opening a case.
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use utoipa::ToSchema;
 
 use crate::domain::{cases, DomainError};
 use crate::http::error::ApiError;
-use crate::http::extract::{AppJson, AuthUser};
+use crate::http::extract::{AppJson, AppPath, AuthUser};
+use crate::http::openapi::ErrorBody;
 use crate::http::AppState;
 
 pub fn routes() -> Router<AppState> {
@@ -30,7 +32,12 @@ fn json_body(body: std::sync::Arc<str>) -> Response {
     ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response()
 }
 
-async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
+/// The catalog's cases (public). Honors `If-None-Match`.
+#[utoipa::path(get, path = "/cases", tag = "cases", operation_id = "list_cases",
+    responses((status = 200, description = "`{\"data\": [case]}`", body = Object, links(
+            ("case" = (operation_id = "get_case", parameters(("id" = "$response.body#/data/0/id")))),
+            ("open" = (operation_id = "open", parameters(("id" = "$response.body#/data/0/id")))))), (status = 304, description = "Not modified")))]
+pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
     let catalog = &app.domain.catalog;
     let etag = HeaderValue::from_str(&catalog.cases_etag).expect("etag is ascii");
     if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v == etag) {
@@ -42,22 +49,41 @@ async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
     res
 }
 
-async fn one(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+/// One case with its items and drop chances (public).
+#[utoipa::path(get, path = "/cases/{id}", tag = "cases", operation_id = "get_case", params(("id" = String, Path, description = "Case id")),
+    responses((status = 200, body = Object), (status = 404, description = "`case_not_found`", body = ErrorBody)))]
+pub async fn one(State(app): State<AppState>, AppPath(id): AppPath<String>) -> Result<Response, ApiError> {
     let body = app.domain.catalog.case_json(&id).ok_or(DomainError::CaseNotFound)?;
     Ok(json_body(body))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct OpenCase {
+pub struct OpenCase {
+    /// If sent, must be the signed-in user's id.
+    #[serde(default, deserialize_with = "crate::http::extract::int::optional")]
     telegram_id: Option<i64>,
+    /// Idempotency key: a retried request answers the first result.
+    #[schema(pattern = "^[A-Za-z0-9-]{1,64}$")]
     request_id: Option<String>,
 }
 
-async fn open(
+/// Opens a case: charges its price and answers the won item.
+#[utoipa::path(post, path = "/cases/{id}/open", tag = "cases", params(("id" = String, Path, description = "Case id")), request_body = OpenCase,
+    security(("bearer" = [])),
+    responses((status = 200, description = "The open: `{success, item, balance, ...}`", body = Object, links(
+            ("item" = (operation_id = "get_item", parameters(("id" = "$response.body#/item/id")))),
+            ("withdraw" = (operation_id = "withdraw", parameters(("id" = "$response.body#/item/id")))),
+            ("sell" = (operation_id = "sell", request_body = json!({"item_id": "$response.body#/item/id"}))),
+            ("share" = (operation_id = "share", request_body = json!({"item_id": "$response.body#/item/id"}))))),
+        (status = 400, description = "`bad_request`", body = ErrorBody), (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`forbidden`", body = ErrorBody), (status = 404, description = "`case_not_found`", body = ErrorBody),
+        (status = 409, description = "`insufficient_tokens`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn open(
     State(app): State<AppState>,
     AuthUser(user_id): AuthUser,
-    Path(case_id): Path<String>,
+    AppPath(case_id): AppPath<String>,
     AppJson(body): AppJson<OpenCase>,
 ) -> Result<Json<Box<RawValue>>, ApiError> {
     if body.telegram_id.is_some_and(|t| t != user_id) {

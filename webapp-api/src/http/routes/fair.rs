@@ -1,13 +1,15 @@
 //! Provably fair: seeds, rotation, past opens and public verification.
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::domain::fair;
 use crate::http::error::ApiError;
-use crate::http::extract::{AppJson, AuthUser};
+use crate::http::extract::{AppJson, AppQuery, AuthUser};
+use crate::http::openapi::ErrorBody;
 use crate::http::AppState;
 
 pub fn routes() -> Router<AppState> {
@@ -19,17 +21,28 @@ pub fn routes() -> Router<AppState> {
         .route("/fair/opens", get(opens))
 }
 
-async fn state(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
+/// The active seed's hash, the client seed, the nonce, and revealed seeds.
+#[utoipa::path(get, path = "/fair", tag = "fair", security(("bearer" = [])),
+    responses((status = 200, description = "`{success, data}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+pub async fn state(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "success": true, "data": fair::state(&app.domain, id).await? })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ClientSeed {
+pub struct ClientSeed {
+    /// 1 to 64 of `[A-Za-z0-9_-]`.
+    #[schema(pattern = "^[A-Za-z0-9_-]{1,64}$")]
     client_seed: String,
 }
 
-async fn client_seed(
+/// Reveals the active seed and starts a new one with this client seed.
+#[utoipa::path(put, path = "/fair/client-seed", tag = "fair", request_body = ClientSeed, security(("bearer" = [])),
+    responses((status = 200, description = "`{success, data}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 422, description = "`invalid_client_seed`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn client_seed(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
     AppJson(b): AppJson<ClientSeed>,
@@ -37,28 +50,55 @@ async fn client_seed(
     Ok(Json(json!({ "success": true, "data": fair::rotate(&app.domain, id, Some(&b.client_seed)).await? })))
 }
 
-async fn rotate(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
+/// Reveals the active seed and starts a new one.
+#[utoipa::path(post, path = "/fair/rotate", tag = "fair", security(("bearer" = [])),
+    responses((status = 200, description = "`{success, data}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn rotate(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "success": true, "data": fair::rotate(&app.domain, id, None).await? })))
 }
 
-#[derive(Deserialize)]
-struct VerifyQuery {
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct VerifyQuery {
     server_seed: String,
     client_seed: String,
     nonce: i64,
     case_id: String,
 }
 
-async fn verify(State(app): State<AppState>, Query(q): Query<VerifyQuery>) -> Result<Json<Value>, ApiError> {
+/// Recomputes an open from its seeds (public).
+#[utoipa::path(get, path = "/fair/verify", tag = "fair", params(VerifyQuery),
+    responses((status = 200, description = "`{success, data}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 404, description = "`case_not_found`", body = ErrorBody), (status = 422, description = "`invalid_client_seed`", body = ErrorBody)))]
+pub async fn verify(State(app): State<AppState>, AppQuery(q): AppQuery<VerifyQuery>) -> Result<Json<Value>, ApiError> {
     let v = fair::verify(&app.domain, &q.server_seed, &q.client_seed, q.nonce, &q.case_id)?;
     Ok(Json(json!({ "success": true, "data": v })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
+    /// From 1 to 1000000 (default 1).
+    #[param(minimum = 1, maximum = 1000000)]
     pub page: Option<i64>,
 }
 
-async fn opens(State(app): State<AppState>, AuthUser(id): AuthUser, Query(q): Query<PageQuery>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "data": fair::opens(&app.domain, id, q.page.unwrap_or(1)).await? })))
+impl PageQuery {
+    /// The page asked for, or `bad_request` past the documented range.
+    pub fn page(&self) -> Result<i64, ApiError> {
+        match self.page {
+            None => Ok(1),
+            Some(p) if (1..=1_000_000).contains(&p) => Ok(p),
+            Some(_) => Err(crate::domain::DomainError::BadRequest("page: 1 to 1000000".into()).into()),
+        }
+    }
+}
+
+/// The player's past opens, newest first, with what verifies them.
+#[utoipa::path(get, path = "/fair/opens", tag = "fair", params(PageQuery), security(("bearer" = [])),
+    responses((status = 200, description = "`{data}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+pub async fn opens(State(app): State<AppState>, AuthUser(id): AuthUser, AppQuery(q): AppQuery<PageQuery>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(json!({ "data": fair::opens(&app.domain, id, q.page()?).await? })))
 }

@@ -1,13 +1,15 @@
 //! The player's skins: list, one, the public card, selling and withdrawing.
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::domain::{inventory, withdrawals};
 use crate::http::error::ApiError;
-use crate::http::extract::{AppJson, AuthUser};
+use crate::http::extract::{AppJson, AppPath, AppQuery, AuthUser};
+use crate::http::openapi::ErrorBody;
 use crate::http::AppState;
 
 pub fn routes() -> Router<AppState> {
@@ -19,37 +21,88 @@ pub fn routes() -> Router<AppState> {
         .route("/sales/sell", post(sell))
 }
 
-async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
+/// The player's skins (sold ones are gone), newest first.
+#[utoipa::path(get, path = "/user/items", tag = "inventory", operation_id = "list_items", security(("bearer" = [])),
+    responses((status = 200, description = "`{data: [item]}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "data": inventory::list(&app.domain, id).await? })))
 }
 
-async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, Path(item): Path<i64>) -> Result<Json<Value>, ApiError> {
+/// One of the player's skins.
+#[utoipa::path(get, path = "/user/item/{id}", tag = "inventory", operation_id = "get_item", params(("id" = i64, Path, description = "Item id")), security(("bearer" = [])),
+    responses((status = 200, description = "`{success, item}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found`", body = ErrorBody)))]
+pub async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(item): AppPath<i64>) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "success": true, "item": inventory::item(&app.domain, id, item).await? })))
 }
 
-async fn public(State(app): State<AppState>, Path(item): Path<i64>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "success": true, "item": inventory::public(&app.domain, item).await? })))
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RefQuery {
+    /// The owner's referral code, as the shared link carries it.
+    #[serde(rename = "ref")]
+    #[param(rename = "ref")]
+    code: String,
 }
 
-#[derive(Deserialize)]
-struct Sell {
+/// The public card of a shared skin: only while it can be shown (not sold or revoked) and only
+/// with its owner's referral code; anything else is 404 `item_not_found`.
+#[utoipa::path(get, path = "/items/{id}/public", tag = "inventory", params(("id" = i64, Path, description = "Item id"), RefQuery),
+    responses((status = 200, description = "`{success, item}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 404, description = "`item_not_found`", body = ErrorBody)))]
+pub async fn public(
+    State(app): State<AppState>,
+    AppPath(item): AppPath<i64>,
+    AppQuery(q): AppQuery<RefQuery>,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(json!({ "success": true, "item": inventory::public(&app.domain, item, &q.code).await? })))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Sell {
+    #[serde(deserialize_with = "crate::http::extract::int::required")]
     item_id: i64,
 }
 
-async fn sell(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Sell>) -> Result<Json<Value>, ApiError> {
+#[derive(serde::Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SoldBody {
+    success: bool,
+    /// Tokens (decimal, at most 2 places).
+    tokens_awarded: f64,
+    balance: f64,
+}
+
+/// Sells a `received` or `error` skin back for tokens.
+#[utoipa::path(post, path = "/sales/sell", tag = "inventory", request_body = Sell, security(("bearer" = [])),
+    responses((status = 200, body = SoldBody), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found` (not the player's)", body = ErrorBody),
+        (status = 409, description = "`item_not_available` (the player's, but sold, pending, sent or revoked)", body = ErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn sell(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Sell>) -> Result<Json<Value>, ApiError> {
     let sold = inventory::sell(&app.domain, id, b.item_id).await?;
     Ok(Json(json!({ "success": true, "tokensAwarded": sold.tokens_awarded, "balance": sold.balance })))
 }
 
-#[derive(Deserialize)]
-struct Withdraw {
+#[derive(Deserialize, ToSchema)]
+pub struct Withdraw {
+    #[schema(pattern = r"^https://steamcommunity\.com/tradeoffer/new/\?partner=[1-9][0-9]{0,8}&token=[A-Za-z0-9_-]{1,64}$")]
     trade_url: String,
 }
 
-async fn withdraw(
+/// Asks for a skin to be sent to a Steam trade link.
+#[utoipa::path(post, path = "/user/item/{id}/request-withdrawal", tag = "inventory", params(("id" = i64, Path, description = "Item id")),
+    request_body = Withdraw, security(("bearer" = [])),
+    responses((status = 200, description = "`{success, item, withdrawalId}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found` (not the player's)", body = ErrorBody),
+        (status = 409, description = "`item_not_available` (the player's, but sold, pending, sent or revoked)", body = ErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 422, description = "`invalid_trade_url`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn withdraw(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
-    Path(item): Path<i64>,
+    AppPath(item): AppPath<i64>,
     AppJson(b): AppJson<Withdraw>,
 ) -> Result<Json<Value>, ApiError> {
     let r = withdrawals::request(&app.domain, id, item, &b.trade_url).await?;

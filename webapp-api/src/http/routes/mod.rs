@@ -1,12 +1,12 @@
 //! One file per area; `api()` is everything under `/api/v1`.
-mod cases;
-mod fair;
-mod inventory;
-mod payments;
-mod public;
-mod rewards;
-mod support;
-mod users;
+pub mod cases;
+pub mod fair;
+pub mod inventory;
+pub mod payments;
+pub mod public;
+pub mod rewards;
+pub mod support;
+pub mod users;
 
 use axum::Router;
 

@@ -1,13 +1,15 @@
 //! Telegram Stars: packages, invoice links, transaction status, and demo mode's payment.
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use utoipa::ToSchema;
 
 use crate::domain::payments;
 use crate::http::error::ApiError;
-use crate::http::extract::{AppJson, AuthUser, OptionalJson};
+use crate::http::extract::{AppJson, AppPath, AuthUser, OptionalJson};
+use crate::http::openapi::ErrorBody;
 use crate::http::AppState;
 
 pub fn routes() -> Router<AppState> {
@@ -18,18 +20,38 @@ pub fn routes() -> Router<AppState> {
         .route("/dev/pay/{id}", post(demo_pay))
 }
 
-async fn packages(State(app): State<AppState>) -> Json<Value> {
+/// The token packages for Stars (needs a token, like every player endpoint).
+#[utoipa::path(get, path = "/payments/packages", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, description = "`{data: [package]}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+pub async fn packages(State(app): State<AppState>, _user: AuthUser) -> Json<Value> {
     Json(json!({ "data": payments::packages(&app.domain) }))
 }
 
-#[derive(Deserialize)]
-struct CreateInvoice {
+#[derive(Deserialize, ToSchema)]
+pub struct CreateInvoice {
     pack_id: String,
+    #[serde(deserialize_with = "crate::http::extract::int::required")]
     telegram_id: i64,
     init_data: String,
 }
 
-async fn create_invoice_link(
+#[derive(serde::Serialize, ToSchema)]
+pub struct InvoiceCreated {
+    success: bool,
+    invoice_link: String,
+    transaction_id: String,
+}
+
+/// Creates a Stars invoice link for a package (calls Telegram).
+#[utoipa::path(post, path = "/payments/create-invoice-link", tag = "payments", request_body = CreateInvoice, security(("bearer" = [])),
+    responses((status = 200, body = InvoiceCreated, links(
+            ("status" = (operation_id = "transaction_status", parameters(("id" = "$response.body#/transaction_id")))),
+            ("pay" = (operation_id = "demo_pay", parameters(("id" = "$response.body#/transaction_id")))))), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`, `invalid_init_data`, `init_data_expired`", body = ErrorBody),
+        (status = 403, description = "`forbidden`", body = ErrorBody), (status = 404, description = "`pack_not_found`", body = ErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 502, description = "`telegram_unavailable`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn create_invoice_link(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
     AppJson(b): AppJson<CreateInvoice>,
@@ -38,14 +60,34 @@ async fn create_invoice_link(
     Ok(Json(json!({ "success": true, "invoice_link": created.invoice_link, "transaction_id": created.transaction_id })))
 }
 
-async fn status(State(app): State<AppState>, AuthUser(id): AuthUser, Path(tx): Path<String>) -> Result<Json<Value>, ApiError> {
+#[derive(serde::Serialize, ToSchema)]
+pub struct PaymentStatus {
+    success: bool,
+    /// `pending`, `success`, `failed` or `refunded`.
+    status: String,
+}
+
+/// A payment's status.
+#[utoipa::path(get, path = "/payments/transaction-status/{id}", tag = "payments", operation_id = "transaction_status", params(("id" = String, Path, description = "Transaction id")),
+    security(("bearer" = [])),
+    responses((status = 200, body = PaymentStatus), (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 404, description = "`transaction_not_found`", body = ErrorBody)))]
+pub async fn status(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(tx): AppPath<String>) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "success": true, "status": payments::status(&app.domain, id, &tx).await? })))
 }
 
-async fn demo_pay(
+/// Demo mode only: pays a pending invoice (404 `not_found` with a bot token).
+#[utoipa::path(post, path = "/dev/pay/{id}", tag = "payments", params(("id" = String, Path, description = "Transaction id")),
+    security(("bearer" = [])),
+    responses((status = 200, body = PaymentStatus), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 404, description = "`not_found`, `transaction_not_found`", body = ErrorBody), (status = 409, description = "conflict", body = ErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn demo_pay(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
-    Path(tx): Path<String>,
+    AppPath(tx): AppPath<String>,
     _body: OptionalJson<Value>,
 ) -> Result<Json<Value>, ApiError> {
     payments::demo_pay(&app.domain, id, &tx).await?;

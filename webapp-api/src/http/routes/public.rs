@@ -1,14 +1,17 @@
 //! Sign-in and the endpoints a signed-out client needs.
-use axum::extract::{Query, State};
+use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use subtle::ConstantTimeEq;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::domain::{auth, demo, settings, users, DomainError};
 use crate::http::error::ApiError;
-use crate::http::extract::AppJson;
+use crate::http::extract::{AppJson, AppQuery};
+use crate::http::openapi::{ErrorBody, Ok as OkBody};
 use crate::http::AppState;
 
 pub fn routes() -> Router<AppState> {
@@ -21,11 +24,34 @@ pub fn routes() -> Router<AppState> {
         .route("/auth/logout", post(logout))
 }
 
-async fn status(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
+#[derive(Serialize, ToSchema)]
+pub struct StatusBody {
+    maintenance: bool,
+}
+
+/// Whether maintenance is on.
+#[utoipa::path(get, path = "/status", tag = "public", operation_id = "get_status", responses((status = 200, body = StatusBody)))]
+pub async fn status(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "maintenance": settings::maintenance(&app.domain).await? })))
 }
 
-async fn config(State(app): State<AppState>) -> Json<Value> {
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigBody {
+    bot_username: String,
+    invite_link_base: String,
+    channel_url: String,
+    community_url: String,
+    terms_url: String,
+    privacy_url: String,
+    dev_gate: bool,
+    demo: bool,
+    version: String,
+}
+
+/// What the mini app needs before sign-in.
+#[utoipa::path(get, path = "/config", tag = "public", responses((status = 200, body = ConfigBody)))]
+pub async fn config(State(app): State<AppState>) -> Json<Value> {
     let d = &app.domain.config;
     let c = &app.config;
     Json(json!({
@@ -37,51 +63,146 @@ async fn config(State(app): State<AppState>) -> Json<Value> {
         "privacyUrl": c.privacy_url,
         "devGate": c.dev_gate_password.is_some(),
         "demo": d.demo,
+        "withdrawMinStars": d.withdraw_min_stars,
         "version": env!("CARGO_PKG_VERSION"),
     }))
 }
 
-#[derive(Deserialize)]
-struct Password {
+#[derive(Deserialize, ToSchema)]
+pub struct Password {
     password: String,
 }
 
-async fn dev_gate(State(app): State<AppState>, AppJson(body): AppJson<Password>) -> Result<Json<Value>, ApiError> {
-    if let Some(expected) = &app.config.dev_gate_password {
-        let same: bool = body.password.as_bytes().ct_eq(expected.as_bytes()).into();
-        if !same {
-            return Err(DomainError::WrongPassword.into());
-        }
-    }
-    Ok(Json(json!({ "success": true })))
+/// How long a dev-gate proof is good for.
+pub const DEV_GATE_PROOF_SECS: i64 = 3600;
+
+/// The proof's key: the password and the bot token (in demo mode, the process's signing
+/// secret), so every replica with the same configuration accepts it and nothing is stored;
+/// changing the password ends every proof.
+fn dev_gate_mac(app: &AppState, password: &str, expires_at: i64) -> Vec<u8> {
+    use hmac::{Hmac, Mac};
+    let mut key = Hmac::<sha2::Sha256>::new_from_slice(app.domain.config.bot_token.as_bytes()).expect("hmac accepts any key");
+    key.update(b"fragbox dev gate\0");
+    key.update(password.as_bytes());
+    let key = key.finalize().into_bytes();
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&key).expect("hmac accepts any key");
+    mac.update(expires_at.to_string().as_bytes());
+    mac.finalize().into_bytes().to_vec()
 }
 
-#[derive(Deserialize)]
+/// With `DEV_GATE_PASSWORD` set, the request must carry a valid `X-Dev-Gate` proof.
+pub fn require_dev_gate(app: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    let Some(password) = &app.config.dev_gate_password else { return Ok(()) };
+    let proof = headers.get("x-dev-gate").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let now = app.domain.now();
+    let valid = proof.split_once('.').is_some_and(|(exp, mac)| {
+        let Ok(expires_at) = exp.parse::<i64>() else { return false };
+        let Ok(mac) = hex::decode(mac) else { return false };
+        expires_at > now
+            && expires_at <= now + DEV_GATE_PROOF_SECS + 300
+            && bool::from(mac.as_slice().ct_eq(&dev_gate_mac(app, password, expires_at)))
+    });
+    if valid {
+        Ok(())
+    } else {
+        Err(DomainError::DevGateRequired.into())
+    }
+}
+
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct DemoQuery {
+pub struct DevGatePassed {
+    success: bool,
+    /// Send it as `X-Dev-Gate` on `GET /dev/init-data` and `POST /auth`. Absent when no gate is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof: Option<String>,
+    /// Unix seconds. Absent when no gate is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expires_at: Option<i64>,
+}
+
+/// Checks the dev-gate password and hands out a short-lived proof of it.
+#[utoipa::path(post, path = "/dev-gate", tag = "public", request_body = Password,
+    responses((status = 200, body = DevGatePassed), (status = 400, body = ErrorBody), (status = 403, description = "`wrong_password`", body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 429, description = "`rate_limited` (wrong guesses per address)", body = ErrorBody)))]
+pub async fn dev_gate(State(app): State<AppState>, AppJson(body): AppJson<Password>) -> Result<Json<DevGatePassed>, ApiError> {
+    let Some(expected) = &app.config.dev_gate_password else {
+        return Ok(Json(DevGatePassed { success: true, proof: None, expires_at: None }));
+    };
+    let same: bool = body.password.as_bytes().ct_eq(expected.as_bytes()).into();
+    if !same {
+        return Err(DomainError::WrongPassword.into());
+    }
+    let expires_at = app.domain.now() + DEV_GATE_PROOF_SECS;
+    let proof = format!("{expires_at}.{}", hex::encode(dev_gate_mac(&app, expected, expires_at)));
+    Ok(Json(DevGatePassed { success: true, proof: Some(proof), expires_at: Some(expires_at) }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct DemoQuery {
+    /// A demo user's id to sign in again (any other value: a new demo user).
     demo_id: Option<i64>,
+    /// Up to 512 of `[A-Za-z0-9_-]`.
+    #[param(pattern = "^[A-Za-z0-9_-]{0,512}$")]
     start_param: Option<String>,
 }
 
-async fn demo_init_data(State(app): State<AppState>, Query(q): Query<DemoQuery>) -> Result<Json<Value>, ApiError> {
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DemoInitData {
+    init_data: String,
+    demo_id: i64,
+}
+
+/// Demo mode only: signed init data for a demo user (404 `not_found` with a bot token).
+#[utoipa::path(get, path = "/dev/init-data", tag = "public", params(DemoQuery), security((), ("devGate" = [])),
+    responses((status = 200, body = DemoInitData), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 403, description = "`dev_gate_required`", body = ErrorBody), (status = 404, description = "`not_found` (not demo mode)", body = ErrorBody)))]
+pub async fn demo_init_data(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    AppQuery(q): AppQuery<DemoQuery>,
+) -> Result<Json<Value>, ApiError> {
+    require_dev_gate(&app, &headers)?;
     let (init_data, id) = demo::init_data(&app.domain, q.demo_id, q.start_param.as_deref())?;
     Ok(Json(json!({ "initData": init_data, "demoId": id })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct SignIn {
+pub struct SignIn {
     init_data: String,
 }
 
-async fn sign_in(State(app): State<AppState>, AppJson(body): AppJson<SignIn>) -> Result<Json<Value>, ApiError> {
+#[derive(Serialize, ToSchema)]
+pub struct SignedIn {
+    /// The bearer token for `Authorization: Bearer`.
+    token: String,
+    /// The profile, as `GET /me` answers it.
+    #[schema(value_type = Object)]
+    user: Value,
+}
+
+/// Signs in with Telegram's init data; answers a bearer token.
+#[utoipa::path(post, path = "/auth", tag = "public", request_body = SignIn, security((), ("devGate" = [])),
+    responses((status = 200, body = SignedIn), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`invalid_init_data`, `init_data_expired`", body = ErrorBody),
+        (status = 403, description = "`dev_gate_required`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody)))]
+pub async fn sign_in(State(app): State<AppState>, headers: HeaderMap, AppJson(body): AppJson<SignIn>) -> Result<Json<Value>, ApiError> {
+    require_dev_gate(&app, &headers)?;
     let (token, user_id) = auth::sign_in(&app.domain, &body.init_data).await?;
     let user = users::profile(&app.domain, user_id).await?;
     Ok(Json(json!({ "token": token, "user": user })))
 }
 
 /// Revokes the bearer token of the request (the mini app's logout).
-async fn logout(State(app): State<AppState>, headers: axum::http::HeaderMap) -> Result<Json<Value>, ApiError> {
+#[utoipa::path(post, path = "/auth/logout", tag = "public", security(("bearer" = [])),
+    responses((status = 200, body = OkBody), (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody)))]
+pub async fn logout(State(app): State<AppState>, headers: axum::http::HeaderMap) -> Result<Json<Value>, ApiError> {
     let token = headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())

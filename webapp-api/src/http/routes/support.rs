@@ -1,13 +1,15 @@
 //! Support tickets. The lists are bare arrays, as the spec's client reads them.
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use utoipa::ToSchema;
 
 use crate::domain::tickets::{self, NewTicket};
 use crate::http::error::ApiError;
-use crate::http::extract::{AppJson, AuthUser, OptionalJson};
+use crate::http::extract::{AppJson, AppPath, AuthUser, OptionalJson};
+use crate::http::openapi::{ErrorBody, Ok as OkBody};
 use crate::http::AppState;
 
 pub fn routes() -> Router<AppState> {
@@ -18,51 +20,98 @@ pub fn routes() -> Router<AppState> {
         .route("/support/tickets/{id}/close", post(close))
 }
 
-async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
+/// The player's tickets (a bare array).
+#[utoipa::path(get, path = "/support/tickets", tag = "support", operation_id = "list_tickets", security(("bearer" = [])),
+    responses((status = 200, body = Vec<Object>), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!(tickets::list(&app.domain, id).await?)))
 }
 
-#[derive(Deserialize)]
-struct Create {
+#[derive(Deserialize, ToSchema)]
+pub struct Create {
+    /// `payment`, `withdraw`, `bug` or `other`.
+    #[schema(pattern = "^(payment|withdraw|bug|other)$")]
     theme: String,
+    #[serde(default, deserialize_with = "crate::http::extract::int::optional")]
     item_id: Option<i64>,
+    /// At most 120 characters; control and bidi-override characters are stripped.
+    #[schema(max_length = 120)]
     title: Option<String>,
+    /// 1 to 4000 characters; control and bidi-override characters are stripped.
     #[serde(default)]
+    #[schema(max_length = 4000)]
     message: String,
 }
 
-async fn create(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Create>) -> Result<Json<Value>, ApiError> {
+/// Opens a ticket; it is forwarded to the admins.
+#[utoipa::path(post, path = "/support/tickets", tag = "support", request_body = Create, security(("bearer" = [])),
+    responses((status = 200, description = "`{success, ticket}`", body = Object, links(
+            ("ticket" = (operation_id = "get_ticket", parameters(("id" = "$response.body#/ticket/id")))),
+            ("messages" = (operation_id = "messages", parameters(("id" = "$response.body#/ticket/id")))),
+            ("reply" = (operation_id = "add_message", parameters(("id" = "$response.body#/ticket/id")))),
+            ("close" = (operation_id = "close", parameters(("id" = "$response.body#/ticket/id")))))), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found`", body = ErrorBody),
+        (status = 409, description = "`too_many_tickets`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 422, description = "`invalid_theme`, `empty_message`, `item_required`, `too_long`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn create(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Create>) -> Result<Json<Value>, ApiError> {
     let new = NewTicket { theme: b.theme, item_id: b.item_id, title: b.title, message: b.message };
     Ok(Json(json!({ "success": true, "ticket": tickets::create(&app.domain, id, new).await? })))
 }
 
-async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, Path(ticket): Path<i64>) -> Result<Json<Value>, ApiError> {
+/// One ticket.
+#[utoipa::path(get, path = "/support/tickets/{id}", tag = "support", operation_id = "get_ticket", params(("id" = i64, Path, description = "Ticket id")), security(("bearer" = [])),
+    responses((status = 200, body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody)))]
+pub async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(ticket): AppPath<i64>) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!(tickets::get(&app.domain, id, ticket).await?)))
 }
 
-async fn messages(State(app): State<AppState>, AuthUser(id): AuthUser, Path(ticket): Path<i64>) -> Result<Json<Value>, ApiError> {
+/// A ticket's messages (a bare array).
+#[utoipa::path(get, path = "/support/tickets/{id}/messages", tag = "support", params(("id" = i64, Path, description = "Ticket id")),
+    security(("bearer" = [])),
+    responses((status = 200, body = Vec<Object>), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody)))]
+pub async fn messages(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(ticket): AppPath<i64>) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!(tickets::messages(&app.domain, id, ticket).await?)))
 }
 
-#[derive(Deserialize)]
-struct NewMessage {
+#[derive(Deserialize, ToSchema)]
+pub struct NewMessage {
+    /// 1 to 4000 characters; control and bidi-override characters are stripped.
     #[serde(default)]
+    #[schema(max_length = 4000)]
     message: String,
 }
 
-async fn add_message(
+/// Adds the player's message to an open ticket; it is forwarded to the admins.
+#[utoipa::path(post, path = "/support/tickets/{id}/messages", tag = "support", params(("id" = i64, Path, description = "Ticket id")),
+    request_body = NewMessage, security(("bearer" = [])),
+    responses((status = 200, description = "`{success, message}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody),
+        (status = 409, description = "`ticket_closed`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 422, description = "`empty_message`, `too_long`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn add_message(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
-    Path(ticket): Path<i64>,
+    AppPath(ticket): AppPath<i64>,
     AppJson(b): AppJson<NewMessage>,
 ) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "success": true, "message": tickets::add_message(&app.domain, id, ticket, &b.message).await? })))
 }
 
-async fn close(
+/// Closes the player's ticket.
+#[utoipa::path(post, path = "/support/tickets/{id}/close", tag = "support", params(("id" = i64, Path, description = "Ticket id")),
+    security(("bearer" = [])),
+    responses((status = 200, body = OkBody), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody),
+        (status = 409, description = "`ticket_closed`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn close(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
-    Path(ticket): Path<i64>,
+    AppPath(ticket): AppPath<i64>,
     _b: OptionalJson<Value>,
 ) -> Result<Json<Value>, ApiError> {
     tickets::close(&app.domain, id, ticket).await?;

@@ -4,10 +4,12 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use utoipa::ToSchema;
 
 use crate::domain::users;
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AuthUser, OptionalJson};
+use crate::http::openapi::{ErrorBody, Ok as OkBody};
 use crate::http::AppState;
 
 pub fn routes() -> Router<AppState> {
@@ -19,31 +21,59 @@ pub fn routes() -> Router<AppState> {
         .route("/user/agreements", post(agree))
 }
 
-async fn me(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
+/// The signed-in player's profile.
+#[utoipa::path(get, path = "/me", tag = "users", security(("bearer" = [])),
+    responses((status = 200, description = "`{status: \"success\", data: profile}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+pub async fn me(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "status": "success", "data": users::profile(&app.domain, id).await? })))
 }
 
-#[derive(Deserialize)]
-struct Settings {
+#[derive(Deserialize, ToSchema)]
+pub struct Settings {
+    /// `ru` or `en`.
+    #[schema(pattern = "^(ru|en)$")]
     language: String,
 }
 
-async fn settings(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Settings>) -> Result<Json<Value>, ApiError> {
+/// Sets the player's language.
+#[utoipa::path(put, path = "/user/settings", tag = "users", request_body = Settings, security(("bearer" = [])),
+    responses((status = 200, body = OkBody), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 422, description = "`invalid_language`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn settings(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Settings>) -> Result<Json<Value>, ApiError> {
     users::set_language(&app.domain, id, &b.language).await?;
     Ok(Json(json!({ "success": true })))
 }
 
-async fn trade_url(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
+#[derive(serde::Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TradeUrlAnswer {
+    success: bool,
+    trade_url: Option<String>,
+}
+
+/// The player's saved Steam trade link (null when none).
+#[utoipa::path(get, path = "/user/trade-url", tag = "users", security(("bearer" = [])),
+    responses((status = 200, body = TradeUrlAnswer), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+pub async fn trade_url(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "success": true, "tradeUrl": users::trade_url(&app.domain, id).await? })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct TradeUrlBody {
+pub struct TradeUrlBody {
+    #[schema(pattern = r"^https://steamcommunity\.com/tradeoffer/new/\?partner=[1-9][0-9]{0,8}&token=[A-Za-z0-9_-]{1,64}$")]
     trade_url: String,
 }
 
-async fn set_trade_url(
+/// Saves the player's Steam trade link.
+#[utoipa::path(put, path = "/user/trade-url", tag = "users", request_body = TradeUrlBody, security(("bearer" = [])),
+    responses((status = 200, body = TradeUrlAnswer), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 422, description = "`invalid_trade_url`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn set_trade_url(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
     AppJson(b): AppJson<TradeUrlBody>,
@@ -52,11 +82,25 @@ async fn set_trade_url(
     Ok(Json(json!({ "success": true, "tradeUrl": url.to_string() })))
 }
 
-async fn check_agreements(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
+#[derive(serde::Serialize, ToSchema)]
+pub struct Agreed {
+    success: bool,
+    agreed: bool,
+}
+
+/// Whether the player accepted the terms.
+#[utoipa::path(get, path = "/user/check-agreements", tag = "users", security(("bearer" = [])),
+    responses((status = 200, body = Agreed), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+pub async fn check_agreements(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "success": true, "agreed": users::has_agreed(&app.domain, id).await? })))
 }
 
-async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, _body: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
+/// Records that the player accepted the terms (the body, if any, is ignored but must be JSON).
+#[utoipa::path(post, path = "/user/agreements", tag = "users", security(("bearer" = [])),
+    responses((status = 200, body = Agreed), (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, _body: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
     users::agree(&app.domain, id).await?;
     Ok(Json(json!({ "success": true, "agreed": true })))
 }

@@ -12,6 +12,9 @@ export interface InventoryItem {
   rarity?: string;
   condition?: string;
   status?: string;
+  /** Why a withdrawal failed: trade_url_invalid, inventory_private, trade_restricted, item_unavailable, steam_unavailable, other. */
+  statusReasonCode?: string | null;
+  /** The operator's optional note with that code. */
   statusReason?: string | null;
   owner?: string | { name: string };
   caseId?: string;

@@ -16,6 +16,12 @@ export interface Profile {
   language?: string | null;
   isAdmin?: boolean;
   demo?: boolean;
+  /** Tokens owed after a refunded purchase (0 when none). */
+  debt?: number;
+  /** False while a debt is open or the paid-deposit rule is not met. */
+  withdrawalsUnlocked?: boolean;
+  /** Stars of purchases still needed before withdrawals unlock. */
+  starsToUnlockWithdrawals?: number;
   [extra: string]: unknown;
 }
 

@@ -173,7 +173,9 @@ export function SkinPage() {
             </span>
           }
         />
-        {err && item.statusReason && <Row label="" value={<span className={styles.reason}>{t('skin.reason', { reason: item.statusReason })}</span>} />}
+        {err && (item.statusReasonCode || item.statusReason) && (
+          <Row label="" value={<span className={styles.reason} data-testid="skin-reason">{failureText(item, t)}</span>} />
+        )}
       </dl>
 
       <div className={styles.actions}>
@@ -231,4 +233,13 @@ function conditionText(t: (k: string) => string, condition: string | undefined):
   const key = `condition.${c}`;
   const text = t(key);
   return text === key ? c : text;
+}
+
+/** A failed withdrawal's reason: the translated code, then the operator's note if any. */
+function failureText(item: InventoryItem, t: ReturnType<typeof useT>): string {
+  const code = item.statusReasonCode || 'other';
+  const key = `withdrawReason.${code}`;
+  const why = t(key) === key ? t('withdrawReason.other') : t(key);
+  const reason = item.statusReason ? `${why}. ${t('skin.note', { note: item.statusReason })}` : why;
+  return t('skin.reason', { reason });
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 
 import { Button, Img, toast } from '../../components/ui';
 import { requestWithdrawal, type InventoryItem } from '../../features/inventory/api';
@@ -8,6 +8,9 @@ import { useInventory } from '../../features/inventory/store';
 import { useSession } from '../../features/session/store';
 import { getTradeUrl } from '../../features/trade-url/api';
 import { useT } from '../../i18n';
+import { isApiError } from '../../lib/api-client';
+import { errorText } from '../../lib/errors';
+import { formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
@@ -24,9 +27,17 @@ function savedTradeLink(user: Record<string, unknown> | null): string {
   return '';
 }
 
-/** `/withdraw`: the item arrives in navigation state; success goes back, failure explains. */
+/** Refusals that are about money, not the link: the lock explains them instead of the form. */
+const LOCK_CODES = ['deposit_required', 'debt_outstanding'];
+
+/**
+ * `/withdraw`: the item arrives in navigation state; success goes back, failure explains.
+ * Withdrawals need a paid deposit and no open debt (docs/decisions.md "Money integrity"): while
+ * locked, the screen says why and offers the packages before any trade link is typed.
+ */
 export function WithdrawPage() {
   const t = useT();
+  const navigate = useNavigate();
   const goBack = useGoBack('/skins');
   const item = (useLocation().state as { item?: InventoryItem } | null)?.item ?? null;
   const user = useSession((s) => s.user);
@@ -34,6 +45,15 @@ export function WithdrawPage() {
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState(false);
   const [help, setHelp] = useState(false);
+
+  const locked = user?.withdrawalsUnlocked === false;
+  const debt = Number(user?.debt ?? 0);
+  const starsLeft = Number(user?.starsToUnlockWithdrawals ?? 0);
+
+  // The lock follows the server (a purchase made a moment ago unlocks it).
+  useEffect(() => {
+    void useSession.getState().refreshBalance();
+  }, []);
 
   // Without a saved link in the profile, ask the server once.
   useEffect(() => {
@@ -57,10 +77,15 @@ export function WithdrawPage() {
       haptic.success();
       toast.success(t('withdraw.success'), { durationMs: 2000 });
       goBack();
-    } catch {
+    } catch (e) {
       haptic.error();
-      toast.error(t('withdraw.error'), { durationMs: 3000 });
-      setFailed(true);
+      if (isApiError(e) && LOCK_CODES.includes(e.code)) {
+        toast.error(errorText(e, t, 'withdraw.error'), { durationMs: 4000 });
+        void useSession.getState().refreshBalance();
+      } else {
+        toast.error(t('withdraw.error'), { durationMs: 3000 });
+        setFailed(true);
+      }
     } finally {
       setSending(false);
     }
@@ -84,33 +109,48 @@ export function WithdrawPage() {
         .
       </p>
       {!item && <p className={styles.error}>{t('withdraw.noItem')}</p>}
-      <label className={styles.label} htmlFor="withdraw-link">
-        {t('withdraw.label')}
-      </label>
-      <textarea
-        id="withdraw-link"
-        className={`field ${styles.area}`}
-        rows={3}
-        value={link}
-        onChange={(e) => setLink(e.target.value)}
-        placeholder="https://steamcommunity.com/tradeoffer/new/?partner=…&token=…"
-        aria-invalid={failed || undefined}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoCorrect="off"
-        data-testid="withdraw-link"
-      />
-      {failed && (
-        <p className={styles.error} role="alert" data-testid="withdraw-error">
-          {t('withdraw.inlineError')}{' '}
-          <button type="button" className={styles.linkBtn} onClick={() => setHelp(true)}>
-            {t('withdraw.instruction')}
-          </button>
-        </p>
+      {locked ? (
+        <div className={styles.locked} role="status" data-testid="withdraw-locked">
+          <p className={styles.lockedText}>
+            {debt > 0 ? t('withdraw.lockedDebt', { debt: formatTokens(debt) }) : t('withdraw.lockedDeposit', { stars: starsLeft })}
+          </p>
+          {debt > 0 ? null : (
+            <Button block size="lg" onClick={() => navigate('/packages')} data-testid="withdraw-to-packages">
+              {t('withdraw.toPackages')}
+            </Button>
+          )}
+        </div>
+      ) : (
+        <>
+          <label className={styles.label} htmlFor="withdraw-link">
+            {t('withdraw.label')}
+          </label>
+          <textarea
+            id="withdraw-link"
+            className={`field ${styles.area}`}
+            rows={3}
+            value={link}
+            onChange={(e) => setLink(e.target.value)}
+            placeholder="https://steamcommunity.com/tradeoffer/new/?partner=…&token=…"
+            aria-invalid={failed || undefined}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoCorrect="off"
+            data-testid="withdraw-link"
+          />
+          {failed && (
+            <p className={styles.error} role="alert" data-testid="withdraw-error">
+              {t('withdraw.inlineError')}{' '}
+              <button type="button" className={styles.linkBtn} onClick={() => setHelp(true)}>
+                {t('withdraw.instruction')}
+              </button>
+            </p>
+          )}
+          <Button block size="lg" onClick={submit} disabled={sending || !link.trim() || !item} data-testid="withdraw-submit">
+            {sending ? t('withdraw.sending') : t('withdraw.submit')}
+          </Button>
+        </>
       )}
-      <Button block size="lg" onClick={submit} disabled={sending || !link.trim() || !item} data-testid="withdraw-submit">
-        {sending ? t('withdraw.sending') : t('withdraw.submit')}
-      </Button>
       <TradeHelp open={help} onClose={() => setHelp(false)} title={t('withdraw.instruction')} />
     </main>
   );
