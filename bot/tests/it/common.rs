@@ -244,7 +244,7 @@ impl TestApp {
     /// Token value of what the user can still sell (items received or in error), in hundredths.
     pub async fn sellable(&self, user_id: i64) -> i64 {
         let (v,): (i64,) = sqlx::query_as(
-            "SELECT COALESCE(SUM(token_price), 0) FROM inventory_items WHERE user_id = $1 AND status IN ('received', 'error')",
+            "SELECT CAST(COALESCE(SUM(token_price), 0) AS BIGINT) FROM inventory_items WHERE user_id = $1 AND status IN ('received', 'error')",
         )
         .bind(user_id)
         .fetch_one(&self.domain().db)

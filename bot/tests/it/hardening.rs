@@ -61,7 +61,8 @@ async fn made_up_methods_and_ids_add_no_metric_series() {
 async fn every_rejection_has_the_json_error_shape_and_a_request_id() {
     let app = TestApp::start(Options { env: vec![("WEBAPP_URL", "https://mini.fragbox.test".into())], ..Options::default() }).await;
     let t = app.sign_in(930_011, "Eve").await;
-    let cases: Vec<(Method, &str, Option<&str>, &str, u16, &str)> = vec![
+    type Case<'a> = (Method, &'a str, Option<&'a str>, &'a str, u16, &'a str);
+    let cases: Vec<Case> = vec![
         (Method::GET, "/api/v1/user/item/abc", None, "", 400, "bad_request"),
         (Method::GET, "/api/v1/user/item/99999999999999999999", None, "", 400, "bad_request"),
         (Method::GET, "/api/v1/support/tickets/x/messages", None, "", 400, "bad_request"),
@@ -227,8 +228,9 @@ async fn expired_sessions_are_purged_and_refused() {
 async fn a_get_never_waits_for_the_write_lock() {
     let app = TestApp::demo().await;
     let t = app.sign_in(930_051, "Reader").await;
-    // Another writer holds SQLite's write lock for as long as the reads take.
-    let mut writer = app.domain().db.begin_with("BEGIN IMMEDIATE").await.unwrap();
+    // Another writer holds the write lock (SQLite's, or the player's row on PostgreSQL) for as
+    // long as the reads take.
+    let mut writer = webapp_api::domain::db::begin_write_for(&app.domain().db, &[930_051]).await.unwrap();
     sqlx::query("UPDATE users SET language = language WHERE id = $1").bind(930_051_i64).execute(&mut *writer).await.unwrap();
     for path in ["/api/v1/fair", "/api/v1/me", "/api/v1/fair/opens", "/api/v1/user/items", "/api/v1/daily-reward/check"] {
         let (s, b) = app.get(path, Some(&t)).await;
@@ -308,9 +310,17 @@ async fn a_long_ticket_reaches_the_admins_in_ordered_parts_without_control_chara
     let whole = parts.concat();
     assert!(whole.starts_with(&format!("🆕 Ticket #{id}")), "{whole}");
     assert!(whole.contains(&title) && whole.contains(&body), "the parts lost or reordered text");
-    // A reply to either part answers the ticket.
-    let (n,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = $1").bind(id).fetch_one(&app.domain().db).await.unwrap();
+    // A reply to either part answers the ticket. (Each part is recorded right after Telegram
+    // took it: poll for the second record.)
+    let mut n = 0;
+    for _ in 0..600 {
+        (n,) =
+            sqlx::query_as("SELECT COUNT(*) FROM ticket_forwards WHERE ticket_id = $1").bind(id).fetch_one(&app.domain().db).await.unwrap();
+        if n == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     assert_eq!(n, 2);
     app.stop().await;
 }
