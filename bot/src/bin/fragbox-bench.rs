@@ -1,6 +1,8 @@
-//! `fragbox-bench`: the load benchmark of docs/performance.md. Not a test.
+//! `fragbox-bench`: the load benchmark of docs/performance.md and docs/scaling.md. Not a test.
 //!
-//! Starts the real `fragbox` binary (the one next to this one) in demo mode on a fresh database,
+//! Starts the real `fragbox` binary (the one next to this one) in demo mode on a fresh database
+//! (an SQLite file, or a new PostgreSQL database with `--store postgres`), as `--replicas N`
+//! processes on that database (PostgreSQL only) with the load spread over them as a proxy would,
 //! signs in users, grants them tokens with `fragbox grant`, then drives:
 //!   (a) case opens from many concurrent connections (closed loop: the maximum rate);
 //!   (b) a player mix: 70 % reads (cases, items, me), 20 % opens, 10 % sells;
@@ -8,14 +10,19 @@
 //!   (d) opens at a fixed offered rate, half of (a)'s, latency measured from each request's
 //!       scheduled start (an open loop, so queueing behind a slow request counts against us);
 //! prints rate, p50/p99/max and errors for each, the server's peak RSS, then `fragbox audit`.
-//! In the same run, the baseline: the statements of one open through sqlx with the same pragmas,
-//! in a tight loop on one connection, no HTTP, JSON or auth.
+//! In the same run, before the server starts, the raw bound: the statements of one open
+//! (`domain::cases::open`), no HTTP, JSON or auth —
+//!   SQLite: through synchronous SQLite (rusqlite) on one connection, no async runtime;
+//!   PostgreSQL: through the driver (sqlx, native) on as many connections as the replicas' pools
+//!   hold, one player per connection, each open locking its player's row as the domain does.
 //!
 //! With `--sessions N` it measures sign-ins instead: sign-ins per second (closed loop, players
 //! already at their session cap, so each sign-in also ends one) with 10 000 live sessions and
-//! with N, filled by real sign-ins of players holding 10 sessions each.
+//! with N, filled by real sign-ins of players holding 10 sessions each (SQLite).
 //!
-//! Usage: fragbox-bench [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
+//! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]
+//!                      [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
+//! `--postgres-url`: a server where the user may CREATE DATABASE (scripts/bench.sh starts one).
 //! Run from the repository root (it reads data/catalog), release build: scripts/bench.sh.
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -28,12 +35,23 @@ use serde_json::{json, Value};
 
 type Res<T> = Result<T, String>;
 
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Store {
+    Sqlite,
+    Postgres,
+}
+
 struct Args {
     duration: Duration,
     conns: usize,
     users: usize,
     sessions: Option<usize>,
     fragbox: PathBuf,
+    store: Store,
+    replicas: usize,
+    postgres_url: Option<String>,
+    /// Connections in each replica's pool (`DB_MAX_CONNECTIONS`; the app's default when unset).
+    pool: Option<u32>,
 }
 
 fn args() -> Res<Args> {
@@ -43,6 +61,10 @@ fn args() -> Res<Args> {
         users: 64,
         sessions: None,
         fragbox: std::env::current_exe().map_err(|e| e.to_string())?.with_file_name("fragbox"),
+        store: Store::Sqlite,
+        replicas: 1,
+        postgres_url: std::env::var("FRAGBOX_BENCH_POSTGRES_URL").ok(),
+        pool: None,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -54,9 +76,25 @@ fn args() -> Res<Args> {
             "--users" => a.users = v.parse().map_err(|_| "--users: a number")?,
             "--sessions" => a.sessions = Some(v.parse().map_err(|_| "--sessions: a number")?),
             "--fragbox" => a.fragbox = v.into(),
+            "--store" => {
+                a.store = match v.as_str() {
+                    "sqlite" => Store::Sqlite,
+                    "postgres" | "postgresql" => Store::Postgres,
+                    _ => return Err("--store: sqlite or postgres".into()),
+                }
+            }
+            "--replicas" => a.replicas = v.parse().ok().filter(|n| *n >= 1).ok_or("--replicas: a number >= 1")?,
+            "--postgres-url" => a.postgres_url = Some(v),
+            "--pool" => a.pool = Some(v.parse().map_err(|_| "--pool: a number")?),
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
+    }
+    if a.store == Store::Sqlite && a.replicas > 1 {
+        return Err("several replicas share one database only on PostgreSQL: --store postgres".into());
+    }
+    if a.store == Store::Postgres && a.postgres_url.is_none() {
+        return Err("--store postgres needs --postgres-url (or FRAGBOX_BENCH_POSTGRES_URL); scripts/bench.sh starts a server".into());
     }
     Ok(a)
 }
@@ -120,15 +158,18 @@ struct Server {
 }
 
 impl Server {
-    fn start(fragbox: &Path, dir: &Path) -> Res<Server> {
-        let env: Vec<(String, String)> = vec![
+    fn start(fragbox: &Path, dir: &Path, db_url: &str, pool: Option<u32>) -> Res<Server> {
+        let mut env: Vec<(String, String)> = vec![
             ("BIND_ADDR".into(), "127.0.0.1:0".into()),
-            ("DATABASE_URL".into(), format!("sqlite://{}", dir.join("bench.db").display())),
+            ("DATABASE_URL".into(), db_url.into()),
             ("WEBAPP_DIST".into(), dir.join("dist").display().to_string()),
             ("RATE_LIMITS".into(), "off".into()),
             ("METRICS_ENABLED".into(), "true".into()),
             ("RUST_LOG".into(), "warn".into()),
         ];
+        if let Some(n) = pool {
+            env.push(("DB_MAX_CONNECTIONS".into(), n.to_string()));
+        }
         let mut child = Command::new(fragbox)
             .envs(env.iter().map(|(k, v)| (k, v)))
             .env_remove("TELEGRAM_BOT_TOKEN")
@@ -227,7 +268,7 @@ enum Workload {
 }
 
 async fn closed_loop(
-    base: &str,
+    bases: &[String],
     users: &[User],
     case: &str,
     conns: usize,
@@ -243,7 +284,8 @@ async fn closed_loop(
     for c in 0..conns {
         let (http, stop, seq) = (http.clone(), stop.clone(), seq.clone());
         let user = users[c % users.len()].clone();
-        let base = base.to_owned();
+        // Connection c talks to replica c mod N, as a proxy spreading connections would.
+        let base = bases[c % bases.len()].clone();
         let case = case.to_owned();
         tasks.push(tokio::spawn(async move {
             let mut s = Sample::default();
@@ -303,7 +345,7 @@ async fn closed_loop(
 }
 
 /// Opens at `rate` per second for `duration`, each timed from its scheduled start.
-async fn open_loop(base: &str, users: &[User], case: &str, rate: f64, duration: Duration) -> (Sample, Duration) {
+async fn open_loop(bases: &[String], users: &[User], case: &str, rate: f64, duration: Duration) -> (Sample, Duration) {
     let http = client();
     let total = (rate * duration.as_secs_f64()) as u64;
     let start = tokio::time::Instant::now();
@@ -312,6 +354,7 @@ async fn open_loop(base: &str, users: &[User], case: &str, rate: f64, duration: 
         let due = start + Duration::from_secs_f64(i as f64 / rate);
         tokio::time::sleep_until(due).await;
         let user = users[i as usize % users.len()].clone();
+        let base = &bases[i as usize % bases.len()];
         let url = format!("{base}/api/v1/cases/{case}/open");
         let http = http.clone();
         tasks.push(tokio::spawn(async move {
@@ -331,154 +374,239 @@ async fn open_loop(base: &str, users: &[User], case: &str, rate: f64, duration: 
     (s, start.elapsed())
 }
 
-/// The baseline: what one open asks of SQLite, through sqlx with the app's pragmas, on one
-/// connection in a tight loop. The statements are those of `domain::cases::open` (request-id
-/// lookup, active seed, open row, ledger key check, conditional debit, ledger entry, item,
-/// nonce bump, first-open check, item read-back, stored response), in one `BEGIN IMMEDIATE`.
-async fn baseline(dir: &Path, duration: Duration) -> Res<(u64, Duration)> {
-    use webapp_api::domain::db;
-    let pool = db::open(&format!("sqlite://{}", dir.join("baseline.db").display())).await.map_err(|e| e.to_string())?;
-    db::migrate(&pool).await.map_err(|e| e.to_string())?;
-    let e = |e: sqlx::Error| e.to_string();
-    let user: i64 = 900_000_000_001;
-    sqlx::query("INSERT INTO users(id, first_name, last_name, balance, ref_code, created_at, updated_at) VALUES ($1, 'Base', 'Line', 0, 'b0b0b0b0b0', 0, 0)")
-        .bind(user)
-        .execute(&pool)
-        .await
-        .map_err(e)?;
-    sqlx::query("UPDATE users SET balance = 100000000000 WHERE id = $1").bind(user).execute(&pool).await.map_err(e)?;
-    sqlx::query("INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, 100000000000, 100000000000, 'grant', 'baseline-grant', 0)")
-        .bind(user)
-        .execute(&pool)
-        .await
-        .map_err(e)?;
-    sqlx::query("INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES ($1, $2, $3, 'cs', 0)")
-        .bind(user)
-        .bind("5d2b0f8e3a6c4b1d9e7f0a2c4e6b8d1f3a5c7e9b0d2f4a6c8e1b3d5f7a9c0e2b")
-        .bind("0dcac7aa5435ca628a31165c58ada40031599e7e97885547e4db61b6320463b5")
-        .execute(&pool)
-        .await
-        .map_err(e)?;
-    let (case_id, item_id) = ("starter", "p250-sand-dune");
+// The statements of one open, as `domain::cases::open` runs them (the same texts on both engines).
+const Q_PREREAD: &str = "SELECT referred_by, first_case_at FROM users WHERE id = $1";
+const Q_LOCK: &str = "SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE";
+const Q_REQUEST: &str = "SELECT response FROM case_opens WHERE user_id = $1 AND request_id = $2";
+const Q_SEED: &str =
+    "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = $1 AND revealed_at IS NULL";
+const Q_OPEN: &str = "INSERT INTO case_opens(user_id, case_id, request_id, seed_id, server_seed_hash, client_seed, nonce, roll,
+                                total_weight, weights, item_id, price, response, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13) RETURNING id";
+const Q_KEY: &str = "SELECT id FROM ledger_entries WHERE idempotency_key = $1";
+const Q_DEBIT: &str = "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance";
+const Q_LEDGER: &str =
+    "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
+const Q_ITEM: &str = "INSERT INTO inventory_items(user_id, open_id, catalog_item_id, case_id, weapon, finish, rarity, condition, image,
+                                     token_price, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id";
+const Q_NONCE: &str = "UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1";
+const Q_FIRST: &str = "UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL";
+const Q_READ: &str = "SELECT i.id, i.catalog_item_id, u.first_name FROM inventory_items i JOIN users u ON u.id = i.user_id
+     WHERE i.id = $1 AND i.user_id = $2 AND i.status <> 'sold'";
+const Q_RESPONSE: &str = "UPDATE case_opens SET response = $1 WHERE id = $2";
+const SEED: &str = "5d2b0f8e3a6c4b1d9e7f0a2c4e6b8d1f3a5c7e9b0d2f4a6c8e1b3d5f7a9c0e2b";
+const SEED_HASH: &str = "0dcac7aa5435ca628a31165c58ada40031599e7e97885547e4db61b6320463b5";
+const WEIGHTS: &str = "[[\"p250-sand-dune\",4000],[\"ak47-redline\",100]]";
+const BOUND_USER_BASE: i64 = 900_000_000_001;
+
+/// A raw bound's result: opens done, the time they took, per-open latencies (µs).
+struct Bound {
+    opens: u64,
+    elapsed: Duration,
+    sample: Sample,
+}
+
+/// SQLite's raw bound: synchronous SQLite (rusqlite) with the app's pragmas, one connection, one
+/// thread, no async runtime. Runs before the runtime starts.
+fn sqlite_bound(dir: &Path, duration: Duration) -> Res<Bound> {
+    use rusqlite::{named_params, Connection, OptionalExtension};
+    let e = |e: rusqlite::Error| e.to_string();
+    let conn = Connection::open(dir.join("bound.db")).map_err(e)?;
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;
+         PRAGMA temp_store = MEMORY; PRAGMA cache_size = -8000;",
+    )
+    .map_err(e)?;
+    for (_, sql) in webapp_api::domain::db::migrations(webapp_api::domain::db::Dialect::Sqlite) {
+        conn.execute_batch(sql).map_err(e)?;
+    }
+    let user = BOUND_USER_BASE;
+    conn.execute_batch(&format!(
+        "INSERT INTO users(id, first_name, last_name, balance, ref_code, created_at, updated_at) VALUES ({user}, 'Base', 'Line', 100000000000, 'b0b0b0b0b0', 0, 0);
+         INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ({user}, 100000000000, 100000000000, 'grant', 'bound-grant', 0);
+         INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES ({user}, '{SEED}', '{SEED_HASH}', 'cs', 0);"
+    ))
+    .map_err(e)?;
     let response = "x".repeat(700);
-    let weights = "[[\"p250-sand-dune\",4000],[\"ak47-redline\",100]]";
-    let mut conn = pool.acquire().await.map_err(e)?;
+    let mut sample = Sample::default();
     let start = Instant::now();
     let mut n: u64 = 0;
     while start.elapsed() < duration {
+        let t = Instant::now();
         let now = 1_763_800_000 + n as i64;
         let rid = format!("base-{n}");
-        let mut tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await.map_err(e)?;
-        let _: Option<(String,)> = sqlx::query_as("SELECT response FROM case_opens WHERE user_id = $1 AND request_id = $2")
-            .bind(user)
-            .bind(&rid)
-            .fetch_optional(&mut *tx)
-            .await
+        let tx = rusqlite::Transaction::new_unchecked(&conn, rusqlite::TransactionBehavior::Immediate).map_err(e)?;
+        let _: Option<(Option<i64>, Option<i64>)> =
+            tx.query_row(Q_PREREAD, named_params! {"$1": user}, |r| Ok((r.get(0)?, r.get(1)?))).optional().map_err(e)?;
+        let _: Option<String> = tx.query_row(Q_REQUEST, named_params! {"$1": user, "$2": rid}, |r| r.get(0)).optional().map_err(e)?;
+        let (seed_id, hash, client_seed, nonce): (i64, String, String, i64) =
+            tx.query_row(Q_SEED, named_params! {"$1": user}, |r| Ok((r.get(0)?, r.get(2)?, r.get(3)?, r.get(4)?))).map_err(e)?;
+        let open_id: i64 = tx
+            .query_row(
+                Q_OPEN,
+                named_params! {"$1": user, "$2": "starter", "$3": rid, "$4": seed_id, "$5": hash, "$6": client_seed, "$7": nonce,
+                "$8": 1234i64, "$9": 10_000i64, "$10": WEIGHTS, "$11": "p250-sand-dune", "$12": 2500i64, "$13": now},
+                |r| r.get(0),
+            )
             .map_err(e)?;
-        let (seed_id, _, hash, client_seed, nonce): (i64, String, String, String, i64) = sqlx::query_as(
-            "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = $1 AND revealed_at IS NULL",
-        )
-        .bind(user)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(e)?;
-        let (open_id,): (i64,) = sqlx::query_as(
-            "INSERT INTO case_opens(user_id, case_id, request_id, seed_id, server_seed_hash, client_seed, nonce, roll,
-                                    total_weight, weights, item_id, price, response, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13) RETURNING id",
-        )
-        .bind(user)
-        .bind(case_id)
-        .bind(&rid)
-        .bind(seed_id)
-        .bind(&hash)
-        .bind(&client_seed)
-        .bind(nonce)
-        .bind(1234i64)
-        .bind(10_000i64)
-        .bind(weights)
-        .bind(item_id)
-        .bind(2500i64)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(e)?;
         let key = format!("open:{open_id}");
-        let _: Option<(i64,)> = sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = $1")
-            .bind(&key)
-            .fetch_optional(&mut *tx)
-            .await
+        let _: Option<i64> = tx.query_row(Q_KEY, named_params! {"$1": key}, |r| r.get(0)).optional().map_err(e)?;
+        let balance: i64 = tx.query_row(Q_DEBIT, named_params! {"$1": -2500i64, "$2": user, "$3": now}, |r| r.get(0)).map_err(e)?;
+        tx.execute(Q_LEDGER, named_params! {"$1": user, "$2": -2500i64, "$3": balance, "$4": "case_open", "$5": key, "$6": now})
             .map_err(e)?;
-        let (balance,): (i64,) = sqlx::query_as(
-            "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance",
-        )
-        .bind(-2500i64)
-        .bind(user)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(e)?;
-        sqlx::query(
-            "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(user)
-        .bind(-2500i64)
-        .bind(balance)
-        .bind("case_open")
-        .bind(&key)
-        .bind(now)
-        .execute(&mut *tx)
-        .await
-        .map_err(e)?;
-        let (inv,): (i64,) = sqlx::query_as(
-            "INSERT INTO inventory_items(user_id, open_id, catalog_item_id, case_id, weapon, finish, rarity, condition, image,
-                                         token_price, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-        )
-        .bind(user)
-        .bind(open_id)
-        .bind(item_id)
-        .bind(case_id)
-        .bind("P250")
-        .bind("Sand Dune")
-        .bind("consumer")
-        .bind("Field-Tested")
-        .bind("/catalog/images/items/p250-sand-dune.svg")
-        .bind(350i64)
-        .bind(now)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(e)?;
-        sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1").bind(seed_id).execute(&mut *tx).await.map_err(e)?;
-        sqlx::query("UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL")
-            .bind(now)
-            .bind(user)
-            .execute(&mut *tx)
-            .await
+        let inv: i64 = tx
+            .query_row(
+                Q_ITEM,
+                named_params! {"$1": user, "$2": open_id, "$3": "p250-sand-dune", "$4": "starter", "$5": "P250", "$6": "Sand Dune",
+                "$7": "consumer", "$8": "Field-Tested", "$9": "/catalog/images/items/p250-sand-dune.svg", "$10": 350i64,
+                "$11": now, "$12": now},
+                |r| r.get(0),
+            )
             .map_err(e)?;
-        let _: Option<(i64, String, String)> = sqlx::query_as(
-            "SELECT i.id, i.catalog_item_id, u.first_name FROM inventory_items i JOIN users u ON u.id = i.user_id
-             WHERE i.id = $1 AND i.user_id = $2 AND i.status <> 'sold'",
-        )
-        .bind(inv)
-        .bind(user)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(e)?;
-        sqlx::query("UPDATE case_opens SET response = $1 WHERE id = $2")
-            .bind(&response)
-            .bind(open_id)
-            .execute(&mut *tx)
-            .await
-            .map_err(e)?;
-        tx.commit().await.map_err(e)?;
+        tx.execute(Q_NONCE, named_params! {"$1": seed_id}).map_err(e)?;
+        tx.execute(Q_FIRST, named_params! {"$1": now, "$2": user}).map_err(e)?;
+        let _: Option<i64> = tx.query_row(Q_READ, named_params! {"$1": inv, "$2": user}, |r| r.get(0)).optional().map_err(e)?;
+        tx.execute(Q_RESPONSE, named_params! {"$1": response, "$2": open_id}).map_err(e)?;
+        tx.commit().map_err(e)?;
+        sample.ok(t.elapsed());
         n += 1;
     }
+    Ok(Bound { opens: n, elapsed: start.elapsed(), sample })
+}
+
+/// PostgreSQL's raw bound: the open's statements through the driver (sqlx, native PostgreSQL),
+/// on `conns` connections at once, one player per connection, each open locking its player's row
+/// as the domain does. No HTTP, JSON, auth or `Any` layer.
+async fn postgres_bound(db_url: &str, conns: usize, duration: Duration) -> Res<Bound> {
+    use sqlx::postgres::PgPoolOptions;
+    let e = |e: sqlx::Error| e.to_string();
+    let pool = PgPoolOptions::new().max_connections(conns as u32).min_connections(conns as u32).connect(db_url).await.map_err(e)?;
+    for (_, sql) in webapp_api::domain::db::migrations(webapp_api::domain::db::Dialect::Postgres) {
+        sqlx::raw_sql(sql).execute(&pool).await.map_err(e)?;
+    }
+    for c in 0..conns as i64 {
+        let user = BOUND_USER_BASE + c;
+        sqlx::raw_sql(&format!(
+            "INSERT INTO users(id, first_name, last_name, balance, ref_code, created_at, updated_at) VALUES ({user}, 'Base', 'Line', 100000000000, 'b{c:09}', 0, 0);
+             INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ({user}, 100000000000, 100000000000, 'grant', 'bound-grant-{c}', 0);
+             INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES ({user}, '{SEED}', '{SEED_HASH}', 'cs', 0);"
+        ))
+        .execute(&pool)
+        .await
+        .map_err(e)?;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for c in 0..conns as i64 {
+        let (pool, stop) = (pool.clone(), stop.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut sample = Sample::default();
+            let user = BOUND_USER_BASE + c;
+            let response = "x".repeat(700);
+            let mut n: i64 = 0;
+            while !stop.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                let r: Result<(), sqlx::Error> = async {
+                    let now = 1_763_800_000 + n;
+                    let rid = format!("base-{c}-{n}");
+                    let mut tx = pool.begin().await?;
+                    let _: Option<(Option<i64>, Option<i64>)> = sqlx::query_as(Q_PREREAD).bind(user).fetch_optional(&mut *tx).await?;
+                    sqlx::query(Q_LOCK).bind(user).execute(&mut *tx).await?;
+                    let _: Option<(String,)> = sqlx::query_as(Q_REQUEST).bind(user).bind(&rid).fetch_optional(&mut *tx).await?;
+                    let (seed_id, _, hash, client_seed, nonce): (i64, String, String, String, i64) =
+                        sqlx::query_as(Q_SEED).bind(user).fetch_one(&mut *tx).await?;
+                    let (open_id,): (i64,) = sqlx::query_as(Q_OPEN)
+                        .bind(user)
+                        .bind("starter")
+                        .bind(&rid)
+                        .bind(seed_id)
+                        .bind(&hash)
+                        .bind(&client_seed)
+                        .bind(nonce)
+                        .bind(1234i64)
+                        .bind(10_000i64)
+                        .bind(WEIGHTS)
+                        .bind("p250-sand-dune")
+                        .bind(2500i64)
+                        .bind(now)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    let key = format!("open:{open_id}");
+                    let _: Option<(i64,)> = sqlx::query_as(Q_KEY).bind(&key).fetch_optional(&mut *tx).await?;
+                    let (balance,): (i64,) = sqlx::query_as(Q_DEBIT).bind(-2500i64).bind(user).bind(now).fetch_one(&mut *tx).await?;
+                    sqlx::query(Q_LEDGER)
+                        .bind(user)
+                        .bind(-2500i64)
+                        .bind(balance)
+                        .bind("case_open")
+                        .bind(&key)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                    let (inv,): (i64,) = sqlx::query_as(Q_ITEM)
+                        .bind(user)
+                        .bind(open_id)
+                        .bind("p250-sand-dune")
+                        .bind("starter")
+                        .bind("P250")
+                        .bind("Sand Dune")
+                        .bind("consumer")
+                        .bind("Field-Tested")
+                        .bind("/catalog/images/items/p250-sand-dune.svg")
+                        .bind(350i64)
+                        .bind(now)
+                        .bind(now)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    sqlx::query(Q_NONCE).bind(seed_id).execute(&mut *tx).await?;
+                    sqlx::query(Q_FIRST).bind(now).bind(user).execute(&mut *tx).await?;
+                    let _: Option<(i64, String, String)> = sqlx::query_as(Q_READ).bind(inv).bind(user).fetch_optional(&mut *tx).await?;
+                    sqlx::query(Q_RESPONSE).bind(&response).bind(open_id).execute(&mut *tx).await?;
+                    tx.commit().await
+                }
+                .await;
+                match r {
+                    Ok(()) => sample.ok(t.elapsed()),
+                    Err(err) => sample.err(err.to_string()),
+                }
+                n += 1;
+            }
+            sample
+        }));
+    }
+    tokio::time::sleep(duration).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut all = Sample::default();
+    for t in tasks {
+        if let Ok(s) = t.await {
+            all.merge(s);
+        }
+    }
     let elapsed = start.elapsed();
-    drop(conn);
     pool.close().await;
-    Ok((n, elapsed))
+    Ok(Bound { opens: all.lat.len() as u64, elapsed, sample: all })
+}
+
+/// A fresh database on the PostgreSQL server; answers its URL.
+async fn create_database(server: &str, name: &str) -> Res<String> {
+    use sqlx::{Connection, Executor};
+    let mut admin = sqlx::PgConnection::connect(server).await.map_err(|e| format!("--postgres-url: {e}"))?;
+    admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await.map_err(|e| e.to_string())?;
+    admin.execute(format!("CREATE DATABASE {name}").as_str()).await.map_err(|e| e.to_string())?;
+    admin.close().await.map_err(|e| e.to_string())?;
+    let mut url = url::Url::parse(server).map_err(|e| e.to_string())?;
+    url.set_path(&format!("/{name}"));
+    Ok(url.to_string())
+}
+
+async fn drop_database(server: &str, name: &str) {
+    use sqlx::{Connection, Executor};
+    if let Ok(mut admin) = sqlx::PgConnection::connect(server).await {
+        let _ = admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await;
+        let _ = admin.close().await;
+    }
 }
 
 async fn sign_in_users(base: &str, n: usize) -> Res<Vec<User>> {
@@ -566,7 +694,9 @@ async fn sign_in_loop(base: &str, inits: &[String], duration: Duration) -> (Samp
 
 /// `--sessions N`: sign-in throughput at 10 000 and at N live sessions.
 async fn run_sessions(a: &Args, target: usize, dir: &Path) -> Res<()> {
-    let server = Server::start(&a.fragbox, dir)?;
+    std::fs::create_dir_all(dir.join("dist")).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+    let server = Server::start(&a.fragbox, dir, &format!("sqlite://{}", dir.join("bench.db").display()), a.pool)?;
     let base = server.base.clone();
     let http = client();
     // The measuring players sit past the filling ones and start at their cap.
@@ -599,37 +729,57 @@ async fn run_sessions(a: &Args, target: usize, dir: &Path) -> Res<()> {
     Ok(())
 }
 
-async fn run(a: Args) -> Res<()> {
-    let dir = std::env::temp_dir().join(format!("fragbox-bench-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("dist")).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+async fn run(a: Args, dir: PathBuf, sqlite: Option<Bound>) -> Res<()> {
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     if let Some(target) = a.sessions {
         println!("fragbox-bench --sessions {target}: {} s per measure, {} connections, {cores} cores", a.duration.as_secs(), a.conns);
-        let r = run_sessions(&a, target, &dir).await;
-        let _ = std::fs::remove_dir_all(&dir);
-        return r;
+        return run_sessions(&a, target, &dir).await;
     }
+    let load = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split(' ').next().map(str::to_owned)).unwrap_or_default();
     println!(
-        "fragbox-bench: {} s per workload, {} connections, {} users, {cores} cores shared by server and load",
+        "fragbox-bench: store {:?}, {} replica(s), {} s per workload, {} connections, {} users, {cores} cores shared by server and load, load average {load}",
+        a.store,
+        a.replicas,
         a.duration.as_secs(),
         a.conns,
         a.users
     );
+    let tag = std::process::id();
+    let (db_url, bound, bound_label) = match a.store {
+        Store::Sqlite => {
+            let b = sqlite_bound_result(sqlite)?;
+            (format!("sqlite://{}", dir.join("bench.db").display()), b, "raw SQLite (rusqlite), 1 connection, no runtime")
+        }
+        Store::Postgres => {
+            let server = a.postgres_url.clone().unwrap_or_default();
+            // As many connections as the replicas' pools hold (16 each by default).
+            let conns = a.replicas * a.pool.unwrap_or(16) as usize;
+            let raw = create_database(&server, &format!("fragbox_bench_raw_{tag}")).await?;
+            let b = postgres_bound(&raw, conns, a.duration).await?;
+            drop_database(&server, &format!("fragbox_bench_raw_{tag}")).await;
+            println!("(raw bound ran on {conns} connections)");
+            (create_database(&server, &format!("fragbox_bench_{tag}")).await?, b, "raw PostgreSQL via sqlx, no HTTP")
+        }
+    };
+    let bound_rps = bound.opens as f64 / bound.elapsed.as_secs_f64();
+    let bound_report = report(&format!("raw bound ({bound_label})"), bound.sample, bound.elapsed);
 
-    let (base_n, base_t) = baseline(&dir, a.duration).await?;
-    let base_rps = base_n as f64 / base_t.as_secs_f64();
-    println!("{:<34} {:>9.0} opens/s (raw SQLite via sqlx, one connection, no HTTP)", "baseline", base_rps);
-
-    let server = Server::start(&a.fragbox, &dir)?;
-    let users = sign_in_users(&server.base, a.users).await?;
+    let mut servers = Vec::new();
+    for r in 0..a.replicas {
+        let rdir = dir.join(format!("replica-{r}"));
+        std::fs::create_dir_all(rdir.join("dist")).map_err(|e| e.to_string())?;
+        std::fs::write(rdir.join("dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+        servers.push(Server::start(&a.fragbox, &rdir, &db_url, a.pool)?);
+    }
+    let bases: Vec<String> = servers.iter().map(|s| s.base.clone()).collect();
+    let users = sign_in_users(&servers[0].base, a.users).await?;
     for u in &users {
-        let (ok, out) = server.cli(&["grant", &u.id.to_string(), "1000000", "--reason", "bench"])?;
+        let (ok, out) = servers[0].cli(&["grant", &u.id.to_string(), "1000000", "--reason", "bench"])?;
         if !ok {
             return Err(format!("grant failed: {out}"));
         }
     }
-    let cases = json_call(client().get(format!("{}/api/v1/cases", server.base))).await?;
+    let cases = json_call(client().get(format!("{}/api/v1/cases", bases[0]))).await?;
     let case = cases["data"]
         .as_array()
         .and_then(|c| c.iter().min_by_key(|c| (c["tokens"].as_f64().unwrap_or(f64::MAX) * 100.0) as i64))
@@ -637,45 +787,72 @@ async fn run(a: Args) -> Res<()> {
         .ok_or("no cases")?
         .to_owned();
 
-    let (s, t) = closed_loop(&server.base, &users, &case, a.conns, a.duration, Workload::Open, 1).await;
+    let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Open, 1).await;
     let open = report(&format!("(a) POST open, {} conns", a.conns), s, t);
-    println!("{:<34} {:>9.2}  (target >= 0.50)", "open / baseline", open.rps / base_rps);
-    let (s, t) = closed_loop(&server.base, &users, &case, a.conns, a.duration, Workload::Mixed, 2).await;
+    println!("{:<34} {:>9.2}  (target >= 0.50)", "open / raw bound", open.rps / bound_rps);
+    let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Mixed, 2).await;
     report(&format!("(b) mixed 70/20/10, {} conns", a.conns), s, t);
-    let (s, t) = closed_loop(&server.base, &users, &case, a.conns, a.duration, Workload::Cases, 3).await;
+    let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Cases, 3).await;
     report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
     let rate = (open.rps / 2.0).max(1.0);
-    let (s, t) = open_loop(&server.base, &users, &case, rate, a.duration).await;
+    let (s, t) = open_loop(&bases, &users, &case, rate, a.duration).await;
     let ol = report(&format!("(d) open at {rate:.0}/s offered"), s, t);
     println!("{:<34} {:>9.2} ms (target < 25)", "p99 open at half max", ol.p99_ms);
-    match server.peak_rss_kb() {
-        Some(kb) => println!("{:<34} {:>9.1} MB (target < 64)", "server peak RSS (VmHWM)", kb as f64 / 1024.0),
-        None => println!("server peak RSS: unavailable"),
+    for (i, server) in servers.iter().enumerate() {
+        match server.peak_rss_kb() {
+            Some(kb) => println!("{:<34} {:>9.1} MB (target < 64)", format!("replica {i} peak RSS (VmHWM)"), kb as f64 / 1024.0),
+            None => println!("replica {i} peak RSS: unavailable"),
+        }
     }
-    let metrics = client().get(format!("{}/metrics", server.base)).send().await.map_err(|e| e.to_string())?;
-    let text = metrics.text().await.unwrap_or_default();
-    for line in text.lines().filter(|l| l.starts_with("fragbox_case_opens_total") || l.starts_with("fragbox_errors_total")) {
-        println!("  {line}");
+    println!(
+        "SUMMARY store={:?} replicas={} raw_bound_opens_per_s={:.0} raw_bound_p99_ms={:.2} opens_per_s={:.0} open_p99_ms_closed={:.2} half_rate={:.0} open_p99_ms_at_half={:.2}",
+        a.store, a.replicas, bound_rps, bound_report.p99_ms, open.rps, open.p99_ms, rate, ol.p99_ms
+    );
+    let env = servers[0].env.clone();
+    let fragbox = servers[0].fragbox.clone();
+    for s in servers {
+        s.stop();
     }
-    let env = server.env.clone();
-    let fragbox = server.fragbox.clone();
-    server.stop();
     let out = Command::new(&fragbox).arg("audit").envs(env.iter().map(|(k, v)| (k, v))).output().map_err(|e| e.to_string())?;
     print!("fragbox audit: {}", String::from_utf8_lossy(&out.stdout));
-    let _ = std::fs::remove_dir_all(&dir);
+    if a.store == Store::Postgres {
+        drop_database(a.postgres_url.as_deref().unwrap_or_default(), &format!("fragbox_bench_{tag}")).await;
+    }
     if !out.status.success() {
         return Err("audit failed".into());
     }
     Ok(())
 }
 
+fn sqlite_bound_result(b: Option<Bound>) -> Res<Bound> {
+    b.ok_or_else(|| "the SQLite bound did not run".to_owned())
+}
+
 fn main() {
     let a = match args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("{e}\nusage: fragbox-bench [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]");
+            eprintln!(
+                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]"
+            );
             std::process::exit(2);
         }
+    };
+    let dir = std::env::temp_dir().join(format!("fragbox-bench-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("{}: {e}", dir.display());
+        std::process::exit(1);
+    }
+    // SQLite's raw bound runs before any async runtime exists.
+    let sqlite = match a.store {
+        Store::Sqlite if a.sessions.is_none() => match sqlite_bound(&dir, a.duration) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                eprintln!("bench failed: SQLite bound: {e}");
+                std::process::exit(1);
+            }
+        },
+        _ => None,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -684,7 +861,9 @@ fn main() {
             std::process::exit(1);
         }
     };
-    if let Err(e) = rt.block_on(run(a)) {
+    let result = rt.block_on(run(a, dir.clone(), sqlite));
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = result {
         eprintln!("bench failed: {e}");
         std::process::exit(1);
     }
