@@ -1,12 +1,46 @@
 /// <reference types="vitest/config" />
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Writes `.br` and `.gz` twins of every script, style, HTML, SVG and JSON file in `dist/`, at
+ * the best compression (done once per build). The server's `ServeDir` sends the twin the
+ * browser accepts (`precompressed_br` / `precompressed_gzip`).
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'fragbox-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((f) => {
+          const p = join(dir, f);
+          return statSync(p).isDirectory() ? walk(p) : [p];
+        });
+      for (const file of walk(outDir)) {
+        if (!/\.(js|mjs|css|html|svg|json|txt|webmanifest)$/.test(file)) continue;
+        const raw = readFileSync(file);
+        if (raw.length < 512) continue;
+        writeFileSync(`${file}.br`, brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }));
+        writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }));
+      }
+    },
+  };
+}
 
 // The mini app is served by the `fragbox` binary from `webapp/dist` on the same origin as
 // `/api/v1`, so every path here is absolute from `/`. In `npm run dev` the API calls are
 // proxied to a locally running `fragbox` (BIND_ADDR 127.0.0.1:8080 by default).
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   base: '/',
   server: {
     proxy: {

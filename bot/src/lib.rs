@@ -87,6 +87,7 @@ pub fn http_config(config: &Config) -> HttpConfig {
         rate_limits: config.rate_limits,
         trusted_proxies: config.trusted_proxies.clone(),
         metrics: config.metrics.clone(),
+        webhook: None,
     }
 }
 
@@ -163,11 +164,18 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     let mut tasks = Vec::new();
 
     let metrics = Arc::new(http::metrics::Metrics::default());
-    let mut app = http::router_with_metrics(domain.clone(), http_config(&config), metrics.clone());
-    let (queue_tx, queue_rx) = runtime::queue();
-    if let (Some(_), Some(hook)) = (&bot, &config.webhook) {
-        app = app.merge(webhook::router(&hook.path, &hook.secret, queue_tx.clone(), stop_rx.clone()));
+    if bot.is_some() {
+        // Before the server answers its first `/readyz`.
+        metrics.bot.enable();
     }
+    let (queue_tx, queue_rx) = runtime::queue();
+    let dispatching = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut http = http_config(&config);
+    if let (Some(_), Some(hook)) = (&bot, &config.webhook) {
+        let route = webhook::router(&hook.path, &hook.secret, queue_tx.clone(), dispatching.clone(), stop_rx.clone());
+        http.webhook = Some((hook.path.clone(), route));
+    }
+    let app = http::router_with_metrics(domain.clone(), http, metrics.clone());
     let rx = stop_rx.clone();
     tasks.push(tokio::spawn(async move {
         let server =
@@ -179,9 +187,15 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url.clone(), stopped(stop_rx.clone()))));
 
     if let Some(bot) = bot {
-        metrics.bot.enable();
-        let bot_runtime =
-            runtime::BotRuntime { bot, config: Arc::new(config.clone()), domain: domain.clone(), metrics, tx: queue_tx, rx: queue_rx };
+        let bot_runtime = runtime::BotRuntime {
+            bot,
+            config: Arc::new(config.clone()),
+            domain: domain.clone(),
+            metrics,
+            tx: queue_tx,
+            rx: queue_rx,
+            dispatching,
+        };
         tasks.push(tokio::spawn(bot_runtime.run(stop_rx.clone())));
     }
     tracing::info!(%addr, "fragbox listening");

@@ -5,6 +5,7 @@
 //! "Telegram answers" and "it does not" is logged once and shown in `/readyz` and
 //! `fragbox_bot_up`.
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -109,13 +110,16 @@ pub struct BotRuntime {
     /// The sending end of the queue, for the poller.
     pub tx: mpsc::Sender<Update>,
     pub rx: mpsc::Receiver<Update>,
+    /// Set once Telegram was reached and the dispatcher is about to run (the webhook route
+    /// refuses updates before that).
+    pub dispatching: Arc<AtomicBool>,
 }
 
 impl BotRuntime {
     /// Runs until `stop` turns true: reach Telegram, set up, feed and dispatch updates.
     pub async fn run(self, mut stop: watch::Receiver<bool>) {
-        let BotRuntime { bot, config, domain, metrics, tx, rx } = self;
-        if !connect(&bot, &config, &domain, &metrics, &mut stop).await {
+        let BotRuntime { bot, config, domain, metrics, tx, rx, dispatching } = self;
+        if !connect(&bot, &config, &domain, &metrics, &dispatching, &mut stop).await {
             return;
         }
         let feed = match config.webhook.clone() {
@@ -183,8 +187,16 @@ async fn first_delivery(update: Update, me: Me, domain: Domain) -> bool {
 
 /// Reaches Telegram and sets the bot up, retrying until it works: `getMe`, then `setWebhook`
 /// (on webhooks) or `deleteWebhook` (long polling needs it gone), then, once, the commands and
-/// the menu button. False when the process stopped first.
-async fn connect(bot: &Bot, config: &Config, domain: &Domain, metrics: &Metrics, stop: &mut watch::Receiver<bool>) -> bool {
+/// the menu button. Once Telegram is reached, `dispatching` is set (before the bot reports
+/// itself up, so a ready replica's webhook takes updates). False when the process stopped first.
+async fn connect(
+    bot: &Bot,
+    config: &Config,
+    domain: &Domain,
+    metrics: &Metrics,
+    dispatching: &AtomicBool,
+    stop: &mut watch::Receiver<bool>,
+) -> bool {
     let mut backoff = Backoff::default();
     loop {
         let attempt = async {
@@ -202,6 +214,7 @@ async fn connect(bot: &Bot, config: &Config, domain: &Domain, metrics: &Metrics,
         };
         match result {
             Ok(()) => {
+                dispatching.store(true, Ordering::Release);
                 reached(metrics);
                 // Logged, never fatal; a stop does not wait for these.
                 return tokio::select! {

@@ -2,6 +2,7 @@
 //! server. The route checks the secret header, queues the update for the dispatcher and answers
 //! at once (the dispatcher answers pre-checkout queries well within Telegram's 10 s); an
 //! update it cannot queue gets a 503, so Telegram delivers it again.
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use axum::body::Bytes;
@@ -23,12 +24,16 @@ pub const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
 struct Hook {
     secret: Arc<str>,
     queue: mpsc::Sender<Update>,
+    /// Set once the bot has reached Telegram and its dispatcher runs. Before that an update is
+    /// refused (503), not held: a replica that cannot reach Telegram (a wrong token, no way out)
+    /// must not swallow updates that a healthy replica would handle.
+    dispatching: Arc<AtomicBool>,
     stop: watch::Receiver<bool>,
 }
 
-/// A router with the one route, to merge into the app's.
-pub fn router(path: &str, secret: &str, queue: mpsc::Sender<Update>, stop: watch::Receiver<bool>) -> Router {
-    Router::new().route(path, post(receive)).with_state(Hook { secret: Arc::from(secret), queue, stop })
+/// A router with the one route, for the app's router to serve.
+pub fn router(path: &str, secret: &str, queue: mpsc::Sender<Update>, dispatching: Arc<AtomicBool>, stop: watch::Receiver<bool>) -> Router {
+    Router::new().route(path, post(receive)).with_state(Hook { secret: Arc::from(secret), queue, dispatching, stop })
 }
 
 fn refuse(status: StatusCode, code: &str, text: &str) -> Response {
@@ -43,6 +48,9 @@ async fn receive(State(hook): State<Hook>, headers: HeaderMap, body: Bytes) -> R
     }
     if *hook.stop.borrow() {
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "Stopping; deliver again.");
+    }
+    if !hook.dispatching.load(Ordering::Acquire) {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "The bot has not reached Telegram yet; deliver again.");
     }
     let update: Update = match serde_json::from_slice(&body) {
         Ok(u) => u,

@@ -32,7 +32,7 @@ try {
   await agreeToTerms(page);
   await page.goto(`${server.url}/case/${values.case}`);
   await waitForBoot(page);
-  await page.waitForSelector('[data-testid="open-case"]');
+  await page.waitForSelector('[data-testid="tg-main-button"]');
 
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
@@ -42,7 +42,7 @@ try {
     if (run > 0) {
       await page.goto(`${server.url}/case/${values.case}`);
       await waitForBoot(page);
-      await page.waitForSelector('[data-testid="open-case"]:not([disabled])');
+      await page.waitForSelector('[data-testid="tg-main-button"]:not([disabled])');
     }
     // Record every frame from the press until the scroll ends (the page leaves 'spinning'
     // for the result 3.5 s later; the scroll itself is the first 500 ms after the answer).
@@ -65,7 +65,7 @@ try {
       requestAnimationFrame(tick);
     });
     if (process.env.NO_FADE) await page.addStyleTag({ content: '[data-testid="roulette"] > [aria-hidden]:last-child { display: none }' });
-    await page.click('[data-testid="open-case"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-case"][data-phase="spinning"]', { timeout: 20_000 });
     await page.waitForTimeout(900);
     const deltas = await page.evaluate(() => {

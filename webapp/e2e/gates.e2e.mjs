@@ -28,10 +28,21 @@ describe('gates', () => {
       await page.click('button[type="submit"]');
       await page.waitForSelector('[role="alert"]');
       assert.match(await page.textContent('[data-testid="page-login"]'), /Неверный пароль|Wrong password/);
+      // Reported once: under the field, not again in a toast.
+      await page.waitForTimeout(500);
+      assert.equal(await page.getByText(/Неверный пароль|Wrong password/).count(), 1, 'a wrong password is reported once');
 
+      // The server's proof goes with the demo's init data and the sign-in.
+      const gated = [];
+      page.on('request', (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path === '/api/v1/dev/init-data' || path === '/api/v1/auth') gated.push([path, r.headers()['x-dev-gate'] ?? null]);
+      });
       await page.fill('input[type="password"]', 'open-sesame');
       await page.click('button[type="submit"]');
       await agreeToTerms(page);
+      assert.ok(gated.some(([p]) => p === '/api/v1/auth'), `signed in after the gate (${JSON.stringify(gated)})`);
+      assert.ok(gated.every(([, proof]) => typeof proof === 'string' && proof.length > 0), `every gated request carries X-Dev-Gate (${JSON.stringify(gated)})`);
       await page.waitForSelector('nav[aria-label="tabs"]');
 
       // Passed once, the gate stays open after a reload.

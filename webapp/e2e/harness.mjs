@@ -13,7 +13,8 @@
 //
 // `npm run e2e` (scripts/e2e.mjs) runs every such file.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -160,7 +161,9 @@ export async function newPhone(browser, { colorScheme = 'dark', locale = 'ru-RU'
 
 /** Waits until the shell finished booting (session, gates) and no splash is shown. */
 export async function waitForBoot(page) {
-  await page.waitForFunction(() => window.__fragboxBooted === true || document.querySelector('[data-testid="not-in-telegram"]'));
+  await page.waitForFunction(
+    () => window.__fragboxBooted === true || document.querySelector('[data-testid="not-in-telegram"], [data-testid="page-login"]'),
+  );
   await page.waitForSelector('[data-testid="splash"]', { state: 'detached' });
 }
 
@@ -176,7 +179,7 @@ export async function openApp(browser, server, path = '/', opts = {}) {
 export async function agreeToTerms(page) {
   await page.waitForSelector('[data-testid="page-onboarding"]');
   await page.click('[data-testid="terms-checkbox"]');
-  await page.click('[data-testid="onboarding-start"]');
+  await page.click('[data-testid="tg-main-button"]');
   await page.waitForSelector('[data-testid="page-onboarding"]', { state: 'detached' });
 }
 
@@ -230,4 +233,38 @@ export async function reloadUntil(page, selector, timeoutMs = 20_000) {
       if (Date.now() > deadline) throw e;
     }
   }
+}
+
+// --- Accessibility ---------------------------------------------------------------------------
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core on the current page (evaluated through the DevTools protocol, so the app's
+ * CSP does not stop it) and answers the serious and critical violations, one line each.
+ * Animations are finished first so colours are measured as they end up.
+ */
+export async function axeViolations(page, label) {
+  await page.evaluate(() =>
+    document.getAnimations().forEach((a) => {
+      try {
+        a.finish();
+      } catch {
+        // Infinite (spinners, skeletons): left running.
+      }
+    }),
+  );
+  const has = await page.evaluate(() => typeof window.axe === 'object');
+  if (!has) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')} ${n.any?.[0]?.message ?? n.failureSummary ?? ''}`.slice(0, 300)),
+    }));
+  });
+  return result
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${label}: [${v.impact}] ${v.id}: ${n}`));
 }

@@ -10,6 +10,7 @@ import {
   agreeToTerms,
   apiAs,
   launchBrowser,
+  newPhone,
   openApp,
   screenshotBothThemes,
   startServer,
@@ -96,18 +97,37 @@ describe('mini app screens in demo mode', () => {
     await page.keyboard.press('Escape');
 
     await page.locator('[data-testid="case-card"]').first().locator('button').first().click();
-    await page.waitForSelector('[data-testid="open-case"]');
+    await page.waitForSelector('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="fair-line"]');
     const caseUrl = page.url();
     await screenshotBothThemes(page, 'screen-case', '[data-testid="fair-line"]');
     const rendered = await page.locator('[data-testid="roulette"] [style*="top"]').count();
     assert.ok(rendered > 0 && rendered < 40, `a window of the 3000 slots is rendered (saw ${rendered} nodes)`);
 
-    await page.click('[data-testid="open-case"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-case"][data-phase="spinning"]');
     const events = await telegramEvents(page);
     assert.ok(events.includes('web_app_setup_back_button'), 'back button state was sent');
     const started = Date.now();
+    // The landing: the winner centred on the marker (within 2 px), highlighted, and no copy of
+    // it within two slots.
+    await page.waitForSelector('[data-testid="roulette"] [data-win="true"]', { timeout: 10_000 });
+    const landing = await page.evaluate(() => {
+      const box = (el) => el.getBoundingClientRect();
+      const marker = box(document.querySelector('[data-testid="roulette-marker"]'));
+      const win = document.querySelector('[data-testid="roulette"] [data-win="true"]');
+      const centre = (r) => r.top + r.height / 2;
+      const slots = [...document.querySelectorAll('[data-testid="roulette"] [data-slot]')];
+      const near = slots
+        .filter((s) => s !== win && Math.abs(centre(box(s)) - centre(box(win))) < 2.5 * 104)
+        .map((s) => s.textContent);
+      return { off: centre(box(win)) - centre(marker), name: win.textContent, near, full: box(document.querySelector('[data-testid="roulette"]')).height };
+    });
+    assert.ok(Math.abs(landing.off) <= 2, `the winner lands on the marker (off by ${landing.off} px)`);
+    assert.equal(landing.near.length, 4, `two slots each side are in view (${landing.near})`);
+    assert.ok(!landing.near.includes(landing.name), `no copy of ${landing.name} next to it (${landing.near})`);
+    assert.ok(landing.full >= 560, `the roulette fills the screen (${landing.full} px high)`);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-case-landed-dark.png') });
     await page.waitForURL(/\/case-result\/\d+/, { timeout: 10_000 });
     const took = Date.now() - started;
     assert.ok(took > 3000 && took < 6500, `scroll, highlight and navigation take about 4 s (took ${took} ms)`);
@@ -122,7 +142,7 @@ describe('mini app screens in demo mode', () => {
 
     // Sell from the result: balance refreshed, item gone, back at the case.
     const mid = await balanceOf(page);
-    await page.click('[data-testid="result-sell"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForURL(caseUrl);
     await page.waitForSelector('[data-toast="success"]');
     const itemsAfter = (await apiAs(page, server, '/user/items')).body.data;
@@ -147,8 +167,8 @@ describe('mini app screens in demo mode', () => {
     const balance = await balanceOf(page);
     assert.ok(balance < dear.tokens);
     await go(page, `/case/${dear.id}`);
-    await page.click('[data-testid="open-case"]');
-    await page.waitForSelector('[data-testid="insufficient-dialog"]');
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForSelector('[data-testid="tg-popup"]');
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-case-insufficient-dark.png') });
     assert.equal(await balanceOf(page), balance, 'nothing was charged');
     assert.deepEqual(errors, []);
@@ -170,10 +190,10 @@ describe('mini app screens in demo mode', () => {
 
     // Sell a: confirmation, toast, back to the list.
     await page.click(`[data-testid="skin-card"][data-item-id="${a.id}"]`);
-    await page.waitForSelector('[data-testid="sell-bar"]');
-    await screenshotBothThemes(page, 'screen-skin', '[data-testid="sell-bar"]');
+    await page.waitForSelector('[data-testid="tg-main-button"]');
+    await screenshotBothThemes(page, 'screen-skin', '[data-testid="tg-main-button"]');
     const before = await balanceOf(page);
-    await page.click('[data-testid="sell-bar"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="sell-confirm"]');
     await page.click('[data-testid="sell-confirm-button"]');
     await page.waitForSelector('[data-toast="success"]');
@@ -191,25 +211,38 @@ describe('mini app screens in demo mode', () => {
     await page.waitForSelector('[data-testid="withdraw-locked"]');
     assert.equal(await page.locator('[data-testid="withdraw-link"]').count(), 0, 'no trade link field while locked');
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-withdraw-locked.png') });
-    await page.click('[data-testid="withdraw-to-packages"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="package"]');
     await page.locator('[data-testid="package"]').first().click();
     // Paid (a demo purchase): back on the withdraw screen, now unlocked.
     await page.waitForSelector('[data-testid="withdraw-link"]', { timeout: 20_000 });
-    assert.equal(await page.isDisabled('[data-testid="withdraw-submit"]'), true, 'submit is disabled while the link is empty');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'submit is disabled while the link is empty');
     await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456&token=AbC-d_9');
     await screenshotBothThemes(page, 'screen-withdraw', '[data-testid="withdraw-link"]');
     await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456&token=AbC-d_9');
-    await page.click('[data-testid="withdraw-submit"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-toast="success"]');
     await page.waitForSelector('[data-testid="skin-status"]');
     const item = (await apiAs(page, server, `/user/item/${b.id}`)).body.item;
     assert.equal(item.status, 'pending');
-    assert.equal(await page.isDisabled('[data-testid="skin-sell"]'), true, 'a pending skin cannot be sold');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'a pending skin cannot be sold');
 
     await go(page, '/skins');
     await page.click('text=В ожидании');
     await page.waitForSelector('[data-testid="skin-card"][data-status="pending"]');
+
+    // The operator reports a failure with a code and a note: the player reads the code's text
+    // in their language and the operator's words only as a note.
+    const listed = server.cli('withdrawals', 'list');
+    const withdrawalId = new RegExp(`#(\\d+) user .* item ${b.id} `).exec(listed)?.[1];
+    assert.ok(withdrawalId, `the withdrawal is listed for the operator:\n${listed}`);
+    server.cli('withdrawals', 'error', withdrawalId, 'inventory_private', '--reason', 'Please open it');
+    await page.goto(`${server.url}/skin/${b.id}`);
+    await waitForBoot(page);
+    const reason = await (await page.waitForSelector('[data-testid="skin-reason"]')).textContent();
+    assert.match(reason, /Инвентарь Steam скрыт/);
+    assert.match(reason, /примечание: Please open it/);
+    assert.ok(!/inventory_private/.test(reason), 'no raw code');
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -221,7 +254,7 @@ describe('mini app screens in demo mode', () => {
     await go(page, `/skin/${it.id}`);
     await page.click('[data-testid="skin-withdraw"]');
     await page.fill('[data-testid="withdraw-link"]', 'https://example.com/not-a-trade-link');
-    await page.click('[data-testid="withdraw-submit"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="withdraw-error"]');
     await page.click('[data-testid="withdraw-error"] button');
     await page.waitForSelector('[data-testid="trade-help"]');
@@ -277,6 +310,8 @@ describe('mini app screens in demo mode', () => {
     await screenshotBothThemes(page, 'screen-ticket', '[data-testid="msg-support"]');
 
     await page.click('[data-testid="close-ticket"]');
+    // A simple confirmation is Telegram's popup (drawn by the demo frame).
+    await page.click('[data-testid="tg-popup-ok"]');
     await page.waitForSelector('[data-testid="ticket-closed-note"]');
     assert.equal(await page.isDisabled('[data-testid="chat-input"]'), true);
     assert.equal(await page.locator('[data-testid="close-ticket"]').count(), 0);
@@ -341,8 +376,8 @@ describe('mini app screens in demo mode', () => {
 
     await page.click('nav[aria-label="tabs"] >> text=Друзья');
     await page.waitForSelector('[data-testid="ref-invited"]');
-    await screenshotBothThemes(page, 'screen-referrals-empty', '[data-testid="invite"]');
-    await page.click('[data-testid="invite"]');
+    await screenshotBothThemes(page, 'screen-referrals-empty', '[data-testid="tg-main-button"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForFunction(() => (window.__tgEvents ?? []).some(([n, p]) => n === 'web_app_open_tg_link' && String(p?.path_full ?? '').startsWith('/share/url')));
 
     await go(page, '/');
@@ -359,20 +394,34 @@ describe('mini app screens in demo mode', () => {
     assert.equal(await balanceOf(page), balance, 'the clicker never credits the balance');
     await screenshotBothThemes(page, 'screen-farm', '[data-testid="farm-note"]');
 
-    await go(page, `/skin/${item.id}`);
-    await page.waitForSelector('[data-testid="page-skin-public"]');
-    assert.equal(await page.locator('[data-testid="skin-sell"]').count(), 0, 'no actions on a stranger’s skin');
-    await screenshotBothThemes(page, 'screen-skin-public', '[data-testid="public-open-cases"]');
     assert.deepEqual(errors, []);
     await context.close();
+
+    // A stranger opens the owner's shared-skin link: the public card, asked for with the
+    // owner's ref code (the server shows it only to holders of the link).
+    const stranger = await newPhone(browser, { colorScheme: 'light' });
+    const asked = [];
+    stranger.page.on('request', (r) => r.url().includes('/public') && asked.push(r.url()));
+    await stranger.page.goto(`${server.url}/?startapp=item_${item.id}_ref${ref}`);
+    await waitForBoot(stranger.page);
+    await agreeToTerms(stranger.page);
+    await stranger.page.waitForSelector('[data-testid="page-skin-public"]');
+    assert.ok(asked.some((u) => u.includes(`/items/${item.id}/public?ref=${ref}`)), `the card is asked for with the ref (${asked})`);
+    assert.equal(await stranger.page.locator('[data-testid="skin-withdraw"], [data-testid="tg-main-button"]').count(), 0, 'no actions on a stranger’s skin');
+    await screenshotBothThemes(stranger.page, 'screen-skin-public', '[data-testid="public-open-cases"]');
+    assert.deepEqual(stranger.errors, []);
+    await stranger.context.close();
 
     // The owner sees the friend, active, with the 500 tokens earned.
     await owner.page.reload();
     await waitForBoot(owner.page);
     await owner.page.click('nav[aria-label="tabs"] >> text=Друзья');
     await owner.page.waitForSelector('[data-testid="referral-row"]');
-    assert.equal(await owner.page.textContent('[data-testid="ref-invited"]'), '1');
-    assert.match(await owner.page.textContent('[data-testid="referral-row"]'), /500/);
+    // Both came through the owner's links (an invite and a shared skin); the friend who opened
+    // a case earned the owner 500 tokens.
+    assert.equal(await owner.page.textContent('[data-testid="ref-invited"]'), '2');
+    const rows = await owner.page.locator('[data-testid="referral-row"]').allTextContents();
+    assert.ok(rows.some((r) => /500/.test(r)), `a row shows the 500 tokens (${rows})`);
     await screenshotBothThemes(owner.page, 'screen-referrals', '[data-testid="referral-row"]');
     assert.deepEqual(owner.errors, []);
     await owner.context.close();

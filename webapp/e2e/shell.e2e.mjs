@@ -33,7 +33,7 @@ describe('mini app shell in demo mode', () => {
     const { page, errors, context } = await openApp(browser, server);
 
     await page.waitForSelector('[data-testid="page-onboarding"]');
-    assert.equal(await page.isDisabled('[data-testid="onboarding-start"]'), true, 'start is disabled until the terms are ticked');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'start is disabled until the terms are ticked');
     assert.equal(await page.isVisible('[data-testid="demo-badge"]'), true, 'demo badge shown');
     await screenshotBothThemes(page, 'onboarding', '[data-testid="page-onboarding"]');
 
@@ -114,21 +114,22 @@ describe('mini app shell in demo mode', () => {
     const field = '[data-testid="page-trade-url"] textarea';
     await page.fill(field, 'https://steamcommunity.com/tradeoffer/new/?partner=0&token=abc');
     assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
-    assert.equal(await page.isDisabled('[data-testid="trade-url-save"]'), true);
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true);
 
     const good = 'https://steamcommunity.com/tradeoffer/new/?partner=123456789&token=AbC_d-9';
     await page.fill(field, good);
     assert.equal(await page.getAttribute(field, 'aria-invalid'), 'false');
-    await page.click('[data-testid="trade-url-save"]');
+    await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-toast="success"]');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'Save is off once saved (nothing changed)');
     assert.equal((await apiAs(page, server, '/user/trade-url')).body.tradeUrl, good);
     await screenshotBothThemes(page, 'trade-url', '[data-testid="page-trade-url"] textarea');
     assert.equal(await page.inputValue(field), good, 'prefilled from the server after a reload');
 
     // Telegram's back button (the demo stand-in) goes one step back.
-    await page.click('[data-testid="demo-back"]');
+    await page.click('[data-testid="tg-back"]');
     await page.waitForSelector('[data-testid="page-profile"]');
-    assert.equal(await page.isVisible('[data-testid="demo-back"]'), false, 'no back button on a tab root');
+    assert.equal(await page.isVisible('[data-testid="tg-back"]'), false, 'no back button on a tab root');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -6,14 +6,14 @@ import { createRoot } from 'react-dom/client';
 
 import { App, Bare } from './app/app';
 import { boot } from './app/boot';
-import { prefetchTabs } from './app/routes';
+import { prefetchTabs, preloadFirstScreen } from './app/routes';
 import { Button, IconAlert, Splash, StatusScreen } from './components/ui';
 import { useGates } from './features/gates/store';
 import { setInitDataSource, useSession } from './features/session/store';
 import { useSettings } from './features/settings/store';
 import { t } from './i18n';
 import { NotInTelegramPage } from './pages/not-in-telegram';
-import { detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
+import { DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root missing');
@@ -37,6 +37,7 @@ function renderStartFailure(): void {
 }
 
 async function start(): Promise<void> {
+  preloadFirstScreen(useGates.getState().termsAccepted);
   const config = useGates
     .getState()
     .loadConfig()
@@ -48,6 +49,17 @@ async function start(): Promise<void> {
   try {
     env = await detectEnvironment(async () => (await config)?.demo === true, useSettings.getState().theme);
   } catch (e) {
+    if (e instanceof DevGateRequired) {
+      // The demo's init data waits for the development gate: ask first, then start again.
+      window.history.replaceState(window.history.state, '', '/login');
+      const { LoginPage } = await import('./pages/login');
+      root.render(
+        <Bare>
+          <LoginPage onPassed={() => void start()} />
+        </Bare>,
+      );
+      return;
+    }
     console.error('demo bootstrap failed', e);
     renderStartFailure();
     return;

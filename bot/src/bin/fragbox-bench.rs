@@ -665,8 +665,9 @@ async fn sign_in_loop(base: &str, inits: &[String], duration: Duration) -> (Samp
     let stop = Arc::new(AtomicBool::new(false));
     let start = Instant::now();
     let mut tasks = Vec::new();
-    for init in inits.iter().cloned() {
+    for init in inits {
         let (http, stop, url) = (http.clone(), stop.clone(), format!("{base}/api/v1/auth"));
+        let init = init.clone();
         tasks.push(tokio::spawn(async move {
             let mut s = Sample::default();
             let body = json!({ "initData": init });

@@ -51,7 +51,8 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
         Command::Help => {
             let lang = users::language_or(&domain, user.id, user.language_code.as_deref()).await;
             let mut text = texts::help(lang).to_owned();
-            if domain.config.is_admin(user.id) {
+            // The admin list only in the admin's own chat, where admin commands act.
+            if domain.config.is_admin(user.id) && msg.chat.id.0 == user.id {
                 text.push_str(&texts::admin::help(lang));
             }
             bot.send_message(msg.chat.id, text).await?;

@@ -62,7 +62,10 @@ async fn webhook_app(fake: Option<FakeBotApi>, database_url: Option<String>) -> 
         Some(f) => f,
         None => FakeBotApi::start().await,
     };
-    TestApp::start(Options { fake: Some(fake), env, ..Options::default() }).await
+    let app = TestApp::start(Options { fake: Some(fake), env, ..Options::default() }).await;
+    // Ready means the webhook takes updates.
+    assert!(eventually(Duration::from_secs(15), || async { readyz(&app).await.0 == StatusCode::OK }).await, "never ready");
+    app
 }
 
 /// Posts `update` (with `update_id`) to the app's webhook with `secret` as the header.
@@ -212,6 +215,7 @@ async fn the_webhook_refuses_a_missing_or_wrong_secret_and_processes_nothing() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    assert!(res.headers().contains_key("x-request-id"), "the webhook route has the app's middleware");
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["code"], json!("unauthorized"), "{body}");
 
@@ -408,4 +412,32 @@ async fn the_binary_logs_each_change_of_telegram_being_reachable_once() {
     assert_eq!(server.count("Telegram does not answer: the bot is down"), 1);
     let secret = TOKEN.split(':').nth(1).unwrap();
     assert_eq!(server.count(secret), 0, "the bot token never reaches the logs");
+}
+
+#[tokio::test]
+async fn a_replica_that_cannot_reach_telegram_refuses_webhook_updates_until_it_can() {
+    let addr = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap()
+    };
+    let env = vec![
+        ("TELEGRAM_API_URL", format!("http://{addr}")),
+        ("TELEGRAM_WEBHOOK_URL", HOOK_URL.to_owned()),
+        ("TELEGRAM_WEBHOOK_SECRET", SECRET.to_owned()),
+    ];
+    let app = TestApp::start(Options { bot: true, env, ..Options::default() }).await;
+    // Not taken (Telegram delivers it again, to this or a healthy replica), not recorded.
+    assert_eq!(deliver(&app, 1, text_update(4302, "Wes", "en", "/start"), Some(SECRET)).await, StatusCode::SERVICE_UNAVAILABLE);
+    let (taken,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM bot_updates").fetch_one(&app.domain().db).await.unwrap();
+    assert_eq!(taken, 0);
+
+    let telegram = FakeBotApi::start_on(addr).await;
+    let taken = eventually(Duration::from_secs(15), || async {
+        deliver(&app, 1, text_update(4302, "Wes", "en", "/start"), Some(SECRET)).await == StatusCode::OK
+    })
+    .await;
+    assert!(taken, "the webhook takes updates once Telegram is reached");
+    assert_eq!(telegram.calls("setWebhook").len(), 1);
+    assert!(eventually(Duration::from_secs(10), || async { messages_to(&telegram, 4302, "Hi, Wes") == 1 }).await);
+    app.stop().await;
 }

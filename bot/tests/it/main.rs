@@ -17,4 +17,5 @@ mod operator;
 mod payments;
 mod replicas;
 mod rewards;
+mod statics;
 mod support;

@@ -76,7 +76,9 @@ pub async fn on_first_open(conn: &mut Conn, user_id: i64, demo_mode: bool, now: 
         Posted::Applied(b) => Some(b),
         Posted::Duplicate => None,
     };
-    let inviter: Option<(Option<i64>, String, String, Option<String>, Option<i64>)> = sqlx::query_as(
+    // The inviter, the friend's names, and whether the inviter is a demo user.
+    type Row = (Option<i64>, String, String, Option<String>, Option<i64>);
+    let inviter: Option<Row> = sqlx::query_as(
         "SELECT u.referred_by, u.first_name, u.last_name, u.username, r.is_demo FROM users u
          LEFT JOIN users r ON r.id = u.referred_by WHERE u.id = $1",
     )

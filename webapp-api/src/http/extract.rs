@@ -74,7 +74,7 @@ pub mod int {
     fn exact<E: serde::de::Error>(n: Num) -> Result<i64, E> {
         match n {
             Num::I(i) => Ok(i),
-            Num::F(f) if f.fract() == 0.0 && f >= -9.2e18 && f <= 9.2e18 => Ok(f as i64),
+            Num::F(f) if f.fract() == 0.0 && (-9.2e18..=9.2e18).contains(&f) => Ok(f as i64),
             Num::F(f) => Err(E::custom(format!("expected an integer, got {f}"))),
         }
     }

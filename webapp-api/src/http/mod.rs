@@ -18,6 +18,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_http::cors::CorsLayer;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -50,6 +51,9 @@ pub struct HttpConfig {
     /// Peers whose `X-Forwarded-For` is believed (the HTTPS proxy).
     pub trusted_proxies: Vec<ratelimit::IpNet>,
     pub metrics: metrics::MetricsAccess,
+    /// The bot's webhook route (its path and a router serving it), when the bot takes webhooks:
+    /// served outside `/api/v1` with the same request ids, metrics and headers as the rest.
+    pub webhook: Option<(String, Router)>,
 }
 
 impl std::fmt::Debug for HttpConfig {
@@ -63,6 +67,7 @@ impl std::fmt::Debug for HttpConfig {
             .field("rate_limits", &self.rate_limits)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("metrics", &self.metrics)
+            .field("webhook", &self.webhook.as_ref().map(|(path, _)| path))
             .finish_non_exhaustive()
     }
 }
@@ -100,11 +105,19 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES));
 
     let dist = &state.config.webapp_dist;
-    let spa = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+    // The build writes `.br` and `.gz` beside every script, style, SVG and JSON file (best
+    // compression, done once); the compression layer below covers everything else.
+    let index = ServeFile::new(dist.join("index.html")).precompressed_br().precompressed_gzip();
+    let spa = ServeDir::new(dist).precompressed_br().precompressed_gzip().fallback(index);
     let mut app = Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(health::readyz))
-        .route("/metrics", get(metrics::endpoint))
+        .route("/robots.txt", get(robots))
+        .route("/metrics", get(metrics::endpoint));
+    if let Some((path, hook)) = state.config.webhook.clone() {
+        app = app.route_service(&path, hook);
+    }
+    app = app
         .nest("/api/v1", api)
         // Any other `/api` path is an API 404, never the mini app's page.
         .route("/api", axum::routing::any(api_not_found))
@@ -112,6 +125,10 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .nest_service("/catalog/images", ServeDir::new(state.config.catalog_dir.join("images")))
         .nest_service("/legal", ServeDir::new(&state.config.legal_dir))
         .fallback_service(spa)
+        .layer(middleware::from_fn(static_cache_control))
+        // Fast levels for answers compressed on the fly (API JSON, catalog SVGs); files with a
+        // precompressed twin already carry their `Content-Encoding` and pass untouched.
+        .layer(CompressionLayer::new().br(true).gzip(true).quality(CompressionLevel::Precise(4)))
         .layer(middleware::from_fn(language))
         .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, REQUEST_TIMEOUT))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
@@ -168,6 +185,42 @@ async fn healthz(State(state): State<AppState>) -> Response {
             (StatusCode::SERVICE_UNAVAILABLE, "database unavailable").into_response()
         }
     }
+}
+
+/// A real `robots.txt` (not the app's HTML): the API is per-player and stays out of indexes.
+const ROBOTS_TXT: &str = "User-agent: *\nDisallow: /api/\n";
+
+async fn robots() -> Response {
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=86400")], ROBOTS_TXT).into_response()
+}
+
+/// Vite names everything under `/assets/` by its content hash, so those files never change
+/// under their name: cache them for a year. `index.html` (and the SPA fallback) must be
+/// revalidated so a deploy is seen at once; catalog pictures are edited in place by operators.
+async fn static_cache_control(req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_owned();
+    let mut res = next.run(req).await;
+    if path.starts_with("/api/") || path == "/robots.txt" || res.headers().contains_key(header::CACHE_CONTROL) {
+        return res;
+    }
+    let value = if !res.status().is_success() && res.status() != StatusCode::NOT_MODIFIED {
+        return res;
+    } else if path.starts_with("/assets/") && !is_html(&res) {
+        "public, max-age=31536000, immutable"
+    } else if path.starts_with("/catalog/images/") {
+        "public, max-age=86400, stale-while-revalidate=604800"
+    } else if path.starts_with("/legal/") || path == "/healthz" || path == "/readyz" || path == "/metrics" {
+        return res;
+    } else {
+        // index.html, the SPA fallback, and the few unhashed files of `public/`.
+        "no-cache"
+    };
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    res
+}
+
+fn is_html(res: &Response) -> bool {
+    res.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/html"))
 }
 
 /// Error texts follow the client's `Accept-Language` (the mini app sends its chosen language).

@@ -2,11 +2,11 @@ import { BrowserRouter } from 'react-router';
 
 import { Toaster } from '../components/ui';
 import { launch } from '../lib/telegram';
-import { DemoBadge } from './demo-badge';
+import { DemoFrame } from './demo-frame';
 import { AppRoutes } from './routes';
 import { useThemeSync } from './shell-effects';
 
-/** The mini app inside Telegram (or the demo mock): router, toasts, demo badge. */
+/** The mini app inside Telegram (or the demo mock): router, toasts, the demo's Telegram frame. */
 export function App() {
   useThemeSync();
   return (
@@ -15,7 +15,7 @@ export function App() {
         <AppRoutes />
       </BrowserRouter>
       <Toaster />
-      {launch.demo && <DemoBadge />}
+      {launch.demo && <DemoFrame />}
     </>
   );
 }

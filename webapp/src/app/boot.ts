@@ -50,6 +50,23 @@ async function startSession(): Promise<void> {
   await useSession.getState().signIn();
 }
 
+/** After the development gate let the player in: sign in, then the agreement. */
+export async function finishBootAfterGate(): Promise<void> {
+  try {
+    const session = useSession.getState();
+    const reused = session.token !== null && (await session.loadProfile()).ok;
+    if (!reused && !(await useSession.getState().signIn())) throw new Error('sign-in refused');
+    const user = useSession.getState().user;
+    useSettings.getState().adoptServerLanguage(user?.language);
+    useBoot.getState().setPhase('ready');
+  } catch (e) {
+    console.warn('sign-in after the gate failed', e);
+    useBoot.getState().setPhase('failed');
+    return;
+  }
+  await useGates.getState().checkAgreement();
+}
+
 /**
  * Runs once the environment is known: settings from Telegram, maintenance polling, deep link,
  * session, agreement. Failures end in phase 'failed' (or the session's `expired` flag).
@@ -61,12 +78,17 @@ export async function boot(): Promise<void> {
       // A write refused for maintenance: show the maintenance screen at once, not in 60 s.
       if (error.code === 'maintenance') useGates.getState().setMaintenance(true);
       if (error.code === 'init_data_expired') useSession.setState({ expired: true });
+      // The development gate's proof expired or was refused: the gate shows again.
+      if (error.code === 'dev_gate_required') useGates.getState().requireDevGate();
     },
   });
   startMaintenancePolling();
   rememberDeepLink();
   // With a stored agreement the app renders at once; the server's answer follows.
   if (useGates.getState().termsAccepted) useGates.setState({ agreement: 'agreed' });
+  // Behind the development gate, sign-in waits for the password (the login screen signs in).
+  const gates = useGates.getState();
+  if (gates.config?.devGate && !gates.isAuthenticated) return;
   try {
     await startSession();
     const user = useSession.getState().user;

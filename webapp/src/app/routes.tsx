@@ -106,6 +106,15 @@ export function AppRoutes() {
   );
 }
 
+/**
+ * Starts loading the first screen's chunk while sign-in runs: onboarding for a player who has
+ * not agreed yet, home otherwise (a deep link's screen loads on its own).
+ */
+export function preloadFirstScreen(agreed: boolean): void {
+  if (window.location.pathname !== '/') return;
+  (agreed ? imports.home : imports.onboarding)().catch(() => undefined);
+}
+
 /** Loads the tab screens' chunks in the background so a tab tap never waits for the network. */
 export function prefetchTabs(): void {
   const run = () => {
@@ -113,7 +122,8 @@ export function prefetchTabs(): void {
       load().catch(() => undefined);
     }
   };
+  // Well after the first screen settled: the other tabs must not compete with it for the
+  // main thread on a slow phone (they are small, and a tap waits at most for one of them).
   const idle = (window as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
-  if (idle) idle(run, { timeout: 3000 });
-  else setTimeout(run, 1500);
+  setTimeout(() => (idle ? idle(run, { timeout: 3000 }) : run()), 4000);
 }

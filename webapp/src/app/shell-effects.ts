@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { useSettings } from '../features/settings/store';
-import { applyChromeColors, setBackButton } from '../lib/telegram';
+import { applyChromeColors, onThemeChanged, setBackButton } from '../lib/telegram';
+import { applyPageColors } from './palette';
 import { useBackOverride } from './back-button';
 import { backTarget } from './navigation';
 
@@ -45,7 +46,20 @@ export function useThemeSync(): void {
     const matches = telegramScheme === theme;
     if (matches) root.dataset.tgTheme = '';
     else delete root.dataset.tgTheme;
-    applyChromeColors(theme, matches);
+    applyChromeColors(theme, applyPageColors(theme, matches));
+    // The client's palette may change without a change of scheme: follow it live, with the
+    // theme as it is then (a scheme change re-runs this effect, and a late call must not
+    // paint the previous theme over it).
+    let live = true;
+    const off = onThemeChanged(() => {
+      if (!live) return;
+      const s = useSettings.getState();
+      applyChromeColors(s.theme, applyPageColors(s.theme, s.telegramScheme === s.theme));
+    });
+    return () => {
+      live = false;
+      off();
+    };
   }, [theme, telegramScheme]);
   useEffect(() => {
     document.documentElement.lang = language;

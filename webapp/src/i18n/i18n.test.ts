@@ -6,9 +6,10 @@ import { resolveLanguage } from './language';
 import ru from './ru.json';
 
 describe('dictionaries', () => {
-  it('ru and en have exactly the same keys', () => {
-    const ruKeys = new Set(flattenKeys(ru));
-    const enKeys = new Set(flattenKeys(en));
+  it('ru and en have exactly the same keys (plural forms differ by language)', () => {
+    const base = (k: string) => k.replace(/_(zero|one|two|few|many|other)$/, '');
+    const ruKeys = new Set(flattenKeys(ru).map(base));
+    const enKeys = new Set(flattenKeys(en).map(base));
     const missingInEn = [...ruKeys].filter((k) => !enKeys.has(k));
     const missingInRu = [...enKeys].filter((k) => !ruKeys.has(k));
     expect({ missingInEn, missingInRu }).toEqual({ missingInEn: [], missingInRu: [] });
@@ -55,5 +56,16 @@ describe('language rule', () => {
     expect(resolveLanguage(null, null)).toBe('ru');
     expect(resolveLanguage(undefined, '')).toBe('ru');
     expect(resolveLanguage('xx', undefined)).toBe('ru');
+  });
+});
+
+describe('plurals follow the language', () => {
+  it('counts tokens the Russian way, fractions included', async () => {
+    const { translate } = await import('./index');
+    const { formatTokens } = await import('../lib/format');
+    const count = (n: number) => translate('ru', 'common.tokenCount', { amount: formatTokens(n, 'ru'), count: n });
+    expect([1, 2, 5, 21, 6.5].map(count)).toEqual(['1 токен', '2 токена', '5 токенов', '21 токен', '6,5 токена']);
+    const en = (n: number) => translate('en', 'common.tokenCount', { amount: formatTokens(n, 'en'), count: n });
+    expect([1, 2, 6.5].map(en)).toEqual(['1 token', '2 tokens', '6.5 tokens']);
   });
 });

@@ -81,6 +81,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** Re-sign-in and retry once on a 401 (default true; false for sign-in itself). */
   retryOn401?: boolean;
+  /** Extra request headers (the development gate's proof). */
+  headers?: Record<string, string>;
 }
 
 export function buildUrl(path: string, query?: Query): string {
@@ -98,7 +100,7 @@ export function buildUrl(path: string, query?: Query): string {
 }
 
 async function send(path: string, opts: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   const token = opts.auth === false ? null : hooks.getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   // Error texts come back in the player's chosen language.

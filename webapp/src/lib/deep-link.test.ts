@@ -19,3 +19,13 @@ describe('start parameter', () => {
     }
   });
 });
+
+describe('the share ref of a skin link', () => {
+  it('is the owner ref for the linked item only', async () => {
+    const { shareRefFor } = await import('./deep-link');
+    expect(shareRefFor('item_55_ref0a1b2c3d4e', '55')).toBe('0a1b2c3d4e');
+    expect(shareRefFor('item_55_ref0a1b2c3d4e', '56')).toBeNull();
+    expect(shareRefFor('ref_0a1b2c3d4e', '55')).toBeNull();
+    expect(shareRefFor(null, '55')).toBeNull();
+  });
+});

@@ -19,3 +19,12 @@ export function startPath(param: string | null | undefined): string | null {
   const target = parseStartParam(param);
   return target?.kind === 'item' ? `/skin/${encodeURIComponent(target.itemId)}` : null;
 }
+
+/**
+ * The owner's ref code a shared-skin link carried for `itemId`, if this launch came through
+ * one: the server shows someone's skin only to the holders of its owner's link.
+ */
+export function shareRefFor(param: string | null | undefined, itemId: string): string | null {
+  const target = parseStartParam(param);
+  return target?.kind === 'item' && target.itemId === itemId ? target.ref : null;
+}

@@ -11,7 +11,9 @@ export function errorText(e: unknown, t: TFunction, fallbackKey = 'common.error'
   if (isApiError(e)) {
     const lang = useSettings.getState().language;
     const isClientCode = (Object.values(clientErrorCodes) as string[]).includes(e.code);
-    if (isClientCode && hasKey(lang, `errors.${e.code}`)) return t(`errors.${e.code}`);
+    // The app translates by code wherever the dictionaries know it (one text per code in both
+    // languages); the server's own text covers the rest.
+    if (hasKey(lang, `errors.${e.code}`)) return t(`errors.${e.code}`);
     if (e.status > 0 && e.message && !isClientCode) return e.message;
     if (hasKey(lang, `errors.${e.code}`)) return t(`errors.${e.code}`);
   }

@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { formatDate, formatDateTime, formatTime, formatTokens, formatTokensInt } from './format';
+import { useSettings } from '../features/settings/store';
 
 // ru-RU groups thousands with a no-break space (U+00A0) and uses a decimal comma.
 const nb = '\u00a0';
 
 describe('ru-RU formatting', () => {
+  beforeEach(() => useSettings.setState({ language: 'ru' }));
   it('formats token amounts with up to 2 decimals', () => {
     expect(formatTokens(12345.5)).toBe(`12${nb}345,5`);
     expect(formatTokens(0.35)).toBe('0,35');
@@ -30,5 +32,18 @@ describe('ru-RU formatting', () => {
     expect(formatDate(d)).toBe('22.11.2026');
     expect(formatTime(d)).toBe('09:05');
     expect(formatDateTime(d)).toBe('22.11.2026, 09:05');
+  });
+});
+
+describe('en-US formatting', () => {
+  it('uses a decimal point and comma grouping', () => {
+    expect(formatTokens(12345.5, 'en')).toBe('12,345.5');
+    expect(formatTokens(6.5, 'en')).toBe('6.5');
+    expect(formatTokensInt(5000, 'en')).toBe('5,000');
+  });
+
+  it('formats dates the American way', () => {
+    const d = new Date(2026, 10, 23, 9, 5);
+    expect(formatDate(d, 'en')).toBe('11/23/2026');
   });
 });

@@ -26,7 +26,10 @@ import {
   mountSwipeBehavior,
   mountThemeParamsSync,
   mountViewport,
+  on,
   openLink as sdkOpenLink,
+  postMessage as sdkPostMessage,
+  type PostEventFn,
   openTelegramLink as sdkOpenTelegramLink,
   requestFullscreen,
   retrieveLaunchParams,
@@ -34,11 +37,14 @@ import {
   setMiniAppBackgroundColor,
   setMiniAppBottomBarColor,
   setMiniAppHeaderColor,
+  targetOrigin,
 } from '@telegram-apps/sdk-react';
-import { create } from 'zustand';
 
 import type { Theme } from '../features/settings/store';
+import { devGateHeaders } from '../features/gates/proof';
 import { api } from './api-client';
+import { frameInsets, frameReceive } from './demo-frame-state';
+import { mountNativeUi, setButtonColors } from './native-ui';
 import { readString, storageKeys, writeString } from './storage';
 import { palettes } from './theme-palettes';
 
@@ -64,6 +70,7 @@ export let launch: LaunchInfo = {
 };
 
 const INIT_DATA_KEY = 'fragbox.initData';
+const DEMO_START_KEY = 'fragbox.demoStartParam';
 let rawInitData: string | null = null;
 
 /**
@@ -134,21 +141,6 @@ export function isSupportedPlatform(platform: string): boolean {
   return platform !== 'web' && platform !== 'unknown' && platform !== '';
 }
 
-/** Demo-only UI state: the on-screen stand-in for Telegram's native back button. */
-interface DemoUiState {
-  backVisible: boolean;
-  setBackVisible: (visible: boolean) => void;
-}
-
-export const useDemoUi = create<DemoUiState>((set) => ({
-  backVisible: false,
-  setBackVisible: (backVisible) => set({ backVisible }),
-}));
-
-export function pressDemoBack(): void {
-  emitEvent('back_button_pressed');
-}
-
 /** Every method the app sent to the (mocked) client; e2e tests read `window.__tgEvents`. */
 function recordEvent(name: string, params: unknown): void {
   const w = window as unknown as { __tgEvents?: Array<[string, unknown]> };
@@ -180,6 +172,8 @@ export function mockDemoEnvironment(initData: string, theme: Theme, startParam: 
     onEvent: (event) => {
       const [name, payload] = event as [string, Record<string, unknown> | undefined];
       recordEvent(name, payload);
+      // The demo frame draws Telegram's header, bottom buttons and popups from these events.
+      if (frameReceive(name, payload)) return;
       switch (name) {
         case 'web_app_request_theme':
           emitEvent('theme_changed', { theme_params: themeParamsFor(demoTheme) as never });
@@ -196,16 +190,17 @@ export function mockDemoEnvironment(initData: string, theme: Theme, startParam: 
           emitEvent('safe_area_changed', noInsets);
           break;
         case 'web_app_request_content_safe_area':
-          emitEvent('content_safe_area_changed', noInsets);
+          // Like a fullscreen client's own controls, the frame's header and buttons are the
+          // content safe area.
+          // The frame draws its header from the start, fullscreen or not: reporting it at once
+          // keeps the page from jumping when fullscreen arrives.
+          emitEvent('content_safe_area_changed', frameInsets());
           break;
         case 'web_app_request_fullscreen':
           emitEvent('fullscreen_changed', { is_fullscreen: true });
           break;
         case 'web_app_exit_fullscreen':
           emitEvent('fullscreen_changed', { is_fullscreen: false });
-          break;
-        case 'web_app_setup_back_button':
-          useDemoUi.getState().setBackVisible(payload?.is_visible === true);
           break;
         case 'web_app_open_link':
           window.open(String(payload?.url ?? ''), '_blank', 'noopener');
@@ -239,6 +234,13 @@ export function mockDemoEnvironment(initData: string, theme: Theme, startParam: 
 
 let demoTheme: Theme = 'dark';
 
+/** The server wants the development gate's proof before it hands out demo init data. */
+export class DevGateRequired extends Error {
+  constructor() {
+    super('dev_gate_required');
+  }
+}
+
 /** Fetches demo init data for this browser (the same demo user across reloads). */
 async function fetchDemoInitData(startParam: string | null): Promise<string> {
   const query = new URLSearchParams();
@@ -246,7 +248,11 @@ async function fetchDemoInitData(startParam: string | null): Promise<string> {
   if (demoId) query.set('demoId', demoId);
   if (startParam) query.set('startParam', startParam);
   const qs = query.toString();
-  const res = await fetch(`/api/v1/dev/init-data${qs ? `?${qs}` : ''}`, { headers: { Accept: 'application/json' } });
+  const res = await fetch(`/api/v1/dev/init-data${qs ? `?${qs}` : ''}`, { headers: { Accept: 'application/json', ...devGateHeaders() } });
+  if (res.status === 403) {
+    const body = (await res.json().catch(() => null)) as { code?: string } | null;
+    if (body?.code === 'dev_gate_required') throw new DevGateRequired();
+  }
   if (!res.ok) throw new Error(`demo init data: HTTP ${res.status}`);
   const body = (await res.json()) as { initData?: string; demoId?: number | string };
   if (!body.initData) throw new Error('demo init data: empty answer');
@@ -266,10 +272,16 @@ export async function detectEnvironment(demo: () => Promise<boolean>, preferredT
     const info = readLaunch(false);
     if (info && isSupportedPlatform(info.platform)) return keep(info);
   }
+  // `?startapp=...` on the demo URL stands in for Telegram's start parameter (deep-link tests),
+  // kept for the tab like Telegram keeps launch parameters across reloads.
+  const startParam = new URLSearchParams(window.location.search).get('startapp') ?? readString(DEMO_START_KEY, 'session');
+  // Outside Telegram the demo's init data is asked for beside `/config` (one round trip less
+  // on the first open); it is used only if the server says it runs the demo.
+  const early = fetchDemoInitData(startParam);
+  early.catch(() => undefined);
   if (!(await demo())) return { ok: false };
-  // `?startapp=...` on the demo URL stands in for Telegram's start parameter (deep-link tests).
-  const startParam = new URLSearchParams(window.location.search).get('startapp');
-  const initData = await fetchDemoInitData(startParam);
+  if (startParam) writeString(DEMO_START_KEY, startParam, 'session');
+  const initData = await early;
   demoTheme = preferredTheme;
   mockDemoEnvironment(withSignatureField(initData), preferredTheme, startParam);
   const info = readLaunch(true);
@@ -304,15 +316,50 @@ function keep(info: LaunchInfo, raw?: string): EnvironmentResult {
   return { ok: true, info };
 }
 
+/**
+ * Sends a method to the client exactly as the SDK's own `postEvent` does (iframe: a message to
+ * the parent; Android and iOS: `TelegramWebviewProxy.postEvent`; Windows Phone:
+ * `external.notify`), without its environment check: that check validates the whole `window`
+ * object on every call, which costs a long task on slow phones and reads deprecated browser
+ * properties (Lighthouse's "deprecated APIs").
+ */
+function fastPostEvent(type: string, data?: unknown): void {
+  const w = window as unknown as {
+    TelegramWebviewProxy?: { postEvent?: (t: string, d: string) => void };
+    external?: { notify?: (m: string) => void };
+  };
+  const message = JSON.stringify({ eventType: type, eventData: data });
+  let framed: boolean;
+  try {
+    framed = window.self !== window.top;
+  } catch {
+    framed = true;
+  }
+  if (framed) {
+    sdkPostMessage(message, targetOrigin());
+    return;
+  }
+  if (typeof w.TelegramWebviewProxy?.postEvent === 'function') {
+    w.TelegramWebviewProxy.postEvent(type, JSON.stringify(data));
+    return;
+  }
+  if (typeof w.external?.notify === 'function') {
+    w.external.notify(message);
+    return;
+  }
+  throw new Error(`no Telegram client to send ${type} to`);
+}
+
 /** Mounts the SDK components and binds their CSS variables. Call once, before rendering. */
 export function initTelegram(): void {
-  initSdk();
+  initSdk({ postEvent: fastPostEvent as unknown as PostEventFn });
   safe(() => mountBackButton.ifAvailable());
   safe(() => mountThemeParamsSync.ifAvailable());
   safe(() => mountMiniAppSync.ifAvailable());
   safe(() => bindThemeParamsCssVars.ifAvailable());
   safe(() => bindMiniAppCssVars.ifAvailable());
   safe(() => mountSwipeBehavior.ifAvailable());
+  mountNativeUi();
   if (mountViewport.isAvailable()) {
     mountViewport()
       .then(() => {
@@ -351,18 +398,29 @@ export function signalReady(): void {
 }
 
 /**
- * Paints Telegram's header, background and bottom bar in the app's theme. When the chosen
- * theme is Telegram's own, the client's colour keys are used so they match exactly.
+ * Paints Telegram's header, background and bottom bar in the page's colours (which follow the
+ * client's palette when the chosen theme is Telegram's own), and gives the native bottom
+ * buttons the page's contrast-checked button colours.
  */
-export function applyChromeColors(theme: Theme, matchesTelegram: boolean): void {
-  const p = palettes[theme];
-  safe(() => (matchesTelegram ? setMiniAppHeaderColor.ifAvailable('bg_color') : setMiniAppHeaderColor.ifAvailable(p.bg_color)));
-  safe(() => setMiniAppBackgroundColor.ifAvailable(matchesTelegram ? 'bg_color' : p.bg_color));
-  safe(() => setMiniAppBottomBarColor.ifAvailable(matchesTelegram ? 'bottom_bar_bg_color' : p.bottom_bar_bg_color));
+export function applyChromeColors(theme: Theme, colors: { bg: string; button: string; buttonText: string }): void {
+  const bg = colors.bg as `#${string}`;
+  safe(() => setMiniAppHeaderColor.ifAvailable(bg));
+  safe(() => setMiniAppBackgroundColor.ifAvailable(bg));
+  safe(() => setMiniAppBottomBarColor.ifAvailable(bg));
+  setButtonColors({ button: colors.button, buttonText: colors.buttonText });
   if (launch.demo && demoTheme !== theme) {
     // In demo mode the "client" follows the chosen theme, like a player switching Telegram's.
     demoTheme = theme;
     emitEvent('theme_changed', { theme_params: themeParamsFor(theme) as never });
+  }
+}
+
+/** Calls `listener` after every `theme_changed` (the CSS variables are rebound by then). */
+export function onThemeChanged(listener: () => void): () => void {
+  try {
+    return on('theme_changed', () => setTimeout(listener, 0));
+  } catch {
+    return () => undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 import styles from './bottom-sheet.module.css';
@@ -16,7 +16,9 @@ export interface BottomSheetProps {
 }
 
 /** A bottom sheet or centred modal rendered into `document.body`, animated with transform only. */
-export function BottomSheet({ open, onClose, title, children, variant = 'sheet', dismissible = true, labelledBy }: BottomSheetProps) {
+export function BottomSheet({ open, onClose, title, children, variant = 'sheet', dismissible = true, labelledBy: given }: BottomSheetProps) {
+  const ownId = useId();
+  const labelledBy = given ?? (title ? ownId : undefined);
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {

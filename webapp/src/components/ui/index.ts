@@ -8,3 +8,4 @@ export { Splash, StatusScreen } from './status-screen';
 export { DEFAULT_TOAST_MS, toast, Toaster, useToasts, type ToastOptions } from './toast';
 export { Toggle } from './toggle';
 export { PageHeader } from './page-header';
+export { MainAction, SecondaryAction } from './main-action';

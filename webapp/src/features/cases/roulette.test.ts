@@ -4,7 +4,9 @@ import {
   TIMELINE,
   TOTAL_SLOTS,
   WIN_SLOT,
+  CLEAR_AROUND_WINNER,
   buildStrip,
+  clearAroundWinner,
   easeOutQuint,
   landingJitter,
   offsetAt,
@@ -194,5 +196,34 @@ describe('the repeating DOM strip', () => {
     expect(j).toBeGreaterThanOrEqual(0);
     expect(stripPosition(end, slot, strip.period).base + j).toBe(WIN_SLOT);
     expect(winnerNode(offsetForSlot(START_SLOT, slot, viewport), slot, strip.period, nodes)).toBe(-1);
+  });
+});
+
+describe('the landing (issue 14)', () => {
+  const slot = 104;
+  it('puts the centre of the winner slot exactly on the marker, whatever the viewport', () => {
+    for (const viewport of [300, 517, 640, 733.5]) {
+      const offset = offsetForSlot(WIN_SLOT, slot, viewport, landingJitter(Math.random));
+      const slotCentre = WIN_SLOT * slot + slot / 2 - offset;
+      expect(Math.abs(slotCentre - viewport / 2)).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('shows no copy of the winner within two slots of it', () => {
+    const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    for (let seed = 1; seed < 300; seed++) {
+      const winner = items[seed % items.length]!;
+      const strip = clearAroundWinner(buildStrip(items, null, seeded(seed), 9), (i) => i === winner);
+      for (let d = -CLEAR_AROUND_WINNER; d <= CLEAR_AROUND_WINNER; d++) {
+        if (d !== 0) expect(strip.at(WIN_SLOT + d), `seed ${seed} slot ${WIN_SLOT + d}`).not.toBe(winner);
+      }
+      // Still a cycle: the renderer relies on slot i and i + period showing the same item.
+      expect(strip.at(WIN_SLOT + 1)).toBe(strip.at(WIN_SLOT + 1 - strip.period));
+    }
+  });
+
+  it('leaves a strip of only the winner as it is', () => {
+    const strip = clearAroundWinner(buildStrip(['a'], null, seeded(1), 5), (i) => i === 'a');
+    expect(strip.at(WIN_SLOT + 1)).toBe('a');
   });
 });

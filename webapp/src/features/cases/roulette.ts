@@ -128,9 +128,12 @@ export function offsetAt(elapsed: number, from: number, to: number): number {
   return from + (to - from) * easeOutQuint(elapsed / SCROLL_MS);
 }
 
-/** A landing jitter in [-0.3, 0.3] of a slot: the winner stays well under the marker. */
-export function landingJitter(rng: Rng): number {
-  return (rng() - 0.5) * 0.6;
+/**
+ * The landing offset within the winner's slot. Zero: the winner lands centred on the marker
+ * (a random jitter read as "missed by a few pixels", issue 14).
+ */
+export function landingJitter(_rng: Rng): number {
+  return 0;
 }
 
 /*
@@ -159,4 +162,36 @@ export function winnerNode(offset: number, slotPx: number, period: number, nodes
   const j = WIN_SLOT - base;
   const firstVisible = Math.floor(offset / slotPx);
   return j >= 0 && j < nodes && firstVisible > WIN_SLOT - period ? j : -1;
+}
+
+/** Slots on each side of the winner that must not show another copy of the winner's item. */
+export const CLEAR_AROUND_WINNER = 2;
+
+/**
+ * The same strip with no copy of the winner's item within `CLEAR_AROUND_WINNER` slots of slot
+ * 1500: each such copy in the cycle trades places with an entry far from the winner. `same`
+ * tells whether a cycle entry is the winner's item. Positions are cycle positions, so the
+ * DOM strip (which shows the cycle) changes only in those few nodes.
+ */
+export function clearAroundWinner<T>(strip: Strip<T>, same: (item: T) => boolean): Strip<T> {
+  const period = strip.period;
+  const cycle = Array.from({ length: period }, (_, i) => strip.at(i));
+  const mod = (n: number) => ((n % period) + period) % period;
+  const near = new Set<number>();
+  for (let d = -CLEAR_AROUND_WINNER; d <= CLEAR_AROUND_WINNER; d++) near.add(mod(WIN_SLOT + d));
+  for (const p of near) {
+    if (p === mod(WIN_SLOT) || !same(cycle[p]!)) continue;
+    // The farthest entry from the winner that is another item takes its place.
+    for (let k = Math.floor(period / 2); k < period + Math.floor(period / 2); k++) {
+      const q = mod(WIN_SLOT + k);
+      if (near.has(q) || same(cycle[q]!)) continue;
+      [cycle[p], cycle[q]] = [cycle[q]!, cycle[p]!];
+      break;
+    }
+  }
+  return {
+    length: strip.length,
+    period,
+    at: (index) => (index === WIN_SLOT ? strip.at(WIN_SLOT) : cycle[mod(index)]!),
+  };
 }

@@ -28,3 +28,13 @@ export const useCases = create<CasesState>((set, get) => ({
   },
   byId: (id) => get().cases.find((c) => c.id === id),
 }));
+
+/** A skin's display name ("AK-47 | Redline") from the catalog; never the raw id when it is known. */
+export function skinName(cases: readonly Case[], itemId: string | null | undefined): string {
+  if (!itemId) return '—';
+  for (const c of cases) {
+    const it = c.items.find((i) => i.id === itemId);
+    if (it) return it.variant ? `${it.name} | ${it.variant}` : it.name;
+  }
+  return itemId;
+}

@@ -11,6 +11,8 @@ export interface AppConfig {
   devGate: boolean;
   demo: boolean;
   version: string;
+  /** Stars a player must have bought before withdrawals unlock. */
+  withdrawMinStars?: number;
 }
 
 export function getConfig(): Promise<AppConfig> {
@@ -22,8 +24,11 @@ export async function getMaintenance(): Promise<boolean> {
   return body?.maintenance === true;
 }
 
-/** `POST /dev-gate`: `403 wrong_password` when the password is wrong. */
-export function postDevGate(password: string): Promise<unknown> {
+/**
+ * `POST /dev-gate`: `{success, proof, expiresAt}`; `403 wrong_password` when the password is
+ * wrong, `429 rate_limited` after too many tries.
+ */
+export function postDevGate(password: string): Promise<{ success?: boolean; proof?: string; expiresAt?: number } | undefined> {
   return api.post('/dev-gate', { password }, { auth: false, retryOn401: false });
 }
 

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 
 import { isApiError } from '../../lib/api-client';
 import { readBool, readJson, readString, storageKeys, writeBool, writeJson, writeString } from '../../lib/storage';
+import { forgetProof, proofRequired, readProof, saveProof } from './proof';
 import { getAgreement, getConfig, getMaintenance, postAgreement, postDevGate, type AppConfig } from './api';
 
 /** Spec section 9: the maintenance status is polled every 60 s. */
@@ -31,7 +32,9 @@ interface GatesState {
   loadConfig: () => Promise<AppConfig>;
   checkMaintenance: () => Promise<void>;
   setMaintenance: (on: boolean) => void;
-  submitDevGate: (password: string) => Promise<'ok' | 'wrong' | 'error'>;
+  submitDevGate: (password: string) => Promise<'ok' | 'wrong' | 'limited' | 'error'>;
+  /** The server refused the gate's proof (`403 dev_gate_required`): show the gate again. */
+  requireDevGate: () => void;
   checkAgreement: () => Promise<Agreement>;
   acceptAgreement: () => Promise<boolean>;
   setPendingPath: (path: string | null) => void;
@@ -47,7 +50,8 @@ export const useGates = create<GatesState>((set, get) => ({
     isMaintenance: storedMaintenance?.isMaintenance === true,
     lastChecked: storedMaintenance?.lastChecked ?? null,
   },
-  isAuthenticated: readBool(storageKeys.isAuthenticated, false),
+  // Passed means holding the server's unexpired proof for this tab.
+  isAuthenticated: readBool(storageKeys.isAuthenticated, false) && (!proofRequired() || readProof() !== null),
   termsAccepted: readBool(storageKeys.termsAccepted, false),
   agreement: 'unknown',
   agreementCheckFailed: false,
@@ -76,14 +80,23 @@ export const useGates = create<GatesState>((set, get) => ({
 
   submitDevGate: async (password) => {
     try {
-      await postDevGate(password);
+      const body = await postDevGate(password);
+      // The server's proof goes with every sign-in of this tab until it expires.
+      if (typeof body?.proof === 'string' && body.proof) saveProof(body.proof, Number(body.expiresAt ?? 0) || Date.now() / 1000 + 3600);
       writeBool(storageKeys.isAuthenticated, true);
       set({ isAuthenticated: true });
       return 'ok';
     } catch (e) {
       if (isApiError(e) && e.code === 'wrong_password') return 'wrong';
+      if (isApiError(e) && (e.code === 'rate_limited' || e.status === 429)) return 'limited';
       return 'error';
     }
+  },
+
+  requireDevGate: () => {
+    forgetProof();
+    writeBool(storageKeys.isAuthenticated, false);
+    set({ isAuthenticated: false });
   },
 
   checkAgreement: async () => {

@@ -1,4 +1,5 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
+import { isGone } from './status';
 
 /** docs/api.md "InventoryItem". */
 export interface InventoryItem {
@@ -36,7 +37,8 @@ export interface PublicItem {
 
 export async function fetchItems(): Promise<InventoryItem[]> {
   const list = unwrapData<InventoryItem[]>(await api.get<unknown>('/user/items'));
-  return Array.isArray(list) ? list : [];
+  // Sold and revoked items never show in lists.
+  return Array.isArray(list) ? list.filter((i) => !isGone(i.status)) : [];
 }
 
 /** Spec section 5: success and an item field, else 'Invalid response format'. */
@@ -46,10 +48,11 @@ export async function fetchItem(id: number | string): Promise<InventoryItem> {
   return body.item;
 }
 
-export async function fetchPublicItem(id: number | string): Promise<PublicItem> {
+/** `GET /items/{id}/public?ref=<owner's ref code>`: `404 item_not_found` unless the ref is the owner's. */
+export async function fetchPublicItem(id: number | string, ref: string | null): Promise<PublicItem> {
   const body = await api.get<{ success?: boolean; item?: PublicItem }>(
     `/items/${encodeURIComponent(String(id))}/public`,
-    { auth: false },
+    { auth: false, query: ref ? { ref } : undefined },
   );
   if (!body?.success || !body.item) throw new ApiError(200, 'bad_response', 'Invalid response format', body);
   return body.item;

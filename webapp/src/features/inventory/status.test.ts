@@ -54,3 +54,19 @@ describe('skin texts', () => {
     expect(priceValue({ formatted: '12,5' })).toBe('12,5');
   });
 });
+
+describe('withdrawal failure reasons and gone items (issue 14)', () => {
+  it('translates known reason codes and reads unknown ones as other', async () => {
+    const { reasonKey } = await import('./status');
+    expect(reasonKey('inventory_private')).toBe('reason.inventory_private');
+    expect(reasonKey('steam_unavailable')).toBe('reason.steam_unavailable');
+    expect(reasonKey('made_up_code')).toBe('reason.other');
+    expect(reasonKey(null)).toBe('reason.other');
+  });
+
+  it('never lists revoked or sold items', async () => {
+    const { filterByTab } = await import('./status');
+    const items = [{ status: 'received' }, { status: 'revoked' }, { status: 'sold' }, { status: 'error' }];
+    expect(filterByTab(items, 'received')).toEqual([{ status: 'received' }, { status: 'error' }]);
+  });
+});

@@ -16,8 +16,19 @@ export function tabOf(status: string | null | undefined): SkinTab {
   return 'received';
 }
 
+/** Sold and revoked (taken back after a refund) items have left the inventory. */
+export const isGone = (status: string | null | undefined) => status === 'sold' || status === 'revoked';
+
 export function filterByTab<T extends HasStatus>(items: readonly T[], tab: SkinTab): T[] {
-  return items.filter((i) => tabOf(i.status) === tab);
+  return items.filter((i) => !isGone(i.status) && tabOf(i.status) === tab);
+}
+
+/** Why a withdrawal failed, as the server's codes; anything else reads as `other`. */
+export const REASON_CODES = ['trade_url_invalid', 'inventory_private', 'trade_restricted', 'item_unavailable', 'steam_unavailable', 'other'] as const;
+
+/** The i18n key of a failure reason code (unknown codes fall back to `other`). */
+export function reasonKey(code: string | null | undefined): string {
+  return `reason.${(REASON_CODES as readonly string[]).includes(code ?? '') ? code : 'other'}`;
 }
 
 export const isError = (status: string | null | undefined) => status === 'error';

@@ -4,6 +4,7 @@ import { toast } from '../../components/ui';
 import { t } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { formatTokens } from '../../lib/format';
+import { holdClosing, releaseClosing } from '../../lib/native-ui';
 import { getRawInitData, haptic, launch, versionAtLeast } from '../../lib/telegram';
 import { onInvoiceClosed, openInvoiceLink } from '../../lib/telegram-actions';
 import { useGoBack } from '../../lib/use-go-back';
@@ -18,7 +19,7 @@ function show(notice: Notice): void {
   switch (notice.kind) {
     case 'success':
       haptic.success();
-      toast.success(t('purchase.success', { tokens: formatTokens(notice.tokens) }), { durationMs: PURCHASE_TOAST_MS });
+      toast.success(t('purchase.success', { tokens: formatTokens(notice.tokens), count: Number(notice.tokens) }), { durationMs: PURCHASE_TOAST_MS });
       return;
     case 'failed':
       haptic.error();
@@ -62,9 +63,12 @@ export function usePurchase() {
     if (purchaser.busy) return;
     haptic.light();
     setBusy(pack.id ?? '');
+    // Closing the app mid-payment asks first (the invoice may still be paid).
+    holdClosing();
     try {
       await purchaser.buy(pack);
     } finally {
+      releaseClosing();
       setBusy(null);
     }
   };

@@ -1,4 +1,5 @@
 import { api, ApiError, clientErrorCodes } from '../../lib/api-client';
+import { devGateHeaders } from '../gates/proof';
 
 /** `GET /me` data; `docs/api.md` "Profile". Unknown extra fields are kept. */
 export interface Profile {
@@ -16,11 +17,11 @@ export interface Profile {
   language?: string | null;
   isAdmin?: boolean;
   demo?: boolean;
-  /** Tokens owed after a refunded purchase (0 when none). */
+  /** Tokens owed after a refund (0 when none); later credits repay it first. */
   debt?: number;
-  /** False while a debt is open or the paid-deposit rule is not met. */
+  /** False until the player has bought enough Stars to withdraw skins. */
   withdrawalsUnlocked?: boolean;
-  /** Stars of purchases still needed before withdrawals unlock. */
+  /** Stars still to buy before withdrawals unlock (0 when unlocked). */
   starsToUnlockWithdrawals?: number;
   [extra: string]: unknown;
 }
@@ -49,7 +50,8 @@ export async function postAuth(initData: string): Promise<AuthAnswer> {
   const body = await api.post<Record<string, unknown> | undefined>(
     '/auth',
     { initData },
-    { auth: false, retryOn401: false },
+    // The development gate's proof, when the server runs behind one.
+    { auth: false, retryOn401: false, headers: devGateHeaders() },
   );
   const token = body?.token;
   if (typeof token !== 'string' || !token) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 
-import { Button, Img, Skeleton } from '../../components/ui';
+import { Button, Img, MainAction, SecondaryAction, Skeleton } from '../../components/ui';
 import { TokenAmount } from '../../features/cases/components/token-amount';
 import { DEFAULT_CONDITION, rarityColor, rarityKey } from '../../features/cases/rarity';
 import { sellSkin, shareSkin } from '../../features/inventory/actions';
@@ -98,15 +98,17 @@ export function CaseResultPage() {
         <Button block size="lg" variant="secondary" onClick={onShare} loading={busy === 'share'} disabled={busy !== null}>
           {t('result.share')}
         </Button>
-        <Button block size="lg" variant="secondary" onClick={spinAgain} disabled={busy !== null} data-testid="spin-again">
-          {t('result.spin')}
-        </Button>
-        {sellable && (
-          <Button block size="lg" onClick={onSell} loading={busy === 'sell'} disabled={busy !== null} data-testid="result-sell">
-            {t('result.sell', { price: typeof price === 'number' ? formatTokens(price) : price })}
-          </Button>
-        )}
       </div>
+      {/* Telegram's bottom buttons: "Sell for N" and, above it, "Spin again". */}
+      <SecondaryAction testId="spin-again" text={t('result.spin')} onClick={spinAgain} enabled={busy === null} />
+      <MainAction
+        testId="result-sell"
+        text={t('result.sell', { price: typeof price === 'number' ? formatTokens(price) : price })}
+        onClick={() => void onSell()}
+        loading={busy === 'sell'}
+        enabled={busy === null}
+        visible={sellable}
+      />
     </main>
   );
 }

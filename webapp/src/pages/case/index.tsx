@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { useHideBackButton } from '../../app/back-button';
-import { Button, Img, Modal, Skeleton, toast } from '../../components/ui';
+import { Img, MainAction, Skeleton, toast } from '../../components/ui';
 import { fetchCase, openCase, type Case, type CaseItem } from '../../features/cases/api';
 import { OddsList } from '../../features/cases/components/odds-list';
 import { Roulette } from '../../features/cases/components/roulette';
@@ -17,6 +17,7 @@ import { useSession } from '../../features/session/store';
 import { useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { formatTokensInt } from '../../lib/format';
+import { choosePopup, useClosingConfirmation } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
 import styles from './case.module.css';
@@ -57,7 +58,6 @@ export function CasePage() {
   const [kase, setKase] = useState<Case | null>(cached ?? null);
   const [phase, setPhase] = useState<Phase>('idle');
   const [winner, setWinner] = useState<CaseItem | null>(null);
-  const [insufficient, setInsufficient] = useState(false);
   const [fair, setFair] = useState<Pick<OpenFair, 'serverSeedHash' | 'clientSeed' | 'nonce'> | null>(null);
   const won = useRef<InventoryItem | null>(null);
   const lowEnd = useMemo(isLowEndDevice, []);
@@ -91,14 +91,17 @@ export function CasePage() {
       .catch(() => setFair(null));
   }, []);
 
-  // A vertical swipe on the strip must not close the mini app.
+  // While the roulette spins a vertical swipe must not close the mini app.
+  const spinningNow = phase !== 'idle';
   useEffect(() => {
+    if (!spinningNow) return;
     setVerticalSwipes(false);
     return () => setVerticalSwipes(true);
-  }, []);
+  }, [spinningNow]);
 
-  // Spec: UI locked and back button hidden while a case is opening.
-  useHideBackButton(phase !== 'idle');
+  // Spec: UI locked and back button hidden while a case is opening; closing asks first.
+  useHideBackButton(spinningNow);
+  useClosingConfirmation(spinningNow);
 
   const opener = useMemo(
     () =>
@@ -111,21 +114,32 @@ export function CasePage() {
     [],
   );
 
+  /** Spec: not enough tokens offers buying them or inviting friends (a native popup). */
+  const offerTokens = async (price: number) => {
+    haptic.error();
+    const choice = await choosePopup(t('caseScreen.insufficientTitle'), t('caseScreen.insufficientText', { price: formatTokensInt(price), count: price }), [
+      { id: 'buy', text: t('caseScreen.buy') },
+      { id: 'invite', text: t('caseScreen.invite') },
+    ]);
+    if (choice === 'buy') navigate('/packages');
+    else if (choice === 'invite') navigate('/referrals');
+  };
+
   const onOpen = async () => {
     if (!kase || phase !== 'idle') return;
     if (balance < kase.tokens) {
-      haptic.error();
-      setInsufficient(true);
+      void offerTokens(kase.tokens);
       return;
     }
     haptic.medium();
+    // The whole roulette is in view while it spins.
+    window.scrollTo({ top: 0 });
     setPhase('opening');
     const out = await opener.open(kase.id, kase.tokens);
     if (out.kind === 'busy') return;
     if (out.kind === 'insufficient') {
       setPhase('idle');
-      haptic.error();
-      setInsufficient(true);
+      void offerTokens(kase.tokens);
       return;
     }
     if (out.kind === 'failed') {
@@ -178,9 +192,12 @@ export function CasePage() {
         <Roulette items={kase.items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
       </div>
 
-      <Button block size="lg" onClick={onOpen} loading={phase === 'opening'} disabled={busy} data-testid="open-case">
-        {busy ? t('caseScreen.opening') : t('caseScreen.open', { price: formatTokensInt(kase.tokens) })}
-      </Button>
+      <MainAction
+        testId="open-case"
+        text={t('caseScreen.open', { price: formatTokensInt(kase.tokens) })}
+        onClick={() => void onOpen()}
+        visible={!busy}
+      />
 
       {fair && (
         <p className={styles.fair} data-testid="fair-line">
@@ -200,22 +217,6 @@ export function CasePage() {
         <OddsList items={kase.items} />
       </section>
 
-      <Modal open={insufficient} onClose={() => setInsufficient(false)} title={t('caseScreen.insufficientTitle')}>
-        <div className={styles.dialog} data-testid="insufficient-dialog">
-          <p className={styles.dialogText}>
-            {t('caseScreen.insufficientText', { price: formatTokensInt(kase.tokens) })}
-          </p>
-          <Button block size="lg" onClick={() => navigate('/packages')}>
-            {t('caseScreen.buy')}
-          </Button>
-          <Button block variant="secondary" onClick={() => navigate('/referrals')}>
-            {t('caseScreen.invite')}
-          </Button>
-          <Button block variant="ghost" onClick={() => setInsufficient(false)}>
-            {t('common.close')}
-          </Button>
-        </div>
-      </Modal>
     </main>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
 import { Button, PageHeader, Skeleton, toast } from '../../components/ui';
-import { useCases } from '../../features/cases/store';
+import { skinName, useCases } from '../../features/cases/store';
 import {
   changeClientSeed,
   fetchFair,
@@ -174,7 +174,7 @@ export function FairPage() {
                   <span className={styles.date}>{formatDateTime(o.createdAt)}</span>
                 </div>
                 <div className={styles.openMeta}>
-                  <span className={styles.mono}>{o.itemId}</span>
+                  <span>{skinName(cases, o.itemId)}</span>
                   <span>{t('fair.rollCheck', { roll: o.roll, total: o.totalWeight })}</span>
                 </div>
                 {c === undefined || c === 'running' ? (
@@ -188,7 +188,7 @@ export function FairPage() {
                     <b>{c.ok ? `✓ ${t('fair.ok')}` : `✗ ${t('fair.mismatch')}`}</b>
                     <span>{c.hashMatches ? '✓' : '✗'} {t('fair.hashCheck')}</span>
                     <span>{c.rollMatches ? '✓' : '✗'} {t('fair.rollCheck', { roll: c.roll, total: o.weights.reduce((s, w) => s + w.weight, 0) })}</span>
-                    <span>{c.itemMatches ? '✓' : '✗'} {t('fair.itemCheck', { item: c.itemId ?? '—' })}</span>
+                    <span>{c.itemMatches ? '✓' : '✗'} {t('fair.itemCheck', { item: skinName(cases, c.itemId) })}</span>
                   </div>
                 )}
               </li>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 
 import { Button, IconWrench, StatusScreen, toast } from '../../components/ui';
+import { finishBootAfterGate } from '../../app/boot';
 import { useGates } from '../../features/gates/store';
 import { useT } from '../../i18n';
 import { haptic, openLink } from '../../lib/telegram';
@@ -11,7 +12,7 @@ import styles from './login.module.css';
  * (`POST /dev-gate`), never against a constant in the bundle. Passing it sets
  * `isAuthenticated`; the root gates then check the agreement (/ or /onboarding).
  */
-export function LoginPage() {
+export function LoginPage({ onPassed }: { onPassed?: () => void } = {}) {
   const t = useT();
   const channelUrl = useGates((s) => s.config?.channelUrl || s.config?.communityUrl);
   const [password, setPassword] = useState('');
@@ -26,17 +27,19 @@ export function LoginPage() {
     const result = await useGates.getState().submitDevGate(password);
     if (result === 'ok') {
       haptic.success();
-      await useGates.getState().checkAgreement();
+      // Signed-in only now: the server wanted the gate's proof first.
+      if (onPassed) {
+        onPassed();
+        return;
+      }
+      await finishBootAfterGate();
       if (useGates.getState().agreementCheckFailed) toast.error(t('login.agreementError'));
     } else {
       haptic.error();
       setBusy(false);
-      if (result === 'wrong') {
-        setWrong(true);
-        toast.error(t('login.wrongPassword'));
-      } else {
-        toast.error(t('common.error'));
-      }
+      // Each failure is said once: a wrong password under the field, anything else as a toast.
+      if (result === 'wrong') setWrong(true);
+      else toast.error(t(result === 'limited' ? 'errors.rate_limited' : 'common.error'));
     }
   };
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 
-import { Button, Skeleton, toast } from '../../components/ui';
+import { MainAction, Skeleton, toast } from '../../components/ui';
 import { useGates } from '../../features/gates/store';
 import { useT } from '../../i18n';
 import { haptic, openLink } from '../../lib/telegram';
@@ -20,7 +20,8 @@ const slides: ReadonlyArray<{ key: string; Art: ComponentType }> = [
 export function OnboardingPage() {
   const t = useT();
   const config = useGates((s) => s.config);
-  const [loading, setLoading] = useState(true);
+  // The shell answers the agreement before this screen is drawn; only an unknown one is asked.
+  const [loading, setLoading] = useState(() => useGates.getState().agreement === 'unknown');
   const [index, setIndex] = useState(0);
   const [accepted, setAccepted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -28,11 +29,12 @@ export function OnboardingPage() {
 
   // Spec section 7: the agreement is checked on onboarding load; agreed players are sent on.
   useEffect(() => {
+    if (!loading) return;
     void useGates
       .getState()
       .checkAgreement()
       .finally(() => setLoading(false));
-  }, []);
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     const timer = setInterval(() => setIndex((i) => (i + 1) % slides.length), AUTOPLAY_MS);
@@ -138,9 +140,7 @@ export function OnboardingPage() {
             </a>
           </span>
         </label>
-        <Button block size="lg" disabled={!accepted} loading={submitting} onClick={start} data-testid="onboarding-start">
-          {t('onboarding.start')}
-        </Button>
+        <MainAction testId="onboarding-start" text={t('onboarding.start')} onClick={() => void start()} enabled={accepted} loading={submitting} />
       </div>
     </main>
   );

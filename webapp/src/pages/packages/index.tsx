@@ -48,8 +48,8 @@ export function PackagesPage() {
                   <IconToken size={26} />
                 </span>
                 <span className={styles.texts}>
-                  <span className={styles.tokens}>{t('packages.tokens', { amount: formatTokensInt(p.tokens) })}</span>
-                  {p.bonus > 0 && <span className={styles.bonus}>{t('packages.bonus', { amount: formatTokensInt(p.bonus) })}</span>}
+                  <span className={styles.tokens}>{t('packages.tokens', { amount: formatTokensInt(p.tokens), count: p.tokens })}</span>
+                  {p.bonus > 0 && <span className={styles.bonus}>{t('packages.bonus', { amount: formatTokensInt(p.bonus), count: p.bonus })}</span>}
                 </span>
                 <span className={styles.stars}>{busy === p.id ? (
                     t('packages.buying')

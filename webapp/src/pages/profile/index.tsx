@@ -89,6 +89,13 @@ export function ProfilePage() {
         </div>
       </div>
 
+      {Number(user?.debt ?? 0) > 0 && (
+        <div className={styles.debt} role="note" data-testid="profile-debt">
+          <strong>{t('profile.debtTitle', { amount: formatTokens(Number(user?.debt)), count: Number(user?.debt) })}</strong>
+          <span>{t('profile.debtText')}</span>
+        </div>
+      )}
+
       <div className="section">
         <Row icon={<IconCart size={20} />} label={t('profile.buyTokens')} onClick={() => navigate('/packages')} testId="profile-packages" />
         <Row icon={<IconLink size={20} />} label={t('profile.tradeLink')} onClick={() => navigate('/trade-url')} testId="profile-trade-url" />

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-import { Button, IconFriends, PageHeader, SkeletonRows, toast } from '../../components/ui';
+import { Button, IconFriends, MainAction, PageHeader, SkeletonRows, toast } from '../../components/ui';
 import { TokenAmount } from '../../features/cases/components/token-amount';
 import { useGates } from '../../features/gates/store';
 import type { Referral } from '../../features/referrals/api';
@@ -118,11 +118,7 @@ export function ReferralsPage() {
         </nav>
       )}
 
-      <div className={styles.bar}>
-        <Button block size="lg" onClick={invite} disabled={!link} data-testid="invite">
-          {t('referrals.invite')}
-        </Button>
-      </div>
+      <MainAction testId="invite" text={t('referrals.invite')} onClick={() => void invite()} enabled={Boolean(link)} />
     </main>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 
-import { Button, IconAlert, Img, Modal, Skeleton } from '../../components/ui';
+import { Button, IconAlert, Img, MainAction, Modal, Skeleton } from '../../components/ui';
 import { TokenAmount } from '../../features/cases/components/token-amount';
 import { DEFAULT_CONDITION, rarityColor, rarityKey } from '../../features/cases/rarity';
 import { sellSkin, shareSkin } from '../../features/inventory/actions';
@@ -11,9 +11,10 @@ import {
   canTrade,
   capitalize,
   isError,
+  isGone,
   ownerName,
   priceValue,
-  showSellBar,
+  reasonKey,
   showWithdraw,
   splitMarketName,
 } from '../../features/inventory/status';
@@ -21,6 +22,8 @@ import { useInventory } from '../../features/inventory/store';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
+import { shareRefFor } from '../../lib/deep-link';
+import { launch } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './skin.module.css';
 
@@ -55,12 +58,12 @@ export function SkinPage() {
     if (loaded) return;
     let live = true;
     fetchItem(weaponId)
-      .then((item) => live && setLoaded({ kind: 'own', item }))
+      .then((item) => live && setLoaded(isGone(item.status) ? { kind: 'missing' } : { kind: 'own', item }))
       .catch(async (e: unknown) => {
         if (!live) return;
         if (isApiError(e) && (e.status === 404 || e.status === 403)) {
           try {
-            const item = await fetchPublicItem(weaponId);
+            const item = await fetchPublicItem(weaponId, shareRefFor(launch.startParam, weaponId));
             if (live) setLoaded({ kind: 'public', item });
           } catch {
             if (live) setLoaded({ kind: 'missing' });
@@ -144,9 +147,8 @@ export function SkinPage() {
     setBusy(null);
   };
 
-  const sellBar = showSellBar(status);
   return (
-    <main className={`${styles.page} ${sellBar ? styles.withBar : ''}`} data-testid="page-skin" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
+    <main className={styles.page} data-testid="page-skin" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
       <div className={`${styles.hero} ${err ? styles.heroError : ''}`}>
         <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" />
       </div>
@@ -173,15 +175,20 @@ export function SkinPage() {
             </span>
           }
         />
-        {err && (item.statusReasonCode || item.statusReason) && (
-          <Row label="" value={<span className={styles.reason} data-testid="skin-reason">{failureText(item, t)}</span>} />
+        {err && (
+          <Row
+            label={t('skin.reasonLabel')}
+            value={
+              <span className={styles.reason} data-testid="skin-reason">
+                {t(reasonKey(item.statusReasonCode))}
+                {item.statusReason && <span className={styles.note}>{t('skin.note', { note: item.statusReason })}</span>}
+              </span>
+            }
+          />
         )}
       </dl>
 
       <div className={styles.actions}>
-        <Button variant="secondary" onClick={() => setConfirm(true)} disabled={!tradable} data-testid="skin-sell">
-          {t('skin.sell')}
-        </Button>
         {showWithdraw(status) && (
           <Button variant="secondary" onClick={() => navigate('/withdraw', { state: { item } })} disabled={!tradable} data-testid="skin-withdraw">
             {t('skin.withdraw')}
@@ -192,18 +199,19 @@ export function SkinPage() {
         </Button>
       </div>
 
-      {sellBar && (
-        <div className={styles.bar}>
-          <Button block size="lg" onClick={() => setConfirm(true)} disabled={!tradable} data-testid="sell-bar">
-            {t('skin.sellFor', { price: priceText })}
-          </Button>
-        </div>
-      )}
+      {/* The sale is the screen's primary action: Telegram's bottom button, once. */}
+      <MainAction
+        testId="sell-bar"
+        text={t('skin.sellFor', { price: priceText })}
+        onClick={() => setConfirm(true)}
+        enabled={tradable}
+        visible={status !== 'sent' && !confirm}
+      />
 
       <Modal open={confirm} onClose={() => busy === null && setConfirm(false)} dismissible={busy === null} title={t('skin.sellTitle')}>
         <div className={styles.confirm} data-testid="sell-confirm">
           <Img src={item.iconUrl} alt="" className={styles.confirmImg} />
-          <p>{t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText })}</p>
+          <p>{t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText, count: typeof price === 'number' ? price : 5 })}</p>
           <div className={styles.confirmButtons}>
             <Button variant="secondary" onClick={() => setConfirm(false)} disabled={busy !== null}>
               {t('common.cancel')}
@@ -233,13 +241,4 @@ function conditionText(t: (k: string) => string, condition: string | undefined):
   const key = `condition.${c}`;
   const text = t(key);
   return text === key ? c : text;
-}
-
-/** A failed withdrawal's reason: the translated code, then the operator's note if any. */
-function failureText(item: InventoryItem, t: ReturnType<typeof useT>): string {
-  const code = item.statusReasonCode || 'other';
-  const key = `withdrawReason.${code}`;
-  const why = t(key) === key ? t('withdrawReason.other') : t(key);
-  const reason = item.statusReason ? `${why}. ${t('skin.note', { note: item.statusReason })}` : why;
-  return t('skin.reason', { reason });
 }

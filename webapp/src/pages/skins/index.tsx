@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 
-import { Button, PageHeader, Segmented, SkeletonCards } from '../../components/ui';
+import { Button, IconSkins, PageHeader, Segmented, SkeletonCards } from '../../components/ui';
 import type { InventoryItem } from '../../features/inventory/api';
 import { SkinCard } from '../../features/inventory/components/skin-card';
 import { filterByTab, type SkinTab } from '../../features/inventory/status';
@@ -68,9 +68,14 @@ export function SkinsPage() {
         </div>
       ) : shown.length === 0 ? (
         <div className={styles.empty} data-testid="skins-empty">
+          <IconSkins size={44} className={styles.emptyIcon} />
           <p>{t(emptyKey[tab])}</p>
-          {tab === 'received' && (
+          {tab === 'received' ? (
             <Button onClick={() => navigate('/cases')}>{t('skins.openCases')}</Button>
+          ) : (
+            <Button variant="secondary" onClick={() => setTab('received')}>
+              {t('skins.toReceived')}
+            </Button>
           )}
         </div>
       ) : (

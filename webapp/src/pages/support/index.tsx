@@ -45,6 +45,9 @@ export function SupportPage() {
         <div className={styles.empty} data-testid="tickets-empty">
           <IconNotes size={36} className={styles.notes} />
           <p>{t('support.empty')}</p>
+          <Button size="sm" variant="secondary" onClick={() => setCreating(true)} data-testid="tickets-empty-create">
+            {t('support.createFirst')}
+          </Button>
         </div>
       ) : (
         <ul className={styles.list}>

@@ -5,6 +5,7 @@ import { Button, toast } from '../../components/ui';
 import { closeTicket, fetchMessages, fetchTicket, sendMessage, type Ticket } from '../../features/support/api';
 import { chatRows, clampInputHeight, type ChatMessage, type DayLabel } from '../../features/support/chat';
 import { useT, type TFunction } from '../../i18n';
+import { confirmPopup } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import styles from './ticket.module.css';
 
@@ -95,6 +96,8 @@ export function TicketPage() {
 
   const close = async () => {
     if (closing) return;
+    const sure = await confirmPopup({ message: t('ticket.closeConfirm'), ok: t('ticket.closeOk'), cancel: t('common.cancel'), destructive: true });
+    if (!sure) return;
     setClosing(true);
     try {
       await closeTicket(ticketId);

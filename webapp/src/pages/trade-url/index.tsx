@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-import { Button, PageHeader, Skeleton, toast } from '../../components/ui';
+import { MainAction, PageHeader, Skeleton, toast } from '../../components/ui';
 import { useSession } from '../../features/session/store';
 import { getTradeUrl, putTradeUrl } from '../../features/trade-url/api';
 import { isValidTradeUrl, TRADE_URL_HELP } from '../../features/trade-url/validate';
@@ -16,13 +16,19 @@ const requirements = ['reqPublic', 'reqGuard', 'reqAge', 'reqBan'] as const;
 export function TradeUrlPage() {
   const t = useT();
   const [value, setValue] = useState('');
+  /** What the server holds: Save stays off until the field differs from it. */
+  const [saved, setSaved] = useState('');
   const [loading, setLoading] = useState(true);
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     let alive = true;
     getTradeUrl()
-      .then((url) => alive && setValue(url ?? ''))
+      .then((url) => {
+        if (!alive) return;
+        setValue(url ?? '');
+        setSaved(url ?? '');
+      })
       .catch(() => alive && toast.error(t('tradeUrl.loadError')))
       .finally(() => alive && setLoading(false));
     return () => {
@@ -34,7 +40,7 @@ export function TradeUrlPage() {
   const trimmed = value.trim();
   const valid = isValidTradeUrl(trimmed);
   const showInvalid = trimmed.length > 0 && !valid;
-  const canSave = valid && !loading && !saving;
+  const canSave = valid && !loading && !saving && trimmed !== saved;
 
   const save = async () => {
     if (!valid) {
@@ -43,8 +49,9 @@ export function TradeUrlPage() {
     }
     setSaving(true);
     try {
-      const saved = await putTradeUrl(trimmed);
-      useSession.getState().patchUser({ trade_url: saved });
+      const stored = await putTradeUrl(trimmed);
+      useSession.getState().patchUser({ trade_url: stored });
+      setSaved(stored || trimmed);
       haptic.success();
       toast.success(t('tradeUrl.saved'));
     } catch (e) {
@@ -84,9 +91,7 @@ export function TradeUrlPage() {
         <button type="button" className={styles.link} onClick={() => openLink(TRADE_URL_HELP)}>
           {t('tradeUrl.howToGet')}
         </button>
-        <Button block size="lg" disabled={!canSave} loading={saving} onClick={save} data-testid="trade-url-save">
-          {saving ? t('common.saving') : t('common.save')}
-        </Button>
+        <MainAction testId="trade-url-save" text={t('common.save')} onClick={() => void save()} enabled={canSave} loading={saving} />
 
         <section className={styles.box}>
           <h2 className={styles.boxTitle}>{t('tradeUrl.instructionTitle')}</h2>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
-import { Button, Img, toast } from '../../components/ui';
+import { Img, MainAction, toast } from '../../components/ui';
 import { requestWithdrawal, type InventoryItem } from '../../features/inventory/api';
 import { TradeHelp } from '../../features/inventory/components/trade-help';
 import { useInventory } from '../../features/inventory/store';
@@ -10,7 +10,7 @@ import { getTradeUrl } from '../../features/trade-url/api';
 import { useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
-import { formatTokens } from '../../lib/format';
+import { formatInteger, formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
@@ -112,13 +112,12 @@ export function WithdrawPage() {
       {locked ? (
         <div className={styles.locked} role="status" data-testid="withdraw-locked">
           <p className={styles.lockedText}>
-            {debt > 0 ? t('withdraw.lockedDebt', { debt: formatTokens(debt) }) : t('withdraw.lockedDeposit', { stars: starsLeft })}
+            {debt > 0
+              ? t('withdraw.lockedDebt', { debt: formatTokens(debt), count: debt })
+              : t('withdraw.lockedText', { stars: formatInteger(starsLeft), count: starsLeft })}
           </p>
-          {debt > 0 ? null : (
-            <Button block size="lg" onClick={() => navigate('/packages')} data-testid="withdraw-to-packages">
-              {t('withdraw.toPackages')}
-            </Button>
-          )}
+          {/* The way out of a deposit lock is the screen's primary action: Telegram's button. */}
+          <MainAction testId="withdraw-to-packages" text={t('withdraw.toPackages')} onClick={() => navigate('/packages')} visible={debt <= 0} />
         </div>
       ) : (
         <>
@@ -146,9 +145,13 @@ export function WithdrawPage() {
               </button>
             </p>
           )}
-          <Button block size="lg" onClick={submit} disabled={sending || !link.trim() || !item} data-testid="withdraw-submit">
-            {sending ? t('withdraw.sending') : t('withdraw.submit')}
-          </Button>
+          <MainAction
+            testId="withdraw-submit"
+            text={t('withdraw.submit')}
+            onClick={() => void submit()}
+            loading={sending}
+            enabled={!sending && link.trim().length > 0 && item !== null}
+          />
         </>
       )}
       <TradeHelp open={help} onClose={() => setHelp(false)} title={t('withdraw.instruction')} />

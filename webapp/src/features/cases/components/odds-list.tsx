@@ -2,6 +2,7 @@ import { memo } from 'react';
 
 import { Img } from '../../../components/ui';
 import { useT } from '../../../i18n';
+import { formatPercent } from '../../../lib/format';
 import { itemIcon, type CaseItem } from '../api';
 import { rarityColor, rarityKey } from '../rarity';
 import { TokenAmount } from './token-amount';
@@ -31,5 +32,4 @@ export const OddsList = memo(function OddsList({ items, compact = false }: { ite
   );
 });
 
-const chanceFmt = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
-export const formatChance = (chance: number | undefined) => (chance === undefined ? '—' : `${chanceFmt.format(chance)}%`);
+export const formatChance = (chance: number | undefined) => (chance === undefined ? '—' : `${formatPercent(chance)}%`);

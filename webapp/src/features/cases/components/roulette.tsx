@@ -9,6 +9,7 @@ import {
   TIMELINE,
   WIN_SLOT,
   buildStrip,
+  clearAroundWinner,
   landingJitter,
   offsetAt,
   offsetForSlot,
@@ -59,7 +60,9 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
   const nodesRef = useRef<Array<HTMLDivElement | null>>([]);
   const [viewport, setViewport] = useState(560);
   const visible = Math.ceil(viewport / SLOT_PX) + 2;
-  const strip = useMemo(() => buildStrip<CaseItem>(items, null, Math.random, visible), [items, visible]);
+  const idle = useMemo(() => buildStrip<CaseItem>(items, null, Math.random, visible), [items, visible]);
+  // Once the winner is known, no copy of its item sits within two slots of it.
+  const strip = useMemo(() => (winner ? clearAroundWinner(idle, (i) => i.id === winner.id) : idle), [idle, winner]);
   const nodes = stripNodeCount(viewport, SLOT_PX, strip.period);
   const live = useRef({ offset: 0, winnerAt: -1, highlighted: false });
   const spinning = useRef(false);
@@ -78,6 +81,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
         const old = nodesRef.current[s.winnerAt];
         paintSlot(old, strip.at(s.winnerAt % strip.period));
         old?.classList.remove(styles.win!);
+        old?.removeAttribute('data-win');
       }
       if (j >= 0 && win) paintSlot(nodesRef.current[j], win);
       s.winnerAt = j;
@@ -102,13 +106,20 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
   useLayoutEffect(() => {
     if (winner) return;
     live.current.highlighted = false;
-    nodesRef.current.forEach((n) => n?.classList.remove(styles.win!));
+    nodesRef.current.forEach((n) => {
+      n?.classList.remove(styles.win!);
+      n?.removeAttribute('data-win');
+    });
     place(offsetForSlot(START_SLOT, SLOT_PX, viewport), null);
   }, [winner, strip, viewport]);
 
   // A spin: scroll 500 ms, highlight at 2000 ms, leave at 4000 ms (spec section 9).
   useEffect(() => {
     if (!winner) return;
+    // The strip is laid out for this height: hold it while the spin runs, whatever Telegram's
+    // bottom bar does to the viewport meanwhile (the marker is the viewport's middle).
+    const box = viewportRef.current;
+    if (box) box.style.height = `${viewport}px`;
     const from = offsetForSlot(START_SLOT, SLOT_PX, viewport);
     const to = offsetForSlot(WIN_SLOT, SLOT_PX, viewport, landingJitter(Math.random));
     const start = performance.now();
@@ -128,14 +139,21 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
         lastSlot = slot;
       }
       if (phaseAt(elapsed) === 'scrolling') raf = requestAnimationFrame(frame);
-      else onPhaseRef.current?.('landed');
+      else {
+        place(to, winner);
+        haptic.medium();
+        onPhaseRef.current?.('landed');
+      }
     };
     raf = requestAnimationFrame(frame);
     const timers = [
       setTimeout(() => {
         place(to, winner);
         const j = live.current.winnerAt;
-        if (j >= 0) nodesRef.current[j]?.classList.add(styles.win!);
+        if (j >= 0) {
+          nodesRef.current[j]?.classList.add(styles.win!);
+          nodesRef.current[j]?.setAttribute('data-win', 'true');
+        }
         live.current.highlighted = true;
         haptic.success();
         onPhaseRef.current?.('highlight');
@@ -145,6 +163,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
     return () => {
       cancelAnimationFrame(raf);
       timers.forEach(clearTimeout);
+      if (box) box.style.height = '';
     };
   }, [winner]);
 
@@ -157,6 +176,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
             <div
               key={j}
               className={styles.slot}
+              data-slot=""
               style={{ top: j * SLOT_PX, ['--rarity' as string]: rarityColor(item?.rarity) }}
               ref={(el) => {
                 nodesRef.current[j] = el;
@@ -168,7 +188,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
           );
         })}
       </div>
-      <div className={styles.marker} aria-hidden />
+      <div className={styles.marker} aria-hidden data-testid="roulette-marker" />
       {!lowEnd && <div className={styles.fade} aria-hidden />}
     </div>
   );

@@ -44,7 +44,7 @@ export function DailySheet({ open, onClose }: { open: boolean; onClose: () => vo
     const r = bonus ? await useRewards.getState().claimBonus() : await useRewards.getState().claim();
     if (r.success) {
       haptic.success();
-      toast.success(t('daily.awarded', { amount: formatTokens(r.tokensAwarded) }));
+      toast.success(t('daily.awarded', { amount: formatTokens(r.tokensAwarded), count: Number(r.tokensAwarded) }));
     } else if (r.error) {
       haptic.error();
       toast.error(r.error);

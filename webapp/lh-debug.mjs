@@ -1,0 +1,15 @@
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { startServer, CHROMIUM } from './e2e/harness.mjs';
+const server = await startServer({ RATE_LIMITS: 'off' });
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new','--no-sandbox','--disable-gpu'] });
+const r = await lighthouse(`${server.url}/`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance','best-practices','accessibility'] });
+const a = r.lhr.audits;
+console.log(JSON.stringify(a['deprecations'].details?.items, null, 1).slice(0, 1500));
+console.log(JSON.stringify(a['target-size'].details?.items?.slice(0,3), null, 1).slice(0, 1500));
+console.log(JSON.stringify(a['bootup-time'].details?.items?.slice(0,6).map(i=>[i.url,Math.round(i.total),Math.round(i.scripting)])));
+console.log(JSON.stringify(a['long-tasks']?.details?.items?.slice(0,8).map(i=>[i.url,Math.round(i.duration),Math.round(i.startTime)])));
+console.log(JSON.stringify(a['mainthread-work-breakdown'].details?.items?.map(i=>[i.group,Math.round(i.duration)])));
+console.log(JSON.stringify(a['network-requests'].details?.items?.map(i=>[i.url.replace(server.url,''),i.transferSize,i.resourceSize, Math.round(i.networkEndTime)])));
+console.log(a['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet);
+await chrome.kill(); await server.stop();

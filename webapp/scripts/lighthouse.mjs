@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Lighthouse (mobile, the default simulated slow 4G and 4x CPU slowdown) on the built mini app,
+// served by the real `fragbox` binary in demo mode, with Debian's Chromium:
+//   1. the first open (a fresh browser: onboarding),
+//   2. home after onboarding (the same browser profile, terms already accepted).
+// Each is run RUNS times (default 3); every score and the key timings are printed, and the
+// process fails when a performance, accessibility or best-practices score is under 95.
+// Usage: npm run build && node scripts/lighthouse.mjs [runs]   (FRAGBOX_BIN, CHROMIUM_PATH as for e2e)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+
+import { CHROMIUM, startServer } from '../e2e/harness.mjs';
+
+const RUNS = Number(process.argv[2] ?? 3);
+const MIN_SCORE = 95;
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
+
+async function audit(url, userDataDir, keepStorage) {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, userDataDir });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+      disableStorageReset: keepStorage,
+    });
+    const lhr = result.lhr;
+    const score = (c) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
+    const ms = (id) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+    const failing = Object.values(lhr.audits)
+      .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === 'binary')
+      .map((a) => a.id);
+    return {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      fcp: ms('first-contentful-paint'),
+      lcp: ms('largest-contentful-paint'),
+      tbt: ms('total-blocking-time'),
+      cls: lhr.audits['cumulative-layout-shift']?.numericValue?.toFixed(3),
+      finalUrl: lhr.finalDisplayedUrl,
+      failing,
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/** Opens the app once in `userDataDir` and accepts the terms, so the next open lands on home. */
+async function onboard(url, userDataDir) {
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+    viewport: { width: 390, height: 844 },
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(url);
+    await page.waitForSelector('[data-testid="page-onboarding"]', { timeout: 30_000 });
+    await page.click('[data-testid="terms-checkbox"]');
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForSelector('[data-testid="page-home"]', { timeout: 30_000 });
+  } finally {
+    await context.close();
+  }
+}
+
+const server = await startServer({ RATE_LIMITS: 'off' });
+const rows = [];
+try {
+  for (let i = 1; i <= RUNS; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'fragbox-lh-'));
+    try {
+      rows.push({ page: 'first open (onboarding)', run: i, ...(await audit(`${server.url}/`, dir, false)) });
+      await onboard(`${server.url}/`, dir);
+      rows.push({ page: 'home after onboarding', run: i, ...(await audit(`${server.url}/`, dir, true)) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+} finally {
+  await server.stop();
+}
+
+console.log('| page | run | performance | accessibility | best practices | FCP ms | LCP ms | TBT ms | CLS |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  console.log(`| ${r.page} | ${r.run} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.fcp} | ${r.lcp} | ${r.tbt} | ${r.cls} |`);
+}
+const low = rows.filter((r) => r.performance < MIN_SCORE || r.accessibility < MIN_SCORE || r.bestPractices < MIN_SCORE);
+for (const r of low) console.error(`under ${MIN_SCORE}: ${r.page} run ${r.run}; failing audits: ${r.failing.join(', ')}`);
+process.exit(low.length ? 1 : 0);
