@@ -19,13 +19,19 @@ env -u FRAGBOX_TEST_POSTGRES_URL cargo test --workspace --locked
 
 if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
   echo "== integration suite on PostgreSQL"
+  started=0
   if [ -z "${FRAGBOX_TEST_POSTGRES_URL:-}" ]; then
     PG_EXTRA_OPTS="-c fsync=off -c full_page_writes=off" start_postgres
     trap stop_postgres EXIT
     export FRAGBOX_TEST_POSTGRES_URL="$PG_URL"
+    started=1
   fi
   cargo test --locked -p fragbox --test it
   unset FRAGBOX_TEST_POSTGRES_URL
+  if [ "$started" = 1 ]; then
+    stop_postgres
+    trap - EXIT
+  fi
 fi
 
 echo "== API contract (Schemathesis against the OpenAPI document, demo mode)"

@@ -5,7 +5,8 @@
 //! a later migration is copied without changes here. The source is read inside one read
 //! transaction (one consistent snapshot of the file, even while a server writes to it); the
 //! target is written in one transaction, so a failed copy leaves it empty. Afterwards every
-//! table's row count, the balance and ledger totals, and `fragbox audit` are compared on both sides.
+//! table's row count and the balance and ledger totals of that snapshot are compared with the
+//! target's, and `fragbox audit` runs on both sides.
 use std::collections::{BTreeMap, BTreeSet};
 
 use sqlx::Row;
@@ -139,22 +140,32 @@ pub async fn copy_sqlite_to_postgres(source: &Pool, target: &Pool) -> DomainResu
             }
         }
     }
+    // The source's figures come from the snapshot that was copied, so a shop still writing
+    // verifies too (what it writes after the snapshot is not copied: stop it before switching).
+    const TOTALS: [(&str, &str); 3] = [
+        ("sum of balances", "SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM users"),
+        ("sum of ledger amounts", "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger_entries"),
+        ("ledger entries' highest id", "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) FROM ledger_entries"),
+    ];
+    let mut source_counts = Vec::new();
+    for (table, _) in &tables {
+        let (n,): (i64,) = sqlx::query_as(&format!("SELECT COUNT(*) FROM {table}")).fetch_one(&mut *src).await?;
+        source_counts.push(n);
+    }
+    let mut source_totals = Vec::new();
+    for (_, sql) in TOTALS {
+        let (n,): (i64,) = sqlx::query_as(sql).fetch_one(&mut *src).await?;
+        source_totals.push(n);
+    }
     dst.commit().await?;
     src.rollback().await?;
 
     let mut report = Report::default();
-    for (table, _) in &tables {
-        let count = format!("SELECT COUNT(*) FROM {table}");
-        let (s,): (i64,) = sqlx::query_as(&count).fetch_one(source).await?;
-        let (t,): (i64,) = sqlx::query_as(&count).fetch_one(target).await?;
+    for ((table, _), s) in tables.iter().zip(source_counts) {
+        let (t,): (i64,) = sqlx::query_as(&format!("SELECT COUNT(*) FROM {table}")).fetch_one(target).await?;
         report.tables.push((table.clone(), s, t));
     }
-    for (what, sql) in [
-        ("sum of balances", "SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM users"),
-        ("sum of ledger amounts", "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger_entries"),
-        ("ledger entries' highest id", "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) FROM ledger_entries"),
-    ] {
-        let (s,): (i64,) = sqlx::query_as(sql).fetch_one(source).await?;
+    for ((what, sql), s) in TOTALS.into_iter().zip(source_totals) {
         let (t,): (i64,) = sqlx::query_as(sql).fetch_one(target).await?;
         report.totals.push((what, s, t));
     }
