@@ -330,7 +330,6 @@ struct Binary {
 
 impl Binary {
     fn start(dir: &std::path::Path, api: &str) -> Binary {
-        use std::io::{BufRead, BufReader};
         use std::process::{Command, Stdio};
         let dist = dir.join("dist");
         std::fs::create_dir_all(&dist).unwrap();
@@ -351,26 +350,7 @@ impl Binary {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let sink = stderr.clone();
-        let err = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push(line);
-            }
-        });
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let base = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(url) = line.strip_prefix("FragBox is running at ") {
-                        break url.trim().to_owned();
-                    }
-                }
-                _ => panic!("fragbox exited before listening: {:?}", stderr.lock().unwrap()),
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
+        let (base, stderr) = crate::common::listening(&mut child);
         Binary { child, base, stderr }
     }
 

@@ -275,3 +275,34 @@ pub fn assert_error(status: StatusCode, body: &Value, expected_status: u16, code
     assert!(body["error"].as_str().is_some_and(|s| !s.is_empty()));
     assert_eq!(body["error"], body["message"]);
 }
+
+/// Stderr lines of a spawned `fragbox`, kept for the test's failure message.
+pub type Captured = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// Waits until a spawned `fragbox` (stdout and stderr piped) prints where it listens; answers
+/// that base URL and its stderr lines, which keep being collected. Panics with the log if the
+/// process ends first.
+pub fn listening(child: &mut std::process::Child) -> (String, Captured) {
+    use std::io::{BufRead, BufReader};
+    let stderr: Captured = Default::default();
+    let sink = stderr.clone();
+    let err = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(err).lines().map_while(Result::ok) {
+            sink.lock().unwrap().push(line);
+        }
+    });
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let base = loop {
+        match lines.next() {
+            Some(Ok(line)) => {
+                if let Some(url) = line.strip_prefix("FragBox is running at ") {
+                    break url.trim().to_owned();
+                }
+            }
+            _ => panic!("fragbox exited before listening: {:?}", stderr.lock().unwrap()),
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    (base, stderr)
+}

@@ -2,7 +2,6 @@
 //! slow, refusing or unreachable, JSON logs without secrets, and a backup restored elsewhere.
 //! The killed process is the real binary of this test build (`CARGO_BIN_EXE_fragbox`).
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -64,26 +63,7 @@ impl Proc {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let sink = stderr.clone();
-        let err = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push(line);
-            }
-        });
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let base = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(url) = line.strip_prefix("FragBox is running at ") {
-                        break url.trim().to_owned();
-                    }
-                }
-                _ => panic!("fragbox exited before listening: {:?}", stderr.lock().unwrap()),
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
+        let (base, stderr) = crate::common::listening(&mut child);
         Proc { child, base, stderr }
     }
 

@@ -1,7 +1,6 @@
 //! Several `fragbox` processes (the real binary of this test build) on one PostgreSQL database,
 //! with the load split between them. Runs when the suite is pointed at PostgreSQL
 //! (`FRAGBOX_TEST_POSTGRES_URL`, as `scripts/test.sh` does); on SQLite there is one replica only.
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -55,26 +54,7 @@ impl Replica {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let sink = stderr.clone();
-        let err = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push(line);
-            }
-        });
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let base = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(url) = line.strip_prefix("FragBox is running at ") {
-                        break url.trim().to_owned();
-                    }
-                }
-                _ => panic!("fragbox exited before listening: {:?}", stderr.lock().unwrap()),
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
+        let (base, stderr) = crate::common::listening(&mut child);
         Replica { child, base, stderr }
     }
 }
