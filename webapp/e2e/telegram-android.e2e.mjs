@@ -89,7 +89,8 @@ function launchUrl(user, theme = DARK) {
 
 /**
  * Plays Telegram for Android inside the page: `TelegramWebviewProxy.postEvent` records every
- * call with the path it was made on and answers the requests a client answers.
+ * call with the path it was made on and the screen then in the DOM (its `data-testid`, null
+ * while only the splash is there), and answers the requests a client answers.
  */
 function androidClient({ theme, insets }) {
   window.__proxy = [];
@@ -98,7 +99,8 @@ function androidClient({ theme, insets }) {
   window.TelegramWebviewProxy = {
     postEvent(type, json) {
       const data = json ? JSON.parse(json) : undefined;
-      window.__proxy.push([type, data ?? null, window.location.pathname]);
+      const screen = document.querySelector('[data-testid^="page-"]');
+      window.__proxy.push([type, data ?? null, window.location.pathname, screen ? screen.getAttribute('data-testid') : null]);
       switch (type) {
         case 'web_app_request_theme':
           return reply('theme_changed', { theme_params: theme });
@@ -144,6 +146,8 @@ describe('launched as Telegram for Android launches it', () => {
     let ev = await events(page);
     const names = ev.map(([t]) => t);
     assert.equal(names.filter((n) => n === 'web_app_ready').length, 1, 'web_app_ready is sent once');
+    // Ready only once the first screen is drawn: onboarding is in the DOM by then (not the splash).
+    assert.equal(ev.find(([t]) => t === 'web_app_ready')[3], 'page-onboarding', 'web_app_ready after the first screen is in the DOM');
     for (const n of ['web_app_expand', 'web_app_request_fullscreen', 'web_app_set_header_color', 'web_app_set_background_color', 'web_app_set_bottom_bar_color', 'web_app_request_safe_area']) {
       assert.ok(names.includes(n), `${n} sent (saw ${names.join(', ')})`);
     }

@@ -6,7 +6,9 @@
 // Each is run RUNS times (default 3); every score and the key timings are printed, and the
 // process fails when a performance, accessibility or best-practices score is under 95.
 // Usage: npm run build && node scripts/lighthouse.mjs [runs]   (FRAGBOX_BIN, CHROMIUM_PATH as for e2e)
-import { mkdtempSync, rmSync } from 'node:fs';
+// With LIGHTHOUSE_REPORT_DIR=dir each report is also written there as JSON, and the main
+// thread's breakdown, script boot-up and long tasks of every run are printed (profiling).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,8 +22,20 @@ const RUNS = Number(process.argv[2] ?? 3);
 const MIN_SCORE = 95;
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
+if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
 
-async function audit(url, userDataDir, keepStorage) {
+/** Where the main thread's time went (the observed, unthrottled trace). */
+function printProfile(name, lhr, origin) {
+  const a = lhr.audits;
+  const short = (url) => String(url).replace(origin, '');
+  console.log(`--- ${name}`);
+  console.log('  main thread:', (a['mainthread-work-breakdown']?.details?.items ?? []).map((i) => `${i.group} ${Math.round(i.duration)}`).join(', '));
+  console.log('  boot-up:', (a['bootup-time']?.details?.items ?? []).map((i) => `${short(i.url)} total ${Math.round(i.total)} script ${Math.round(i.scripting)} parse ${Math.round(i.scriptParseCompile)}`).join('; '));
+  console.log('  long tasks:', (a['long-tasks']?.details?.items ?? []).map((i) => `${short(i.url)} ${Math.round(i.duration)}@${Math.round(i.startTime)}`).join(', '));
+}
+
+async function audit(url, userDataDir, keepStorage, name) {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, userDataDir });
   try {
     const result = await lighthouse(url, {
@@ -32,6 +46,10 @@ async function audit(url, userDataDir, keepStorage) {
       disableStorageReset: keepStorage,
     });
     const lhr = result.lhr;
+    if (REPORT_DIR) {
+      writeFileSync(join(REPORT_DIR, `${name}.json`), result.report);
+      printProfile(name, lhr, new URL(url).origin);
+    }
     const score = (c) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
     const ms = (id) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
     const failing = Object.values(lhr.audits)
@@ -79,9 +97,9 @@ try {
   for (let i = 1; i <= RUNS; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'fragbox-lh-'));
     try {
-      rows.push({ page: 'first open (onboarding)', run: i, ...(await audit(`${server.url}/`, dir, false)) });
+      rows.push({ page: 'first open (onboarding)', run: i, ...(await audit(`${server.url}/`, dir, false, `onboarding-${i}`)) });
       await onboard(`${server.url}/`, dir);
-      rows.push({ page: 'home after onboarding', run: i, ...(await audit(`${server.url}/`, dir, true)) });
+      rows.push({ page: 'home after onboarding', run: i, ...(await audit(`${server.url}/`, dir, true, `home-${i}`)) });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -7,22 +7,19 @@ import { createRoot } from 'react-dom/client';
 import { App, Bare } from './app/app';
 import { boot } from './app/boot';
 import { prefetchTabs, preloadFirstScreen } from './app/routes';
-import { Button, IconAlert, Splash, StatusScreen } from './components/ui';
+import { Button, IconAlert, StatusScreen } from './components/ui';
 import { useGates } from './features/gates/store';
 import { setInitDataSource, useSession } from './features/session/store';
 import { useSettings } from './features/settings/store';
 import { t } from './i18n';
+import { onFirstScreenDrawn } from './lib/first-draw';
 import { NotInTelegramPage } from './pages/not-in-telegram';
 import { DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root missing');
+// index.html's static splash stays up until the first screen replaces it: no render before.
 const root = createRoot(container);
-root.render(
-  <Bare>
-    <Splash />
-  </Bare>,
-);
 
 function renderStartFailure(): void {
   root.render(
@@ -76,9 +73,10 @@ async function start(): Promise<void> {
   initTelegram();
   onColorSchemeChange((colorScheme) => useSettings.getState().adoptTelegram({ colorScheme }));
   setInitDataSource(getRawInitData);
+  // `web_app_ready` once the first screen (not the splash) has been painted.
+  onFirstScreenDrawn(signalReady);
   if (!(await config)) {
     renderStartFailure();
-    signalReady();
     return;
   }
   root.render(
@@ -86,7 +84,6 @@ async function start(): Promise<void> {
       <App />
     </StrictMode>,
   );
-  signalReady();
   await boot();
   prefetchTabs();
   // Spec section 7: cases, packages, referrals and items load at start, whatever screen opened.

@@ -2,6 +2,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import { Navigate, Route, Routes } from 'react-router';
 
 import { Splash } from '../components/ui';
+import { useFirstScreenDrawn } from '../lib/first-draw';
 import { ErrorBoundary } from './error-boundary';
 import { Layout } from './layout';
 import { Root } from './root';
@@ -62,9 +63,20 @@ const pages = Object.fromEntries(Object.entries(imports).map(([k, load]) => [k, 
   LazyExoticComponent<ComponentType>
 >;
 
+/** Marks the first screen drawn; inside the Suspense boundary, so it commits with the page. */
+function Drawn() {
+  useFirstScreenDrawn();
+  return null;
+}
+
 function page(key: PageKey) {
   const Page = pages[key];
-  return <Page />;
+  return (
+    <>
+      <Page />
+      <Drawn />
+    </>
+  );
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from '@telegram-apps/sdk-react';
 import { useEffect, useRef } from 'react';
 
+import { bridgeCall, bridgeLater } from './bridge-queue';
 import { versionAtLeast } from './telegram';
 
 export interface BottomButtonSpec {
@@ -41,31 +42,40 @@ const handlers: { main: (() => void) | null; secondary: (() => void) | null } = 
 const mounted = { main: false, secondary: false };
 const lastSpec: { main: BottomButtonSpec | null; secondary: BottomButtonSpec | null } = { main: null, secondary: null };
 
-/** Mounts the buttons and closing behaviour once the SDK is initialised. */
+/**
+ * Mounts the buttons and closing behaviour once the SDK is initialised, in the bridge queue
+ * (see bridge-queue.ts). Every client draws the main button and the closing behaviour; the
+ * secondary button from Bot API 7.10. The screens learn this at once (their first render
+ * chooses between the native button and the in-page one); their calls queue behind the mounts.
+ */
 export function mountNativeUi(): void {
-  try {
-    if (mainButton.mount.isAvailable()) {
+  mounted.main = true;
+  mounted.secondary = versionAtLeast('7.10');
+  bridgeLater(() => {
+    try {
       mainButton.mount();
       mainButton.onClick(() => handlers.main?.());
-      mounted.main = true;
+    } catch (e) {
+      console.warn('main button unavailable', e);
     }
-  } catch (e) {
-    console.warn('main button unavailable', e);
+  });
+  if (mounted.secondary) {
+    bridgeLater(() => {
+      try {
+        secondaryButton.mount();
+        secondaryButton.onClick(() => handlers.secondary?.());
+      } catch (e) {
+        console.warn('secondary button unavailable', e);
+      }
+    });
   }
-  try {
-    if (versionAtLeast('7.10') && secondaryButton.mount.isAvailable()) {
-      secondaryButton.mount();
-      secondaryButton.onClick(() => handlers.secondary?.());
-      mounted.secondary = true;
+  bridgeLater(() => {
+    try {
+      if (closingBehavior.mount.isAvailable()) closingBehavior.mount();
+    } catch (e) {
+      console.warn('closing behaviour unavailable', e);
     }
-  } catch (e) {
-    console.warn('secondary button unavailable', e);
-  }
-  try {
-    if (closingBehavior.mount.isAvailable()) closingBehavior.mount();
-  } catch (e) {
-    console.warn('closing behaviour unavailable', e);
-  }
+  });
 }
 
 /** The fill and text colour of our buttons (contrast-checked), also used for the native ones. */
@@ -95,12 +105,14 @@ function push(kind: 'main' | 'secondary', spec: BottomButtonSpec | null): void {
     hasShineEffect: false,
     ...(colors && kind === 'main' ? { backgroundColor: colors.button as Rgb, textColor: colors.buttonText as Rgb } : {}),
   };
-  try {
-    if (kind === 'main') mainButton.setParams(params);
-    else secondaryButton.setParams({ ...params, position: 'top' });
-  } catch (e) {
-    console.warn(`${kind} button update failed`, e);
-  }
+  bridgeCall(() => {
+    try {
+      if (kind === 'main') mainButton.setParams(params);
+      else secondaryButton.setParams({ ...params, position: 'top' });
+    } catch (e) {
+      console.warn(`${kind} button update failed`, e);
+    }
+  });
 }
 
 function useBottomButton(kind: 'main' | 'secondary', spec: BottomButtonSpec | null): boolean {
@@ -209,21 +221,25 @@ export function useClosingConfirmation(active: boolean): void {
 export function holdClosing(): void {
   closingHolds += 1;
   if (closingHolds === 1) {
-    try {
-      closingBehavior.enableConfirmation.ifAvailable();
-    } catch {
-      // Old clients close without asking.
-    }
+    bridgeCall(() => {
+      try {
+        closingBehavior.enableConfirmation.ifAvailable();
+      } catch {
+        // Old clients close without asking.
+      }
+    });
   }
 }
 
 export function releaseClosing(): void {
   closingHolds = Math.max(0, closingHolds - 1);
   if (closingHolds === 0) {
-    try {
-      closingBehavior.disableConfirmation.ifAvailable();
-    } catch {
-      // Nothing to lift.
-    }
+    bridgeCall(() => {
+      try {
+        closingBehavior.disableConfirmation.ifAvailable();
+      } catch {
+        // Nothing to lift.
+      }
+    });
   }
 }

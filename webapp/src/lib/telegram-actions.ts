@@ -13,6 +13,7 @@ import {
   swipeBehavior,
 } from '@telegram-apps/sdk-react';
 
+import { bridgeCall } from './bridge-queue';
 import { versionAtLeast } from './telegram';
 
 /** Opens Telegram's share dialog for a prepared inline message (clients >= 8.0). */
@@ -83,10 +84,12 @@ export function isLowEndDevice(): boolean {
 
 /** Stops a vertical swipe from closing the app (the roulette is a vertical strip). */
 export function setVerticalSwipes(enabled: boolean): void {
-  try {
-    if (enabled) swipeBehavior.enableVertical.ifAvailable();
-    else swipeBehavior.disableVertical.ifAvailable();
-  } catch {
-    // Older clients have no swipe behaviour.
-  }
+  bridgeCall(() => {
+    try {
+      if (enabled) swipeBehavior.enableVertical.ifAvailable();
+      else swipeBehavior.disableVertical.ifAvailable();
+    } catch {
+      // Older clients have no swipe behaviour.
+    }
+  });
 }

@@ -43,6 +43,7 @@ import {
 import type { Theme } from '../features/settings/store';
 import { devGateHeaders } from '../features/gates/proof';
 import { api } from './api-client';
+import { bridgeCall, bridgeLater } from './bridge-queue';
 import { frameInsets, frameReceive } from './demo-frame-state';
 import { mountNativeUi, setButtonColors } from './native-ui';
 import { readString, storageKeys, writeString } from './storage';
@@ -350,35 +351,41 @@ function fastPostEvent(type: string, data?: unknown): void {
   throw new Error(`no Telegram client to send ${type} to`);
 }
 
-/** Mounts the SDK components and binds their CSS variables. Call once, before rendering. */
+/**
+ * Initialises the SDK (call once, before rendering), then mounts its components and binds
+ * their CSS variables in the bridge queue: one call per task, in this order, ahead of any call
+ * the first screen makes. Nothing here is needed to draw the first screen (its theme comes
+ * from the launch parameters already read).
+ */
 export function initTelegram(): void {
   initSdk({ postEvent: fastPostEvent as unknown as PostEventFn });
-  safe(() => mountBackButton.ifAvailable());
-  safe(() => mountThemeParamsSync.ifAvailable());
-  safe(() => mountMiniAppSync.ifAvailable());
-  safe(() => bindThemeParamsCssVars.ifAvailable());
-  safe(() => bindMiniAppCssVars.ifAvailable());
-  safe(() => mountSwipeBehavior.ifAvailable());
+  bridgeLater(() => mountThemeParamsSync.ifAvailable());
+  bridgeLater(() => {
+    const dark = isThemeParamsDark();
+    if (typeof dark === 'boolean') launch = { ...launch, colorScheme: dark ? 'dark' : 'light' };
+  });
+  bridgeLater(() => bindThemeParamsCssVars.ifAvailable());
+  bridgeLater(() => mountMiniAppSync.ifAvailable());
+  bridgeLater(() => bindMiniAppCssVars.ifAvailable());
+  bridgeLater(() => mountBackButton.ifAvailable());
+  bridgeLater(() => mountSwipeBehavior.ifAvailable());
   mountNativeUi();
-  if (mountViewport.isAvailable()) {
+  bridgeLater(() => {
+    if (!mountViewport.isAvailable()) return;
     mountViewport()
       .then(() => {
-        safe(() => bindViewportCssVars.ifAvailable());
-        safe(() => expandViewport.ifAvailable());
+        bridgeCall(() => bindViewportCssVars.ifAvailable());
+        bridgeCall(() => expandViewport.ifAvailable());
         // Spec section 1: on android and ios the app asks for fullscreen.
         if (launch.platform === 'android' || launch.platform === 'ios') {
-          const r = safe(() => requestFullscreen.ifAvailable());
-          if (r && Array.isArray(r) && r[1] instanceof Promise) r[1].catch(() => undefined);
+          bridgeCall(() => {
+            const r = requestFullscreen.ifAvailable();
+            if (r && Array.isArray(r) && r[1] instanceof Promise) r[1].catch(() => undefined);
+          });
         }
       })
       .catch((e: unknown) => console.warn('viewport mount failed', e));
-  }
-  try {
-    const dark = isThemeParamsDark();
-    if (typeof dark === 'boolean') launch = { ...launch, colorScheme: dark ? 'dark' : 'light' };
-  } catch {
-    // Theme params unknown: the theme defaults to dark.
-  }
+  });
 }
 
 /** Calls `listener` whenever Telegram's colour scheme changes (the player switched themes). */
@@ -392,9 +399,12 @@ export function onColorSchemeChange(listener: (scheme: Theme) => void): () => vo
   }
 }
 
-/** Tells Telegram the first screen can render (hides its loading placeholder). */
+/**
+ * Tells Telegram the first screen is drawn (it hides its loading placeholder). main.tsx calls
+ * it through `onFirstScreenDrawn` (lib/first-draw.ts): after the frame that paints it.
+ */
 export function signalReady(): void {
-  safe(() => miniAppReady.ifAvailable());
+  bridgeCall(() => miniAppReady.ifAvailable());
 }
 
 /**
@@ -404,9 +414,9 @@ export function signalReady(): void {
  */
 export function applyChromeColors(theme: Theme, colors: { bg: string; button: string; buttonText: string }): void {
   const bg = colors.bg as `#${string}`;
-  safe(() => setMiniAppHeaderColor.ifAvailable(bg));
-  safe(() => setMiniAppBackgroundColor.ifAvailable(bg));
-  safe(() => setMiniAppBottomBarColor.ifAvailable(bg));
+  bridgeCall(() => setMiniAppHeaderColor.ifAvailable(bg));
+  bridgeCall(() => setMiniAppBackgroundColor.ifAvailable(bg));
+  bridgeCall(() => setMiniAppBottomBarColor.ifAvailable(bg));
   setButtonColors({ button: colors.button, buttonText: colors.buttonText });
   if (launch.demo && demoTheme !== theme) {
     // In demo mode the "client" follows the chosen theme, like a player switching Telegram's.
@@ -434,20 +444,20 @@ export function setBackButton(onClick: (() => void) | null): void {
   backHandler = onClick;
   if (!backSubscribed) {
     backSubscribed = true;
-    safe(() => backButton.onClick.ifAvailable(() => backHandler?.()));
+    bridgeCall(() => backButton.onClick.ifAvailable(() => backHandler?.()));
   }
-  if (onClick) safe(() => backButton.show.ifAvailable());
-  else safe(() => backButton.hide.ifAvailable());
+  if (onClick) bridgeCall(() => backButton.show.ifAvailable());
+  else bridgeCall(() => backButton.hide.ifAvailable());
 }
 
 // --- Haptics and links ----------------------------------------------------------------------
 
 export const haptic = {
-  light: () => safe(() => hapticFeedbackImpactOccurred.ifAvailable('light')),
-  medium: () => safe(() => hapticFeedbackImpactOccurred.ifAvailable('medium')),
-  selection: () => safe(() => hapticFeedbackSelectionChanged.ifAvailable()),
-  success: () => safe(() => hapticFeedbackNotificationOccurred.ifAvailable('success')),
-  error: () => safe(() => hapticFeedbackNotificationOccurred.ifAvailable('error')),
+  light: () => bridgeCall(() => hapticFeedbackImpactOccurred.ifAvailable('light')),
+  medium: () => bridgeCall(() => hapticFeedbackImpactOccurred.ifAvailable('medium')),
+  selection: () => bridgeCall(() => hapticFeedbackSelectionChanged.ifAvailable()),
+  success: () => bridgeCall(() => hapticFeedbackNotificationOccurred.ifAvailable('success')),
+  error: () => bridgeCall(() => hapticFeedbackNotificationOccurred.ifAvailable('error')),
 };
 
 /** Opens a link: t.me links inside Telegram, others in the external browser. */

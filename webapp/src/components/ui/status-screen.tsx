@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 
+import { useFirstScreenDrawn } from '../../lib/first-draw';
 import styles from './status-screen.module.css';
 
 export interface StatusScreenProps {
@@ -12,6 +13,7 @@ export interface StatusScreenProps {
 
 /** A full-screen centred message (maintenance, not in Telegram, reopen, errors). */
 export function StatusScreen({ icon, title, text, children, testId }: StatusScreenProps) {
+  useFirstScreenDrawn();
   return (
     <main className={styles.screen} data-testid={testId}>
       {icon && <div className={styles.icon}>{icon}</div>}
