@@ -1,7 +1,7 @@
 import './styles/theme.css';
 import './styles/global.css';
 
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App, Bare } from './app/app';
@@ -79,10 +79,14 @@ async function start(): Promise<void> {
     renderStartFailure();
     return;
   }
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  // A transition: React renders the app in slices of a few milliseconds, yielding between
+  // them, instead of one long task (a default update is rendered without yielding).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
   await boot();
   prefetchTabs();

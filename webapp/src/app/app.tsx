@@ -1,4 +1,4 @@
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '../lib/router';
 
 import { Toaster } from '../components/ui';
 import { launch } from '../lib/telegram';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { activeTab, backTarget, decideGate, hasBottomPadding, isTabBarHidden } from './navigation';
+import { matchPath } from '../lib/router';
+import { activeTab, backTarget, decideGate, hasBottomPadding, isTabBarHidden, resolveRoute, type PageKey } from './navigation';
 
 describe('tab bar', () => {
   it('marks the tab whose path equals or prefixes the current path', () => {
@@ -80,5 +81,65 @@ describe('gates', () => {
     expect(decideGate({ ...base, agreement: 'not_agreed', pathname: '/onboarding', pendingPath: '/skin/5' })).toEqual({ kind: 'render' });
     expect(decideGate({ ...base, pathname: '/onboarding', pendingPath: '/skin/5' })).toEqual({ kind: 'redirect', to: '/skin/5' });
     expect(decideGate({ ...base, pathname: '/skin/5', pendingPath: '/skin/5' })).toEqual({ kind: 'render' });
+  });
+});
+
+describe('route table (resolveRoute)', () => {
+  const page = (pathname: string) => {
+    const r = resolveRoute(pathname);
+    return r.kind === 'page' ? { page: r.page, params: r.params, layout: r.layout } : r;
+  };
+
+  it('maps every screen of the spec, inside or outside the layout', () => {
+    const layout: Array<[string, PageKey]> = [
+      ['/', 'home'],
+      ['/cases', 'cases'],
+      ['/skins', 'skins'],
+      ['/referrals', 'referrals'],
+      ['/profile', 'profile'],
+      ['/packages', 'packages'],
+      ['/trade-url', 'tradeUrl'],
+      ['/farm', 'farm'],
+      ['/withdraw', 'withdraw'],
+      ['/support', 'support'],
+      ['/fair', 'fair'],
+    ];
+    for (const [path, key] of layout) expect(page(path)).toEqual({ page: key, params: {}, layout: true });
+    const bare: Array<[string, PageKey]> = [
+      ['/login', 'login'],
+      ['/onboarding', 'onboarding'],
+    ];
+    for (const [path, key] of bare) expect(page(path)).toEqual({ page: key, params: {}, layout: false });
+  });
+
+  it('reads the ids of deep links', () => {
+    expect(page('/skin/55')).toEqual({ page: 'skin', params: { weaponId: '55' }, layout: true });
+    expect(page('/support/ticket/7')).toEqual({ page: 'ticket', params: { ticketId: '7' }, layout: true });
+    expect(page('/case/starter')).toEqual({ page: 'case', params: { caseId: 'starter' }, layout: false });
+    expect(page('/case-result/12')).toEqual({ page: 'caseResult', params: { assetId: '12' }, layout: false });
+    expect(page('/case/a%20b')).toEqual({ page: 'case', params: { caseId: 'a b' }, layout: false });
+  });
+
+  it('ignores a trailing slash and the case of fixed segments', () => {
+    expect(page('/cases/')).toEqual({ page: 'cases', params: {}, layout: true });
+    expect(page('/Skin/9')).toEqual({ page: 'skin', params: { weaponId: '9' }, layout: true });
+  });
+
+  it('redirects the old inventory path and anything unknown', () => {
+    expect(resolveRoute('/inventory')).toEqual({ kind: 'redirect', to: '/skins' });
+    expect(resolveRoute('/nowhere')).toEqual({ kind: 'redirect', to: '/' });
+    expect(resolveRoute('/skin')).toEqual({ kind: 'redirect', to: '/' });
+    expect(resolveRoute('/skin/')).toEqual({ kind: 'redirect', to: '/' });
+    expect(resolveRoute('/skin/1/2')).toEqual({ kind: 'redirect', to: '/' });
+  });
+});
+
+describe('matchPath', () => {
+  it('matches fixed and parameter segments', () => {
+    expect(matchPath('/', '/')).toEqual({});
+    expect(matchPath('/', '/x')).toBeNull();
+    expect(matchPath('/a/:id', '/a/1')).toEqual({ id: '1' });
+    expect(matchPath('/a/:id', '/a')).toBeNull();
+    expect(matchPath('/a/:id', '/b/1')).toBeNull();
   });
 });

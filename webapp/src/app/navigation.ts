@@ -1,6 +1,74 @@
 /**
  * Navigation rules of spec section 2, as pure functions (unit-tested in navigation.test.ts).
  */
+import { matchPath, type Params } from '../lib/router';
+
+/** The screens (one lazily loaded chunk each, app/routes.tsx). */
+export type PageKey =
+  | 'home'
+  | 'cases'
+  | 'case'
+  | 'caseResult'
+  | 'skins'
+  | 'skin'
+  | 'withdraw'
+  | 'packages'
+  | 'referrals'
+  | 'farm'
+  | 'support'
+  | 'ticket'
+  | 'fair'
+  | 'profile'
+  | 'tradeUrl'
+  | 'login'
+  | 'onboarding';
+
+/** Screens drawn inside the layout (tab bar, padding). */
+const layoutRoutes: ReadonlyArray<readonly [string, PageKey]> = [
+  ['/', 'home'],
+  ['/cases', 'cases'],
+  ['/skins', 'skins'],
+  ['/referrals', 'referrals'],
+  ['/profile', 'profile'],
+  ['/skin/:weaponId', 'skin'],
+  ['/packages', 'packages'],
+  ['/trade-url', 'tradeUrl'],
+  ['/farm', 'farm'],
+  ['/withdraw', 'withdraw'],
+  ['/support', 'support'],
+  ['/support/ticket/:ticketId', 'ticket'],
+  ['/fair', 'fair'],
+];
+
+/** Full-screen screens outside the layout. */
+const bareRoutes: ReadonlyArray<readonly [string, PageKey]> = [
+  ['/login', 'login'],
+  ['/onboarding', 'onboarding'],
+  ['/case/:caseId', 'case'],
+  ['/case-result/:assetId', 'caseResult'],
+];
+
+export type RouteMatch = { kind: 'page'; page: PageKey; params: Params; layout: boolean } | { kind: 'redirect'; to: string };
+
+/**
+ * Spec section 2's route table. `/case-result/{assetId}` appears twice in the spec; it is one
+ * route outside the layout, keyed by the inventory item id (docs/decisions.md).
+ * `/skin/{weaponId}` is keyed by the inventory item id too (the deep link `item_{id}_ref..`).
+ * `/inventory` is the old name of `/skins`; any other path goes home.
+ */
+export function resolveRoute(pathname: string): RouteMatch {
+  for (const [layout, table] of [
+    [true, layoutRoutes],
+    [false, bareRoutes],
+  ] as const) {
+    for (const [pattern, page] of table) {
+      const params = matchPath(pattern, pathname);
+      if (params) return { kind: 'page', page, params, layout };
+    }
+  }
+  if (matchPath('/inventory', pathname)) return { kind: 'redirect', to: '/skins' };
+  return { kind: 'redirect', to: '/' };
+}
 
 export type TabKey = 'home' | 'cases' | 'skins' | 'referrals' | 'profile';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from '../lib/router';
 
 import { Button, IconAlert, Splash, StatusScreen } from '../components/ui';
 import { useGates } from '../features/gates/store';

@@ -1,10 +1,11 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 
 import { Splash } from '../components/ui';
 import { useFirstScreenDrawn } from '../lib/first-draw';
+import { Navigate, RouteView, useLocation } from '../lib/router';
 import { ErrorBoundary } from './error-boundary';
 import { Layout } from './layout';
+import { resolveRoute, type PageKey } from './navigation';
 import { Root } from './root';
 
 /*
@@ -13,9 +14,9 @@ import { Root } from './root';
  * the `fragbox` server answers every unknown non-API path with index.html (SPA fallback), so
  * deep paths like /skin/55 load directly.
  *
- * Declarative <Routes> rather than the data router: it is ~18 KB gzipped lighter, and the
- * data router's loaders/actions are not used (stores fetch). Every screen is its own chunk
- * (React.lazy); the tab screens are prefetched when the browser is idle (`prefetchTabs`).
+ * The route table is `resolveRoute` (navigation.ts), drawn by the app's own small router
+ * (lib/router.tsx). Every screen is its own chunk (React.lazy); the tab screens are
+ * prefetched when the browser is idle (`prefetchTabs`).
  */
 /** Spec section 9: a screen's script chunk may take up to 120 s, then the error screen offers a reload. */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -54,9 +55,7 @@ const imports = {
   tradeUrl: () => withTimeout(import('../pages/trade-url')).then((m) => ({ default: m.TradeUrlPage })),
   login: () => withTimeout(import('../pages/login')).then((m) => ({ default: m.LoginPage })),
   onboarding: () => withTimeout(import('../pages/onboarding')).then((m) => ({ default: m.OnboardingPage })),
-} satisfies Record<string, () => Promise<{ default: ComponentType }>>;
-
-type PageKey = keyof typeof imports;
+} satisfies Record<PageKey, () => Promise<{ default: ComponentType }>>;
 
 const pages = Object.fromEntries(Object.entries(imports).map(([k, load]) => [k, lazy(load)])) as Record<
   PageKey,
@@ -79,44 +78,27 @@ function page(key: PageKey) {
   );
 }
 
-/**
- * Spec section 2's route table. `/case-result/{assetId}` appears twice in the spec; it is one
- * route outside the layout, keyed by the inventory item id (docs/decisions.md).
- * `/skin/{weaponId}` is keyed by the inventory item id too (the deep link `item_{id}_ref..`).
- */
+/** Draws the route of the current path inside the root route (gates, back button). */
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  const route = resolveRoute(pathname);
+  let child: ReactNode;
+  if (route.kind === 'redirect') {
+    child = <Navigate to={route.to} replace />;
+  } else {
+    const leaf = <RouteView element={page(route.page)} params={route.params} />;
+    child = route.layout ? <RouteView element={<Layout />} params={route.params} outlet={leaf} /> : leaf;
+  }
   return (
     <ErrorBoundary>
       <Suspense fallback={<Splash />}>
-        <Routes>
-          <Route element={<Root />}>
-            <Route path="/" element={<Layout />}>
-              <Route index element={page('home')} />
-              <Route path="cases" element={page('cases')} />
-              <Route path="skins" element={page('skins')} />
-              <Route path="referrals" element={page('referrals')} />
-              <Route path="profile" element={page('profile')} />
-              <Route path="skin/:weaponId" element={page('skin')} />
-              <Route path="packages" element={page('packages')} />
-              <Route path="trade-url" element={page('tradeUrl')} />
-              <Route path="farm" element={page('farm')} />
-              <Route path="withdraw" element={page('withdraw')} />
-              <Route path="support" element={page('support')} />
-              <Route path="support/ticket/:ticketId" element={page('ticket')} />
-              <Route path="fair" element={page('fair')} />
-            </Route>
-            <Route path="login" element={page('login')} />
-            <Route path="onboarding" element={page('onboarding')} />
-            <Route path="case/:caseId" element={page('case')} />
-            <Route path="case-result/:assetId" element={page('caseResult')} />
-            <Route path="inventory" element={<Navigate to="/skins" replace />} />
-            <Route path="*" element={<Navigate to="/" replace />} />
-          </Route>
-        </Routes>
+        <RouteView element={<Root />} params={noParams} outlet={child} />
       </Suspense>
     </ErrorBoundary>
   );
 }
+
+const noParams = {};
 
 /**
  * Starts loading the first screen's chunk while sign-in runs: onboarding for a player who has

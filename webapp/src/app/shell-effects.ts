@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../lib/router';
 
 import { useSettings } from '../features/settings/store';
 import { applyChromeColors, onThemeChanged, setBackButton } from '../lib/telegram';

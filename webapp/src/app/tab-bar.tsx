@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../lib/router';
 
 import { IconFriends, IconProfile, IconSkins, IconStore, IconToken } from '../components/ui';
 import { useT } from '../i18n';

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from './router';
 
 /**
  * "Go back one step", or to `fallback` when the screen was the first one opened (a deep link,

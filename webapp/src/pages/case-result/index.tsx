@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from '../../lib/router';
 
 import { Button, Img, MainAction, SecondaryAction, Skeleton } from '../../components/ui';
 import { TokenAmount } from '../../features/cases/components/token-amount';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../lib/router';
 
 import { useHideBackButton } from '../../app/back-button';
 import { Img, MainAction, Skeleton, toast } from '../../components/ui';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 
 import { BottomSheet, Button, Img, SkeletonCards } from '../../components/ui';
 import type { Case } from '../../features/cases/api';

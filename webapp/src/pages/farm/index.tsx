@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 
 import { Button, IconToken, PageHeader } from '../../components/ui';
 import { useT } from '../../i18n';

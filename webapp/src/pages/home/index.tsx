@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 
 import { Button, IconChevron, IconToken, toast } from '../../components/ui';
 import { useGates } from '../../features/gates/store';

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 
 import { IconCart, IconChat, IconChevron, IconLink, IconShield, IconUsers, PageHeader, Segmented, toast, Toggle } from '../../components/ui';
 import { useGates } from '../../features/gates/store';

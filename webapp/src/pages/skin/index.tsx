@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from '../../lib/router';
 
 import { Button, IconAlert, Img, MainAction, Modal, Skeleton } from '../../components/ui';
 import { TokenAmount } from '../../features/cases/components/token-amount';

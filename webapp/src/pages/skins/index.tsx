@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 
 import { Button, IconSkins, PageHeader, Segmented, SkeletonCards } from '../../components/ui';
 import type { InventoryItem } from '../../features/inventory/api';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 
 import { Button, PageHeader, toast } from '../../components/ui';
 import { CreateTicket } from '../../features/support/components/create-ticket';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/router';
 
 import { Button, toast } from '../../components/ui';
 import { closeTicket, fetchMessages, fetchTicket, sendMessage, type Ticket } from '../../features/support/api';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../lib/router';
 
 import { Img, MainAction, toast } from '../../components/ui';
 import { requestWithdrawal, type InventoryItem } from '../../features/inventory/api';
