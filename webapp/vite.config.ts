@@ -36,11 +36,44 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The entry (src/main.tsx) waits for the splash to be painted before it imports the app
+ * (src/start.tsx). So that the wait costs no network time, index.html preloads the app's
+ * chunk and everything it imports statically, beside the entry.
+ */
+function preloadStart(): Plugin {
+  return {
+    name: 'fragbox-preload-start',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+        const start = chunks.find((c) => c.facadeModuleId?.endsWith('/src/start.tsx'));
+        if (!start) throw new Error('preload-start: no chunk for src/start.tsx');
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          if (files.has(file)) return;
+          files.add(file);
+          const chunk = bundle[file];
+          if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+        };
+        visit(start.fileName);
+        return [...files]
+          .filter((f) => !ctx.chunk || f !== ctx.chunk.fileName)
+          .map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const }));
+      },
+    },
+  };
+}
+
 // The mini app is served by the `fragbox` binary from `webapp/dist` on the same origin as
 // `/api/v1`, so every path here is absolute from `/`. In `npm run dev` the API calls are
 // proxied to a locally running `fragbox` (BIND_ADDR 127.0.0.1:8080 by default).
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), preloadStart(), precompress()],
   base: '/',
   server: {
     proxy: {

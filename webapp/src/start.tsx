@@ -1,0 +1,101 @@
+/**
+ * The app's start (loaded by main.tsx once the splash is painted): environment, Telegram,
+ * session, first screen.
+ */
+import { startTransition, StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+
+import { App, Bare } from './app/app';
+import { boot } from './app/boot';
+import { prefetchTabs, preloadFirstScreen } from './app/routes';
+import { Button, IconAlert, StatusScreen } from './components/ui';
+import { useGates } from './features/gates/store';
+import { setInitDataSource, useSession } from './features/session/store';
+import { useSettings } from './features/settings/store';
+import { t } from './i18n';
+import { onFirstScreenDrawn } from './lib/first-draw';
+import { NotInTelegramPage } from './pages/not-in-telegram';
+import { DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('#root missing');
+// index.html's static splash stays up until the first screen replaces it: no render before.
+const root = createRoot(container);
+
+function renderStartFailure(): void {
+  root.render(
+    <Bare>
+      <StatusScreen testId="start-failed" icon={<IconAlert size={44} />} title={t('app.errorTitle')} text={t('errors.network_error')}>
+        <Button block size="lg" onClick={() => window.location.reload()}>
+          {t('app.reload')}
+        </Button>
+      </StatusScreen>
+    </Bare>,
+  );
+}
+
+async function start(): Promise<void> {
+  preloadFirstScreen(useGates.getState().termsAccepted);
+  const config = useGates
+    .getState()
+    .loadConfig()
+    .catch((e: unknown) => {
+      console.warn('config failed', e);
+      return null;
+    });
+  let env;
+  try {
+    env = await detectEnvironment(async () => (await config)?.demo === true, useSettings.getState().theme);
+  } catch (e) {
+    if (e instanceof DevGateRequired) {
+      // The demo's init data waits for the development gate: ask first, then start again.
+      window.history.replaceState(window.history.state, '', '/login');
+      const { LoginPage } = await import('./pages/login');
+      root.render(
+        <Bare>
+          <LoginPage onPassed={() => void start()} />
+        </Bare>,
+      );
+      return;
+    }
+    console.error('demo bootstrap failed', e);
+    renderStartFailure();
+    return;
+  }
+  if (!env.ok) {
+    const cfg = await config;
+    root.render(
+      <Bare>
+        <NotInTelegramPage botUsername={cfg?.botUsername} />
+      </Bare>,
+    );
+    return;
+  }
+  initTelegram();
+  onColorSchemeChange((colorScheme) => useSettings.getState().adoptTelegram({ colorScheme }));
+  setInitDataSource(getRawInitData);
+  // `web_app_ready` once the first screen (not the splash) has been painted.
+  onFirstScreenDrawn(signalReady);
+  if (!(await config)) {
+    renderStartFailure();
+    return;
+  }
+  // A transition: React renders the app in slices of a few milliseconds, yielding between
+  // them, instead of one long task (a default update is rendered without yielding).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );
+  await boot();
+  prefetchTabs();
+  // Spec section 7: cases, packages, referrals and items load at start, whatever screen opened.
+  if (useSession.getState().token) {
+    void import('./features/rewards/preload').then((m) => m.preloadStartData());
+  }
+  (window as { __fragboxBooted?: boolean }).__fragboxBooted = true;
+}
+
+void start();
