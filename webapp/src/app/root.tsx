@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from '../lib/router';
 
 import { Button, IconAlert, Splash, StatusScreen } from '../components/ui';
@@ -34,10 +34,22 @@ export function Root() {
     if (pendingPath && pathname === pendingPath && agreement === 'agreed') useGates.getState().setPendingPath(null);
   }, [pendingPath, pathname, agreement]);
 
+  const decision = decideGate({ pathname, devGate, isAuthenticated, agreement, pendingPath });
+  const waiting = decision.kind === 'wait' || (pathname !== '/login' && phase === 'starting' && !token);
+  // Leaving the splash for a screen: the store update that allows it renders the splash again
+  // at once (cheap), and the screen at transition priority, in slices (see main.tsx).
+  const shown = useDeferredValue(!waiting && decision.kind === 'render', false);
+
   if (maintenance) return <MaintenancePage />;
   if (expired) return <ReopenPage />;
-  const decision = decideGate({ pathname, devGate, isAuthenticated, agreement, pendingPath });
-  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (decision.kind === 'redirect') {
+    return (
+      <>
+        <Splash />
+        <Navigate to={decision.to} replace />
+      </>
+    );
+  }
   if (phase === 'failed' && pathname !== '/login') {
     return (
       <StatusScreen testId="sign-in-failed" icon={<IconAlert size={44} />} title={t('app.errorTitle')} text={t('app.signInFailed')}>
@@ -47,7 +59,6 @@ export function Root() {
       </StatusScreen>
     );
   }
-  const waiting = decision.kind === 'wait' || (pathname !== '/login' && phase === 'starting' && !token);
-  if (waiting) return <Splash />;
+  if (waiting || !shown) return <Splash />;
   return <Outlet />;
 }

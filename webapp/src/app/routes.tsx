@@ -84,7 +84,12 @@ export function AppRoutes() {
   const route = resolveRoute(pathname);
   let child: ReactNode;
   if (route.kind === 'redirect') {
-    child = <Navigate to={route.to} replace />;
+    child = (
+      <>
+        <Splash />
+        <Navigate to={route.to} replace />
+      </>
+    );
   } else {
     const leaf = <RouteView element={page(route.page)} params={route.params} />;
     child = route.layout ? <RouteView element={<Layout />} params={route.params} outlet={leaf} /> : leaf;

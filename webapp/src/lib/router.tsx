@@ -10,6 +10,7 @@
  */
 import {
   createContext,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
@@ -104,10 +105,14 @@ export function useNavigate(): NavigateFunction {
   return navigate;
 }
 
-/** Replaces the current entry with `to` once rendered (a redirect). */
+/**
+ * Goes to `to` once rendered (a redirect). The navigation is a transition: React renders the
+ * target screen in slices, yielding to the browser between them, and keeps what is on screen
+ * meanwhile (draw a placeholder beside the redirect).
+ */
 export function Navigate({ to, replace = false, state }: { to: string; replace?: boolean; state?: unknown }) {
   const navigate = useNavigate();
-  useEffect(() => navigate(to, { replace, state }), [navigate, to, replace, state]);
+  useEffect(() => startTransition(() => navigate(to, { replace, state })), [navigate, to, replace, state]);
   return null;
 }
 
