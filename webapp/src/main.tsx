@@ -1,12 +1,23 @@
 import './styles/theme.css';
 import './styles/global.css';
 
+import { nextTask } from './lib/bridge-queue';
+
 /*
  * The entry is only this: index.html's static splash is painted first, then the app starts.
  * Its modules are already downloading (index.html preloads them, see vite.config.ts), so
- * waiting for the paint costs no network time; without it a phone shows nothing until the
- * whole start-up script has been evaluated.
+ * waiting for the paint costs no network time. The big libraries are evaluated one per task
+ * (React DOM, then the Telegram SDK, then the app), so none of them holds the main thread
+ * long on a slow phone.
  */
-const start = () => void import('./start');
-if (document.visibilityState === 'hidden' || typeof requestAnimationFrame !== 'function') start();
-else requestAnimationFrame(() => setTimeout(start, 0));
+async function start(): Promise<void> {
+  await import('react-dom/client');
+  await nextTask();
+  await import('@telegram-apps/sdk-react');
+  await nextTask();
+  await import('./start');
+}
+
+const go = () => void start();
+if (document.visibilityState === 'hidden' || typeof requestAnimationFrame !== 'function') go();
+else requestAnimationFrame(() => setTimeout(go, 0));

@@ -13,6 +13,7 @@ import { useGates } from './features/gates/store';
 import { setInitDataSource, useSession } from './features/session/store';
 import { useSettings } from './features/settings/store';
 import { t } from './i18n';
+import { nextTask } from './lib/bridge-queue';
 import { onFirstScreenDrawn } from './lib/first-draw';
 import { NotInTelegramPage } from './pages/not-in-telegram';
 import { DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
@@ -71,6 +72,7 @@ async function start(): Promise<void> {
     );
     return;
   }
+  await nextTask();
   initTelegram();
   onColorSchemeChange((colorScheme) => useSettings.getState().adoptTelegram({ colorScheme }));
   setInitDataSource(getRawInitData);
@@ -80,6 +82,7 @@ async function start(): Promise<void> {
     renderStartFailure();
     return;
   }
+  await nextTask();
   // A transition: React renders the app in slices of a few milliseconds, yielding between
   // them, instead of one long task (a default update is rendered without yielding).
   startTransition(() =>

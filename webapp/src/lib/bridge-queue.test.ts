@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { bridgeCall, bridgeIdle, bridgeLater } from './bridge-queue';
 
 describe('bridge queue', () => {
-  it('runs a call at once while nothing waits', () => {
+  it('never runs a call in the caller’s task', async () => {
     const seen: string[] = [];
-    bridgeCall(() => seen.push('now'));
-    expect(seen).toEqual(['now']);
+    bridgeCall(() => seen.push('call'));
+    seen.push('caller');
+    await bridgeIdle();
+    expect(seen).toEqual(['caller', 'call']);
   });
 
   it('runs queued start-up calls in order, one per task, and later calls behind them', async () => {

@@ -5,8 +5,8 @@
  * the launch parameters (valibot schemas, a session-storage write): a few milliseconds each
  * on a fast machine, a long task on a slow phone once a dozen of them run back to back at
  * start. Queued calls run in order, each in its own macrotask (a `MessageChannel` message, not
- * clamped like nested `setTimeout`s), so the page can paint and react between them. While the
- * queue is empty a call runs at once, so later calls (a tap's haptic) keep their timing.
+ * clamped like nested `setTimeout`s), so the page can paint and react between them, and a
+ * call made from a React effect does not lengthen the render's task.
  */
 type Job = () => void;
 
@@ -40,24 +40,29 @@ function runOne(): void {
   }
 }
 
-/** Queues `job` behind the calls already waiting; runs it now when none is. */
+/** Queues `job` behind the calls already waiting; it runs in a task of its own. */
 export function bridgeCall(job: Job): void {
-  if (jobs.length === 0 && !scheduled) {
-    try {
-      job();
-    } catch (e) {
-      console.warn('telegram call failed', e);
-    }
-    return;
-  }
   jobs.push(job);
   schedule();
 }
 
-/** Queues `job` as its own task even when nothing waits (start-up work). */
-export function bridgeLater(job: Job): void {
-  jobs.push(job);
-  schedule();
+/** Start-up work: the same as `bridgeCall` (the name says the call is not needed at once). */
+export const bridgeLater = bridgeCall;
+
+/** Resolves after a task boundary: the browser may paint and handle input meanwhile. */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof MessageChannel !== 'function') {
+      setTimeout(resolve, 0);
+      return;
+    }
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
 }
 
 /** Resolves once every call queued so far has run. */

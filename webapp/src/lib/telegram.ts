@@ -9,7 +9,6 @@
  */
 import {
   backButton,
-  bindMiniAppCssVars,
   bindThemeParamsCssVars,
   bindViewportCssVars,
   emitEvent,
@@ -43,7 +42,7 @@ import {
 import type { Theme } from '../features/settings/store';
 import { devGateHeaders } from '../features/gates/proof';
 import { api } from './api-client';
-import { bridgeCall, bridgeLater } from './bridge-queue';
+import { bridgeCall, bridgeLater, nextTask } from './bridge-queue';
 import { frameInsets, frameReceive } from './demo-frame-state';
 import { mountNativeUi, setButtonColors } from './native-ui';
 import { readString, storageKeys, writeString } from './storage';
@@ -285,6 +284,8 @@ export async function detectEnvironment(demo: () => Promise<boolean>, preferredT
   const initData = await early;
   demoTheme = preferredTheme;
   mockDemoEnvironment(withSignatureField(initData), preferredTheme, startParam);
+  // Reading the launch parameters back validates them (valibot): a task of its own.
+  await nextTask();
   const info = readLaunch(true);
   // Sign in with exactly what the server signed, not the mock's copy.
   return info ? keep(info, initData) : { ok: false };
@@ -366,7 +367,6 @@ export function initTelegram(): void {
   });
   bridgeLater(() => bindThemeParamsCssVars.ifAvailable());
   bridgeLater(() => mountMiniAppSync.ifAvailable());
-  bridgeLater(() => bindMiniAppCssVars.ifAvailable());
   bridgeLater(() => mountBackButton.ifAvailable());
   bridgeLater(() => mountSwipeBehavior.ifAvailable());
   mountNativeUi();
