@@ -143,12 +143,18 @@ describe('launched as Telegram for Android launches it', () => {
     // Onboarding: ready once, expand, fullscreen, colours, and the native "Start" button.
     await page.waitForSelector('[data-testid="page-onboarding"]');
     await page.waitForFunction(() => window.__proxy.some(([t, d]) => t === 'web_app_setup_main_button' && d?.is_visible));
+    // The start-up calls go out one per task (lib/bridge-queue.ts), the viewport's after the
+    // client answered: wait until the last of them was sent, then check them all.
+    const launchEvents = ['web_app_ready', 'web_app_expand', 'web_app_request_fullscreen', 'web_app_set_header_color', 'web_app_set_background_color', 'web_app_set_bottom_bar_color', 'web_app_request_safe_area'];
+    await page
+      .waitForFunction((want) => want.every((n) => window.__proxy.some(([t]) => t === n)), launchEvents, { timeout: 15_000 })
+      .catch(() => undefined);
     let ev = await events(page);
     const names = ev.map(([t]) => t);
     assert.equal(names.filter((n) => n === 'web_app_ready').length, 1, 'web_app_ready is sent once');
     // Ready only once the first screen is drawn: onboarding is in the DOM by then (not the splash).
     assert.equal(ev.find(([t]) => t === 'web_app_ready')[3], 'page-onboarding', 'web_app_ready after the first screen is in the DOM');
-    for (const n of ['web_app_expand', 'web_app_request_fullscreen', 'web_app_set_header_color', 'web_app_set_background_color', 'web_app_set_bottom_bar_color', 'web_app_request_safe_area']) {
+    for (const n of launchEvents) {
       assert.ok(names.includes(n), `${n} sent (saw ${names.join(', ')})`);
     }
     assert.ok(names.indexOf('web_app_ready') < names.indexOf('web_app_setup_main_button') || names.includes('web_app_ready'));

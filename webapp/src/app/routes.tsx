@@ -116,13 +116,17 @@ export function preloadFirstScreen(agreed: boolean): void {
 
 /** Loads the tab screens' chunks in the background so a tab tap never waits for the network. */
 export function prefetchTabs(): void {
-  const run = () => {
+  const idle = (window as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
+  const whenIdle = () => new Promise<void>((resolve) => (idle ? idle(() => resolve(), { timeout: 3000 }) : setTimeout(resolve, 0)));
+  // One screen per idle period: each import adds the screen's script and style links (a style
+  // recalculation), and five at once made one long task on a slow phone.
+  const run = async () => {
     for (const load of [imports.home, imports.cases, imports.skins, imports.referrals, imports.profile]) {
-      load().catch(() => undefined);
+      await whenIdle();
+      await load().catch(() => undefined);
     }
   };
   // Well after the first screen settled: the other tabs must not compete with it for the
   // main thread on a slow phone (they are small, and a tap waits at most for one of them).
-  const idle = (window as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
-  setTimeout(() => (idle ? idle(run, { timeout: 3000 }) : run()), 4000);
+  setTimeout(() => void run(), 4000);
 }
