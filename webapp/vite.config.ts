@@ -89,6 +89,20 @@ export default defineConfig({
     // Spec section 9: script chunks may take up to 120 s on a poor connection; Vite has no
     // loader timeout of its own, the route error screen offers a reload when a chunk fails.
     chunkSizeWarningLimit: 200,
+    rolldownOptions: {
+      output: {
+        // Two library chunks the entry evaluates one per task (src/main.tsx) and the shell's
+        // shared modules, instead of many small chunks (each a request on the first open).
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'telegram', test: /node_modules[\\/](@telegram-apps[\\/]|valibot|better-promises|error-kid|mitt)/ },
+            // The shell's own modules the start needs and the screens share: one chunk.
+            { name: 'shell', test: /[\\/]src[\\/](i18n|lib|components|features[\\/](gates|session|settings))[\\/]|node_modules[\\/]zustand/ },
+          ],
+        },
+      },
+    },
   },
   test: {
     environment: 'node',
