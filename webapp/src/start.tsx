@@ -36,7 +36,6 @@ function renderStartFailure(): void {
 }
 
 async function start(): Promise<void> {
-  preloadFirstScreen(useGates.getState().termsAccepted);
   const config = useGates
     .getState()
     .loadConfig()
@@ -44,9 +43,13 @@ async function start(): Promise<void> {
       console.warn('config failed', e);
       return null;
     });
+  const detected = detectEnvironment(async () => (await config)?.demo === true, useSettings.getState().theme);
+  // The first screen's chunk (its script and style links) in a task of its own.
+  await nextTask();
+  preloadFirstScreen(useGates.getState().termsAccepted);
   let env;
   try {
-    env = await detectEnvironment(async () => (await config)?.demo === true, useSettings.getState().theme);
+    env = await detected;
   } catch (e) {
     if (e instanceof DevGateRequired) {
       // The demo's init data waits for the development gate: ask first, then start again.
