@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Prints the gzipped size of the JavaScript the browser loads before the first screen (the
-// entry chunk plus the chunks it imports statically, as listed in index.html's module
-// preloads) and fails when it is over the budget of issue 6: 150 KB gzipped.
+// entry chunk plus the app's start-up chunks, as listed in index.html's module preloads) and
+// fails when it is over the budget: 125 KB gzipped (issue 6 set 150 KB; issue 14's first-open
+// work brought it to 123 KB, and the budget keeps it there).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_BYTES = 150 * 1024;
+const BUDGET_BYTES = 125 * 1024;
 const dist = resolve(import.meta.dirname, '..', 'dist');
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 
