@@ -223,8 +223,19 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
     assert!(ok && out.contains("audit clean"), "{out}");
 }
 
-/// Sets `PRAGMA max_page_count` on every pooled connection (the pragma is per connection).
+/// Sets `PRAGMA max_page_count` on every pooled connection and on the writer thread's connection
+/// (the pragma is per connection).
 async fn set_max_pages(app: &TestApp, pages: Option<i64>) {
+    let writer = app.domain().writer.clone().expect("SQLite runs a writer thread");
+    writer
+        .run(move |c| {
+            let count: i64 = c.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+            let n = pages.map(|extra| count + extra).unwrap_or(1_073_741_823);
+            c.execute_batch(&format!("PRAGMA max_page_count = {n}"))?;
+            Ok(())
+        })
+        .await
+        .unwrap();
     let pool = &app.domain().db;
     let mut conns = Vec::new();
     for _ in 0..pool.options().get_max_connections() {

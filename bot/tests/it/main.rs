@@ -19,3 +19,4 @@ mod replicas;
 mod rewards;
 mod statics;
 mod support;
+mod writer;

@@ -313,6 +313,12 @@ fn write_queue(url: &str, busy: Option<Duration>) -> (Arc<tokio::sync::Mutex<()>
     (q.turn.clone(), q.wait)
 }
 
+/// The write queue of an SQLite database by its URL, and how long a writer waits for its turn
+/// (the pool's busy timeout): for the writer thread (`domain::writer`), which takes the same turns.
+pub(crate) fn sqlite_write_queue(url: &str) -> (Arc<tokio::sync::Mutex<()>>, Duration) {
+    write_queue(url, None)
+}
+
 /// Every write goes through this. SQLite: the writer waits for its turn in the process's write
 /// queue, then `BEGIN IMMEDIATE` takes the write lock up front (a read-then-write never fails on
 /// a lock upgrade; the busy timeout applies only to writers outside the process). PostgreSQL:
@@ -410,6 +416,7 @@ pub fn is_unique_violation(e: &sqlx::Error) -> bool {
 pub fn unavailable(e: &sqlx::Error) -> Option<&'static str> {
     match e {
         sqlx::Error::PoolTimedOut => Some("busy"),
+        sqlx::Error::Io(e) if e.kind() == std::io::ErrorKind::StorageFull => Some("storage_full"),
         sqlx::Error::Database(d) => {
             let code = d.code()?;
             match code.as_ref() {

@@ -93,8 +93,11 @@ async fn new_seed(conn: &mut Conn, domain: &Domain, user_id: i64, client_seed: &
     Ok(ActiveSeed { id, server_seed, server_seed_hash: hash, client_seed: client_seed.to_owned(), nonce: 0 })
 }
 
+/// Moves a seed to its next nonce (`bump_nonce`; the SQLite writer runs the same text).
+pub const BUMP_NONCE: &str = "UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1";
+
 pub async fn bump_nonce(conn: &mut Conn, seed_id: i64) -> DomainResult<()> {
-    sqlx::query("UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1").bind(seed_id).execute(&mut *conn).await?;
+    sqlx::query(BUMP_NONCE).bind(seed_id).execute(&mut *conn).await?;
     Ok(())
 }
 

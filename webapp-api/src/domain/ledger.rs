@@ -18,6 +18,15 @@ pub enum Posted {
     Duplicate,
 }
 
+// The statements of a posting; `debit_sync` runs the same texts on the SQLite writer thread.
+const APPLY: &str = "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance, debt";
+const UNDO: &str = "UPDATE users SET balance = balance - $1 WHERE id = $2";
+const USER_EXISTS: &str = "SELECT id FROM users WHERE id = $1";
+const KEY_POSTED: &str = "SELECT id FROM ledger_entries WHERE idempotency_key = $1";
+const INSERT_ENTRY: &str =
+    "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (idempotency_key) DO NOTHING";
+
 /// Credits (positive) or debits (negative) a user's balance and records the entry, once per key.
 /// A debit that would take the balance below zero fails with `InsufficientTokens`.
 pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, idempotency_key: &str, now: i64) -> DomainResult<Posted> {
@@ -26,24 +35,17 @@ pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, i
     }
     // The change decides first (the conditional update); the entry's unique key then catches a
     // repeated key, and only that rare case undoes the change. No key lookup before the write.
-    let row: Option<(i64, i64)> = sqlx::query_as(
-        "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance, debt",
-    )
-    .bind(amount.0)
-    .bind(user_id)
-    .bind(now)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let row: Option<(i64, i64)> = sqlx::query_as(APPLY).bind(amount.0).bind(user_id).bind(now).fetch_optional(&mut *conn).await?;
     let Some((balance, debt)) = row else {
         // Refused: a key already posted is still a duplicate, whatever the balance.
         if key_posted(conn, idempotency_key).await? {
             return Ok(Posted::Duplicate);
         }
-        let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
+        let exists: Option<(i64,)> = sqlx::query_as(USER_EXISTS).bind(user_id).fetch_optional(&mut *conn).await?;
         return Err(if exists.is_some() { DomainError::InsufficientTokens } else { DomainError::NotFound });
     };
     if !insert_entry(conn, user_id, amount.0, balance, reason, idempotency_key, now).await? {
-        sqlx::query("UPDATE users SET balance = balance - $1 WHERE id = $2").bind(amount.0).bind(user_id).execute(&mut *conn).await?;
+        sqlx::query(UNDO).bind(amount.0).bind(user_id).execute(&mut *conn).await?;
         return Ok(Posted::Duplicate);
     }
     if amount.0 > 0 && debt > 0 {
@@ -68,9 +70,42 @@ pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, i
     Ok(Posted::Applied(Tokens(balance)))
 }
 
+/// `post` of a debit, synchronously on the SQLite writer thread (`domain::writer`), with the
+/// same statements in the same order. A debit never repays a debt, so that part of `post` is not
+/// needed here; a credit goes through `post`.
+pub fn debit_sync(
+    conn: &rusqlite::Connection,
+    user_id: i64,
+    amount: Tokens,
+    reason: &str,
+    idempotency_key: &str,
+    now: i64,
+) -> DomainResult<Posted> {
+    use rusqlite::{named_params, OptionalExtension};
+    if amount.0 >= 0 {
+        return Err(DomainError::Internal("debit_sync takes a debit".into()));
+    }
+    let balance: Option<i64> =
+        conn.prepare_cached(APPLY)?.query_row(named_params! {"$1": amount.0, "$2": user_id, "$3": now}, |r| r.get(0)).optional()?;
+    let Some(balance) = balance else {
+        if conn.prepare_cached(KEY_POSTED)?.query_row(named_params! {"$1": idempotency_key}, |_| Ok(())).optional()?.is_some() {
+            return Ok(Posted::Duplicate);
+        }
+        let exists = conn.prepare_cached(USER_EXISTS)?.query_row(named_params! {"$1": user_id}, |_| Ok(())).optional()?;
+        return Err(if exists.is_some() { DomainError::InsufficientTokens } else { DomainError::NotFound });
+    };
+    let inserted = conn.prepare_cached(INSERT_ENTRY)?.execute(named_params! {
+        "$1": user_id, "$2": amount.0, "$3": balance, "$4": reason, "$5": idempotency_key, "$6": now
+    })?;
+    if inserted != 1 {
+        conn.prepare_cached(UNDO)?.execute(named_params! {"$1": amount.0, "$2": user_id})?;
+        return Ok(Posted::Duplicate);
+    }
+    Ok(Posted::Applied(Tokens(balance)))
+}
+
 async fn key_posted(conn: &mut Conn, key: &str) -> DomainResult<bool> {
-    let seen: Option<(i64,)> =
-        sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = $1").bind(key).fetch_optional(&mut *conn).await?;
+    let seen: Option<(i64,)> = sqlx::query_as(KEY_POSTED).bind(key).fetch_optional(&mut *conn).await?;
     Ok(seen.is_some())
 }
 
@@ -84,18 +119,15 @@ async fn insert_entry(
     key: &str,
     now: i64,
 ) -> DomainResult<bool> {
-    let done = sqlx::query(
-        "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (idempotency_key) DO NOTHING",
-    )
-    .bind(user_id)
-    .bind(amount)
-    .bind(balance_after)
-    .bind(reason)
-    .bind(key)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?;
+    let done = sqlx::query(INSERT_ENTRY)
+        .bind(user_id)
+        .bind(amount)
+        .bind(balance_after)
+        .bind(reason)
+        .bind(key)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 

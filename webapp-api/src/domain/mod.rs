@@ -25,6 +25,7 @@ pub mod trade_url;
 pub mod transfer;
 pub mod users;
 pub mod withdrawals;
+pub mod writer;
 
 use crate::domain::db::Pool;
 use std::sync::Arc;
@@ -69,6 +70,8 @@ pub struct Domain {
     pub telegram: Arc<dyn telegram::Telegram>,
     pub sessions: Arc<auth::SessionCache>,
     pub maintenance: Arc<settings::MaintenanceCache>,
+    /// SQLite's writer thread (group commit) for the hot writes; `None` on PostgreSQL.
+    pub writer: Option<Arc<writer::Writer>>,
 }
 
 impl Domain {
@@ -80,7 +83,9 @@ impl Domain {
         random: Arc<dyn Random>,
         telegram: Arc<dyn telegram::Telegram>,
     ) -> Self {
+        let writer = writer::Writer::start(&db);
         Domain {
+            writer,
             db,
             config: Arc::new(config),
             catalog: Arc::new(catalog),

@@ -141,7 +141,7 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition.
-    pub async fn render(&self, db: &Pool) -> Result<String, sqlx::Error> {
+    pub async fn render(&self, db: &Pool, writer: Option<&crate::domain::writer::Writer>) -> Result<String, sqlx::Error> {
         let totals = self.db_totals(db).await?;
         let (stars, paid): (i64, i64) = sqlx::query_as(
             "SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT), COUNT(*) FROM payments WHERE status IN ('success', 'refunded')",
@@ -217,6 +217,21 @@ impl Metrics {
         let _ = writeln!(w, "fragbox_uptime_seconds {}", self.started.elapsed().as_secs());
         let _ = writeln!(w, "# HELP fragbox_bot_up 1 while the bot reaches Telegram (0 when it does not, or in demo mode).");
         let _ = writeln!(w, "# TYPE fragbox_bot_up gauge\nfragbox_bot_up {}", u8::from(self.bot.is_up()));
+        if let Some(writer) = writer {
+            let s = writer.stats();
+            let lines: [(&str, &str, u64); 3] = [
+                ("fragbox_sqlite_writer_requests_total", "Writes handed to the SQLite writer thread.", s.requests),
+                (
+                    "fragbox_sqlite_writer_batches_total",
+                    "Transactions the SQLite writer ran (group commit: several writes each).",
+                    s.batches,
+                ),
+                ("fragbox_sqlite_writer_committed_total", "Writes whose SQLite writer transaction committed.", s.committed),
+            ];
+            for (name, help, v) in lines {
+                let _ = writeln!(w, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}");
+            }
+        }
         if let Some((rss, hwm)) = memory() {
             let _ = writeln!(w, "# HELP fragbox_resident_memory_bytes Resident set size.\n# TYPE fragbox_resident_memory_bytes gauge");
             let _ = writeln!(w, "fragbox_resident_memory_bytes {rss}");
@@ -353,7 +368,7 @@ pub async fn endpoint(State(state): State<AppState>, req: Request) -> Response {
             }
         }
     }
-    match state.metrics.render(&state.domain.db).await {
+    match state.metrics.render(&state.domain.db, state.domain.writer.as_deref()).await {
         Ok(text) => (StatusCode::OK, [(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"))], text)
             .into_response(),
         Err(e) => ApiError::Domain(DomainError::Database(e)).into_response(),

@@ -1,0 +1,147 @@
+//! SQLite's writer thread: opens queued while another writer holds the turn commit together (one
+//! transaction), a refused open in the batch undoes only itself, a replay answers the stored
+//! result, and a batch that cannot start answers every request `busy` and writes nothing.
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use sqlx::{Connection, SqliteConnection};
+use webapp_api::domain::db;
+use webapp_api::domain::writer::{Writer, MAX_BATCH};
+
+use crate::common::*;
+
+fn writer(app: &TestApp) -> std::sync::Arc<Writer> {
+    app.domain().writer.clone().expect("SQLite runs a writer thread")
+}
+
+/// Polls until the writer has been handed `n` more requests than `before`.
+async fn wait_queued(w: &Writer, before: u64, n: u64) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while w.stats().requests < before + n {
+        assert!(Instant::now() < deadline, "only {} of {n} opens reached the writer", w.stats().requests - before);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn open(app: &TestApp, t: &str, rid: &str) -> (StatusCode, Value) {
+    app.post("/api/v1/cases/starter/open", Some(t), json!({ "requestId": rid })).await
+}
+
+#[tokio::test]
+async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_only_itself() {
+    if on_postgres() {
+        let app = TestApp::with_bot().await;
+        assert!(app.domain().writer.is_none(), "PostgreSQL has no writer thread");
+        app.stop().await;
+        return;
+    }
+    let app = TestApp::with_bot().await;
+    let user = 940_001;
+    let t = app.sign_in(user, "Batch").await;
+    let price = app.domain().catalog.case("starter").unwrap().price.0;
+    // The first open pays its rewards on the pool's path; the writer takes every later one.
+    app.grant(user, price / 100).await;
+    let (s, b) = open(&app, &t, "first").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    // Exactly `affordable` more opens' worth of tokens.
+    let current = app.balance(user).await;
+    let affordable = (current / price + 1).max(10);
+    let top_up = affordable * price - current;
+    assert_eq!(top_up % 100, 0);
+    app.grant(user, top_up / 100).await;
+    let refused = 20;
+    let total = affordable + refused;
+    assert!(total as usize <= MAX_BATCH, "the opens must fit one batch");
+
+    let w = writer(&app);
+    let before = w.stats();
+    // Another writer holds the process's write turn: every open queues in the writer's inbox.
+    let turn = db::write_turn(&app.domain().db).await.unwrap();
+    let mut tasks = Vec::new();
+    for n in 0..total {
+        let http = app.http.clone();
+        let url = format!("{}/api/v1/cases/starter/open", app.base);
+        let t = t.clone();
+        tasks.push(tokio::spawn(async move {
+            let res = http.post(url).bearer_auth(t).json(&json!({ "requestId": format!("b{n}") })).send().await.unwrap();
+            (n, read(res).await)
+        }));
+    }
+    wait_queued(&w, before.requests, total as u64).await;
+    drop(turn);
+    let mut won = Vec::new();
+    for task in tasks {
+        let (n, (s, b)) = task.await.unwrap();
+        match s {
+            StatusCode::OK => won.push((n, b["item"]["id"].as_i64().unwrap())),
+            _ => assert_error(s, &b, 409, "insufficient_tokens"),
+        }
+    }
+    assert_eq!(won.len() as i64, affordable);
+    let after = w.stats();
+    assert_eq!(after.requests - before.requests, total as u64);
+    assert_eq!(after.batches - before.batches, 1, "one transaction for every queued open");
+    assert_eq!(after.committed - before.committed, total as u64);
+    assert_eq!(app.balance(user).await, 0);
+    let (items,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM inventory_items WHERE user_id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();
+    assert_eq!(items, affordable + 1);
+    let (opens,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE user_id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();
+    assert_eq!(opens, affordable + 1, "a refused open leaves no row behind");
+    // A repeated request id answers the stored result through the writer and charges nothing.
+    let (n, item) = won[0];
+    let (s, again) = open(&app, &t, &format!("b{n}")).await;
+    assert_eq!(s, StatusCode::OK, "{again}");
+    assert_eq!(again["item"]["id"].as_i64(), Some(item));
+    assert_eq!(app.balance(user).await, 0);
+    app.audit_clean().await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_batch_that_cannot_start_answers_busy_and_a_retry_charges_once() {
+    if on_postgres() {
+        eprintln!("skipped on PostgreSQL: SQLite's writer thread");
+        return;
+    }
+    let app = TestApp::start(Options { bot: true, env: vec![("DB_BUSY_TIMEOUT_MS", "200".into())], ..Options::default() }).await;
+    let user = 940_101;
+    let t = app.sign_in(user, "Busy").await;
+    app.grant(user, 1000).await;
+    let (s, b) = open(&app, &t, "first").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    let before_balance = app.balance(user).await;
+    let w = writer(&app);
+    let before = w.stats();
+
+    // A writer outside the process (the CLI, a migration) holds SQLite's lock past the timeout.
+    let mut outside = SqliteConnection::connect(&app.db_url()).await.unwrap();
+    sqlx::query("BEGIN IMMEDIATE").execute(&mut outside).await.unwrap();
+    let res = app
+        .http
+        .post(format!("{}/api/v1/cases/starter/open", app.base))
+        .bearer_auth(&t)
+        .json(&json!({ "requestId": "busy-2" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["retry-after"], "1");
+    let (s, b) = read(res).await;
+    assert_error(s, &b, 503, "busy");
+    sqlx::query("COMMIT").execute(&mut outside).await.unwrap();
+    let mid = w.stats();
+    assert!(mid.requests > before.requests, "the open went to the writer");
+    assert_eq!(mid.committed, before.committed, "nothing of the failed batch committed");
+    assert_eq!(app.balance(user).await, before_balance);
+
+    let (s, first) = open(&app, &t, "busy-2").await;
+    assert_eq!(s, StatusCode::OK, "{first}");
+    let (_, again) = open(&app, &t, "busy-2").await;
+    assert_eq!(again["item"]["id"], first["item"]["id"]);
+    let price = app.domain().catalog.case("starter").unwrap().price.0;
+    assert_eq!(app.balance(user).await, before_balance - price);
+    app.audit_clean().await;
+    app.stop().await;
+}

@@ -1,0 +1,254 @@
+//! SQLite's writer: one thread that owns one connection and runs writes synchronously, several
+//! requests' writes in one transaction (group commit). Each request's work runs inside its own
+//! savepoint, so a refused request (insufficient tokens, …) undoes only its own statements, and
+//! every request is answered only after the transaction holding its work has committed (or
+//! failed as a whole): an answered write is on disk as far as SQLite's `synchronous = NORMAL` in
+//! WAL puts it, exactly as a pooled `COMMIT` would.
+//!
+//! The thread takes the process's write turn (`db::write_turn`'s FIFO queue) for each batch, so
+//! it never races the sqlx writers of the same process for SQLite's lock; writers outside the
+//! process (the CLI) are met by SQLite's busy timeout, as on the pool.
+//!
+//! Only hot, money-moving paths whose rules fit in synchronous code use it (a case open); every
+//! other write goes through `db::begin_write`. PostgreSQL has no writer.
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+use sqlx::sqlite::SqliteConnectOptions;
+use tokio::sync::oneshot;
+
+use crate::domain::db::{self, Dialect, Pool};
+use crate::domain::{DomainError, DomainResult};
+
+/// The most requests one transaction carries: enough to amortise a commit, small enough that the
+/// first request of a batch does not wait long behind the last.
+pub const MAX_BATCH: usize = 64;
+
+/// One request's work, run on the writer thread.
+trait Work: Send {
+    /// Runs the work inside the batch's transaction; true when its writes are to be kept.
+    fn run(&mut self, conn: &Connection) -> bool;
+    /// Answers the request once the batch has ended: `Err` when the batch did not commit.
+    fn finish(self: Box<Self>, outcome: Result<(), DomainError>);
+}
+
+struct Pending<T, F> {
+    work: Option<F>,
+    result: Option<DomainResult<T>>,
+    reply: oneshot::Sender<DomainResult<T>>,
+}
+
+impl<T, F> Work for Pending<T, F>
+where
+    T: Send,
+    F: FnOnce(&Connection) -> DomainResult<T> + Send,
+{
+    fn run(&mut self, conn: &Connection) -> bool {
+        let Some(work) = self.work.take() else { return false };
+        let result = work(conn);
+        let keep = result.is_ok();
+        self.result = Some(result);
+        keep
+    }
+
+    fn finish(self: Box<Self>, outcome: Result<(), DomainError>) {
+        let answer = match (outcome, self.result) {
+            (Err(e), _) => Err(e),
+            (Ok(()), Some(result)) => result,
+            (Ok(()), None) => Err(DomainError::Internal("the write stopped before it ended".into())),
+        };
+        // The request may have gone (client closed): nothing to tell then.
+        let _ = self.reply.send(answer);
+    }
+}
+
+/// The handle requests use; the thread ends when the last handle is dropped.
+pub struct Writer {
+    jobs: mpsc::Sender<Box<dyn Work>>,
+    stats: Arc<Stats>,
+}
+
+/// Counters of the writer's work (`/metrics`).
+#[derive(Default, Debug)]
+pub struct Stats {
+    /// Requests handed to the writer.
+    pub requests: AtomicU64,
+    /// Transactions the writer ran (each carrying one or more requests), committed or not.
+    pub batches: AtomicU64,
+    /// Requests whose batch committed.
+    pub committed: AtomicU64,
+}
+
+/// A snapshot of `Stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatsSnapshot {
+    pub requests: u64,
+    pub batches: u64,
+    pub committed: u64,
+}
+
+impl Writer {
+    /// The writer of `pool`'s database when it is an SQLite file; `None` for PostgreSQL and for
+    /// an in-memory database (another connection would see another database), or when the
+    /// connection cannot be opened (writes then all go through the pool, as before).
+    pub fn start(pool: &Pool) -> Option<Arc<Writer>> {
+        if Dialect::of_pool(pool) != Dialect::Sqlite {
+            return None;
+        }
+        let url = pool.connect_options().database_url.to_string();
+        let (turn, busy) = db::sqlite_write_queue(&url);
+        let conn = match connect(&url, busy) {
+            Ok(Some(conn)) => conn,
+            Ok(None) => return None,
+            Err(e) => {
+                tracing::warn!(error = %e, "SQLite writer not started; writes go through the pool");
+                return None;
+            }
+        };
+        let (jobs, inbox) = mpsc::channel::<Box<dyn Work>>();
+        let stats = Arc::new(Stats::default());
+        let counters = stats.clone();
+        let spawned = std::thread::Builder::new().name("sqlite-writer".into()).spawn(move || {
+            while let Ok(first) = inbox.recv() {
+                let mut batch = vec![first];
+                // In the process's FIFO write queue like every other writer; requests that
+                // arrived meanwhile join the batch.
+                let _turn = turn.blocking_lock();
+                while batch.len() < MAX_BATCH {
+                    match inbox.try_recv() {
+                        Ok(job) => batch.push(job),
+                        Err(_) => break,
+                    }
+                }
+                let n = batch.len() as u64;
+                counters.batches.fetch_add(1, Ordering::Relaxed);
+                if run_batch(&conn, batch) {
+                    counters.committed.fetch_add(n, Ordering::Relaxed);
+                }
+            }
+        });
+        match spawned {
+            Ok(_) => Some(Arc::new(Writer { jobs, stats })),
+            Err(e) => {
+                tracing::warn!(error = %e, "SQLite writer thread not started; writes go through the pool");
+                None
+            }
+        }
+    }
+
+    /// Runs `work` on the writer thread inside a write transaction shared with other requests;
+    /// answers its result once that transaction has committed. An `Err` from `work` undoes its
+    /// own statements only.
+    pub async fn run<T, F>(&self, work: F) -> DomainResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> DomainResult<T> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Box::new(Pending { work: Some(work), result: None, reply }))
+            .map_err(|_| DomainError::Internal("the SQLite writer has stopped".into()))?;
+        // Counted once queued: a request counted here is in the writer's inbox or batch.
+        self.stats.requests.fetch_add(1, Ordering::Relaxed);
+        answer.await.map_err(|_| DomainError::Internal("the SQLite writer dropped a request".into()))?
+    }
+}
+
+impl Writer {
+    pub fn stats(&self) -> StatsSnapshot {
+        StatsSnapshot {
+            requests: self.stats.requests.load(Ordering::Relaxed),
+            batches: self.stats.batches.load(Ordering::Relaxed),
+            committed: self.stats.committed.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The writer's own connection, with the pool's pragmas; `None` for an in-memory database.
+fn connect(url: &str, busy: Duration) -> Result<Option<Connection>, String> {
+    let options = SqliteConnectOptions::from_str(url).map_err(|e| e.to_string())?;
+    let path = options.get_filename();
+    if path.as_os_str() == ":memory:" || url.contains("mode=memory") {
+        return Ok(None);
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(|e| e.to_string())?;
+    conn.execute_batch(&format!(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+         PRAGMA busy_timeout = {}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -8000;",
+        busy.as_millis().min(i64::MAX as u128)
+    ))
+    .map_err(|e| e.to_string())?;
+    conn.set_prepared_statement_cache_capacity(64);
+    Ok(Some(conn))
+}
+
+/// One transaction for the batch, a savepoint per request, one commit, then every answer. True
+/// when the batch committed.
+fn run_batch(conn: &Connection, mut batch: Vec<Box<dyn Work>>) -> bool {
+    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        fail_all(batch, &e);
+        return false;
+    }
+    for job in batch.iter_mut() {
+        if let Err(e) = conn.execute_batch("SAVEPOINT request") {
+            abort(conn, batch, &e);
+            return false;
+        }
+        let keep = catch_unwind(AssertUnwindSafe(|| job.run(conn))).unwrap_or(false);
+        // Some errors (a full disk, I/O) make SQLite roll the whole transaction back: the
+        // requests already run in this batch lost their writes too, so none may be told it was
+        // done.
+        if conn.is_autocommit() {
+            fail_all(batch, &rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT), None));
+            return false;
+        }
+        let end = if keep { "RELEASE request" } else { "ROLLBACK TO request; RELEASE request" };
+        if let Err(e) = conn.execute_batch(end) {
+            abort(conn, batch, &e);
+            return false;
+        }
+    }
+    if let Err(e) = conn.execute_batch("COMMIT") {
+        abort(conn, batch, &e);
+        return false;
+    }
+    for job in batch {
+        job.finish(Ok(()));
+    }
+    true
+}
+
+fn abort(conn: &Connection, batch: Vec<Box<dyn Work>>, e: &rusqlite::Error) {
+    if !conn.is_autocommit() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    fail_all(batch, e)
+}
+
+fn fail_all(batch: Vec<Box<dyn Work>>, e: &rusqlite::Error) {
+    tracing::warn!(error = %e, requests = batch.len(), "SQLite writer batch failed; nothing of it was written");
+    for job in batch {
+        job.finish(Err(error(e)));
+    }
+}
+
+/// A SQLite error as the domain reports it: busy and a full disk are "try again later" (503),
+/// as they are on the pool; anything else is internal.
+pub fn error(e: &rusqlite::Error) -> DomainError {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => DomainError::Database(sqlx::Error::PoolTimedOut),
+        Some(ErrorCode::DiskFull) => DomainError::Database(sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::StorageFull))),
+        _ => DomainError::Internal(format!("sqlite: {e}")),
+    }
+}
+
+impl From<rusqlite::Error> for DomainError {
+    fn from(e: rusqlite::Error) -> Self {
+        error(&e)
+    }
+}
