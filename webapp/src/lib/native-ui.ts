@@ -43,10 +43,11 @@ const mounted = { main: false, secondary: false };
 const lastSpec: { main: BottomButtonSpec | null; secondary: BottomButtonSpec | null } = { main: null, secondary: null };
 
 /**
- * Mounts the buttons and closing behaviour once the SDK is initialised, in the bridge queue
- * (see bridge-queue.ts). Every client draws the main button and the closing behaviour; the
- * secondary button from Bot API 7.10. The screens learn this at once (their first render
- * chooses between the native button and the in-page one); their calls queue behind the mounts.
+ * Mounts the main button once the SDK is initialised, in the bridge queue (see
+ * bridge-queue.ts); the secondary button (Bot API 7.10+) and the closing behaviour mount on
+ * first use. Every client draws the main button; the screens learn at once which buttons are
+ * native (their first render chooses between the native button and the in-page one), and
+ * their calls queue behind the mounts.
  */
 export function mountNativeUi(): void {
   mounted.main = true;
@@ -59,17 +60,29 @@ export function mountNativeUi(): void {
       console.warn('main button unavailable', e);
     }
   });
-  if (mounted.secondary) {
-    bridgeLater(() => {
-      try {
-        secondaryButton.mount();
-        secondaryButton.onClick(() => handlers.secondary?.());
-      } catch (e) {
-        console.warn('secondary button unavailable', e);
-      }
-    });
-  }
-  bridgeLater(() => {
+}
+
+let secondaryMounted = false;
+
+function ensureSecondary(): void {
+  if (secondaryMounted) return;
+  secondaryMounted = true;
+  bridgeCall(() => {
+    try {
+      secondaryButton.mount();
+      secondaryButton.onClick(() => handlers.secondary?.());
+    } catch (e) {
+      console.warn('secondary button unavailable', e);
+    }
+  });
+}
+
+let closingMounted = false;
+
+function ensureClosing(): void {
+  if (closingMounted) return;
+  closingMounted = true;
+  bridgeCall(() => {
     try {
       if (closingBehavior.mount.isAvailable()) closingBehavior.mount();
     } catch (e) {
@@ -94,6 +107,11 @@ const lastText = { main: '', secondary: '' };
 
 function push(kind: 'main' | 'secondary', spec: BottomButtonSpec | null): void {
   lastSpec[kind] = spec;
+  if (kind === 'secondary') {
+    // Never shown yet: nothing to hide.
+    if (!secondaryMounted && spec === null) return;
+    ensureSecondary();
+  }
   const visible = spec !== null && spec.visible !== false;
   // A hidden button keeps its last text: the SDK refuses an empty one.
   if (spec?.text) lastText[kind] = spec.text;
@@ -221,6 +239,7 @@ export function useClosingConfirmation(active: boolean): void {
 export function holdClosing(): void {
   closingHolds += 1;
   if (closingHolds === 1) {
+    ensureClosing();
     bridgeCall(() => {
       try {
         closingBehavior.enableConfirmation.ifAvailable();
@@ -234,6 +253,7 @@ export function holdClosing(): void {
 export function releaseClosing(): void {
   closingHolds = Math.max(0, closingHolds - 1);
   if (closingHolds === 0) {
+    if (!closingMounted) return;
     bridgeCall(() => {
       try {
         closingBehavior.disableConfirmation.ifAvailable();

@@ -14,7 +14,7 @@ import {
 } from '@telegram-apps/sdk-react';
 
 import { bridgeCall } from './bridge-queue';
-import { versionAtLeast } from './telegram';
+import { ensureSwipeBehavior, versionAtLeast } from './telegram';
 
 /** Opens Telegram's share dialog for a prepared inline message (clients >= 8.0). */
 export async function sharePreparedMessage(id: string): Promise<boolean> {
@@ -84,6 +84,7 @@ export function isLowEndDevice(): boolean {
 
 /** Stops a vertical swipe from closing the app (the roulette is a vertical strip). */
 export function setVerticalSwipes(enabled: boolean): void {
+  ensureSwipeBehavior();
   bridgeCall(() => {
     try {
       if (enabled) swipeBehavior.enableVertical.ifAvailable();

@@ -356,7 +356,9 @@ function fastPostEvent(type: string, data?: unknown): void {
  * Initialises the SDK (call once, before rendering), then mounts its components and binds
  * their CSS variables in the bridge queue: one call per task, in this order, ahead of any call
  * the first screen makes. Nothing here is needed to draw the first screen (its theme comes
- * from the launch parameters already read).
+ * from the launch parameters already read). The back button, swipe behaviour, secondary
+ * button and closing behaviour mount on first use (each first SDK call costs a validation
+ * of the launch parameters: fewer of them while the first screen loads).
  */
 export function initTelegram(): void {
   initSdk({ postEvent: fastPostEvent as unknown as PostEventFn });
@@ -367,8 +369,6 @@ export function initTelegram(): void {
   });
   bridgeLater(() => bindThemeParamsCssVars.ifAvailable());
   bridgeLater(() => mountMiniAppSync.ifAvailable());
-  bridgeLater(() => mountBackButton.ifAvailable());
-  bridgeLater(() => mountSwipeBehavior.ifAvailable());
   mountNativeUi();
   bridgeLater(() => {
     if (!mountViewport.isAvailable()) return;
@@ -437,17 +437,31 @@ export function onThemeChanged(listener: () => void): () => void {
 // --- Back button ---------------------------------------------------------------------------
 
 let backHandler: (() => void) | null = null;
-let backSubscribed = false;
+let backMounted = false;
 
-/** Shows Telegram's back button with `onClick`, or hides it (`null`). */
+/**
+ * Shows Telegram's back button with `onClick`, or hides it (`null`). The button mounts when it
+ * is first shown: until then it is hidden anyway (Telegram starts a mini app without it).
+ */
 export function setBackButton(onClick: (() => void) | null): void {
   backHandler = onClick;
-  if (!backSubscribed) {
-    backSubscribed = true;
+  if (!backMounted) {
+    if (!onClick) return;
+    backMounted = true;
+    bridgeCall(() => mountBackButton.ifAvailable());
     bridgeCall(() => backButton.onClick.ifAvailable(() => backHandler?.()));
   }
   if (onClick) bridgeCall(() => backButton.show.ifAvailable());
   else bridgeCall(() => backButton.hide.ifAvailable());
+}
+
+let swipesMounted = false;
+
+/** Mounts the swipe behaviour before its first use (the roulette). */
+export function ensureSwipeBehavior(): void {
+  if (swipesMounted) return;
+  swipesMounted = true;
+  bridgeCall(() => mountSwipeBehavior.ifAvailable());
 }
 
 // --- Haptics and links ----------------------------------------------------------------------
