@@ -137,6 +137,13 @@ describe('launched as Telegram for Android launches it', () => {
     const { page, context, errors } = await newPhone(browser, { colorScheme: 'dark', locale: 'en-US' });
     const insets = { safe: { top: 24, bottom: 16, left: 0, right: 0 }, content: { top: 46, bottom: 0, left: 0, right: 0 } };
     await page.addInitScript(androidClient, { theme: DARK, insets });
+    // The agreement check answers late, so the splash stays up a while: a ready sent before the
+    // first screen was drawn would be seen (the check below, not a timing assertion).
+    const slowAgreement = async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue().catch(() => undefined);
+    };
+    await page.route('**/api/v1/user/check-agreements', slowAgreement);
     const user = { id: 5123456789, first_name: 'Ann', last_name: '', username: 'ann', language_code: 'en', allows_write_to_pm: true };
     await page.goto(launchUrl(user));
 
@@ -149,6 +156,7 @@ describe('launched as Telegram for Android launches it', () => {
     await page
       .waitForFunction((want) => want.every((n) => window.__proxy.some(([t]) => t === n)), launchEvents, { timeout: 15_000 })
       .catch(() => undefined);
+    await page.unroute('**/api/v1/user/check-agreements', slowAgreement);
     let ev = await events(page);
     const names = ev.map(([t]) => t);
     assert.equal(names.filter((n) => n === 'web_app_ready').length, 1, 'web_app_ready is sent once');
