@@ -2,10 +2,12 @@
  * Everything that talks to the Telegram client, through `@telegram-apps/sdk-react` only
  * (never `telegram-web-app.js` beside it: buttons stop firing).
  *
- * Bootstrap follows the official React template: read the launch parameters; outside Telegram
- * render the notice; inside, `init()`, mount back button, mini app, theme params and viewport,
- * bind their CSS variables and call `miniApp.ready()` early. In demo mode (server `/config`
- * says `demo: true`) the environment is mocked with the server's demo init data.
+ * Bootstrap: read the launch parameters; outside Telegram render the notice; inside, `init()`,
+ * then mount theme params, viewport and the main button and bind their CSS variables, one SDK
+ * call per task (lib/bridge-queue.ts); the other components mount on first use, and
+ * `web_app_ready` goes out once the first screen is painted (lib/first-draw.ts). In demo mode
+ * (server `/config` says `demo: true`) the environment is mocked with the server's demo init
+ * data.
  */
 import {
   backButton,
@@ -21,7 +23,6 @@ import {
   miniAppReady,
   mockTelegramEnv,
   mountBackButton,
-  mountMiniAppSync,
   mountSwipeBehavior,
   mountThemeParamsSync,
   mountViewport,
@@ -33,9 +34,7 @@ import {
   requestFullscreen,
   retrieveLaunchParams,
   retrieveRawInitData,
-  setMiniAppBackgroundColor,
-  setMiniAppBottomBarColor,
-  setMiniAppHeaderColor,
+  supports,
   targetOrigin,
 } from '@telegram-apps/sdk-react';
 
@@ -368,7 +367,6 @@ export function initTelegram(): void {
     if (typeof dark === 'boolean') launch = { ...launch, colorScheme: dark ? 'dark' : 'light' };
   });
   bridgeLater(() => bindThemeParamsCssVars.ifAvailable());
-  bridgeLater(() => mountMiniAppSync.ifAvailable());
   mountNativeUi();
   bridgeLater(() => {
     if (!mountViewport.isAvailable()) return;
@@ -413,10 +411,13 @@ export function signalReady(): void {
  * buttons the page's contrast-checked button colours.
  */
 export function applyChromeColors(theme: Theme, colors: { bg: string; button: string; buttonText: string }): void {
-  const bg = colors.bg as `#${string}`;
-  bridgeCall(() => setMiniAppHeaderColor.ifAvailable(bg));
-  bridgeCall(() => setMiniAppBackgroundColor.ifAvailable(bg));
-  bridgeCall(() => setMiniAppBottomBarColor.ifAvailable(bg));
+  // Posted directly (after the client-version check the SDK would make): the SDK's mini-app
+  // component would cost a mount and three environment checks at start for the same events.
+  for (const method of ['web_app_set_header_color', 'web_app_set_background_color', 'web_app_set_bottom_bar_color'] as const) {
+    bridgeCall(() => {
+      if (supports(method, launch.version)) fastPostEvent(method, { color: colors.bg });
+    });
+  }
   setButtonColors({ button: colors.button, buttonText: colors.buttonText });
   if (launch.demo && demoTheme !== theme) {
     // In demo mode the "client" follows the chosen theme, like a player switching Telegram's.
