@@ -8,7 +8,10 @@
 //!   (b) a player mix: 70 % reads (cases, items, me), 20 % opens, 10 % sells;
 //!   (c) `GET /cases`;
 //!   (d) opens at a fixed offered rate, half of (a)'s, latency measured from each request's
-//!       scheduled start (an open loop, so queueing behind a slow request counts against us);
+//!       scheduled start (an open loop, so queueing behind a slow request counts against us),
+//!       sent from as many connections as the closed loops use;
+//! (b) and (d) use a second set of players, so their figures do not depend on how many items (a)
+//! left in its players' inventories;
 //! prints rate, p50/p99/max and errors for each, the server's peak RSS, then `fragbox audit`.
 //! In the same run, before the server starts, the raw bound: the statements of one open
 //! (`domain::cases::open`), no HTTP, JSON or auth —
@@ -345,34 +348,46 @@ async fn closed_loop(
     (all, start.elapsed())
 }
 
-/// Opens at `rate` per second for `duration`, each timed from its scheduled start.
-async fn open_loop(bases: &[String], users: &[User], case: &str, rate: f64, duration: Duration) -> (Sample, Duration) {
+/// Opens at `rate` per second for `duration`, each timed from its scheduled start, sent from
+/// `conns` connections: a request whose time has come waits for a free connection, and that wait
+/// counts (no coordinated omission), but an overloaded server is not met with ever more
+/// connections, as no real client pool would.
+async fn open_loop(bases: &[String], users: &[User], case: &str, rate: f64, duration: Duration, conns: usize) -> (Sample, Duration) {
     let http = client();
     let total = (rate * duration.as_secs_f64()) as u64;
     let start = tokio::time::Instant::now();
-    let mut tasks = Vec::with_capacity(total as usize);
-    for i in 0..total {
-        let due = start + Duration::from_secs_f64(i as f64 / rate);
-        tokio::time::sleep_until(due).await;
-        let user = users[i as usize % users.len()].clone();
-        let base = &bases[i as usize % bases.len()];
-        let url = format!("{base}/api/v1/cases/{case}/open");
-        let http = http.clone();
+    let next = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::with_capacity(conns);
+    for _ in 0..conns {
+        let (http, next, bases, users, case) = (http.clone(), next.clone(), bases.to_vec(), users.to_vec(), case.to_owned());
         tasks.push(tokio::spawn(async move {
-            let body = json!({ "requestId": format!("ol-{i}") });
-            let r = json_call(http.post(url).bearer_auth(&user.token).json(&body)).await;
-            (r.map(drop), due.elapsed())
+            let mut s = Sample::default();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total {
+                    break;
+                }
+                let due = start + Duration::from_secs_f64(i as f64 / rate);
+                tokio::time::sleep_until(due).await;
+                let user = &users[i as usize % users.len()];
+                let url = format!("{}/api/v1/cases/{case}/open", bases[i as usize % bases.len()]);
+                let body = json!({ "requestId": format!("ol-{i}") });
+                match json_call(http.post(url).bearer_auth(&user.token).json(&body)).await {
+                    Ok(_) => s.ok(due.elapsed()),
+                    Err(e) => s.err(e),
+                }
+            }
+            s
         }));
     }
-    let mut s = Sample::default();
+    let mut all = Sample::default();
     for t in tasks {
         match t.await {
-            Ok((Ok(()), d)) => s.ok(d),
-            Ok((Err(e), _)) => s.err(e),
-            Err(e) => s.err(e.to_string()),
+            Ok(s) => all.merge(s),
+            Err(e) => all.err(e.to_string()),
         }
     }
-    (s, start.elapsed())
+    (all, start.elapsed())
 }
 
 // The statements of one open, as `domain::cases::open` runs them (the same texts on both engines).
@@ -811,6 +826,16 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
             return Err(format!("grant failed: {out}"));
         }
     }
+    // (b) and (d) run on players of their own: what they measure must not depend on how many
+    // items (a) left in its players' inventories (a faster (a) would make (b)'s inventory reads
+    // heavier and its memory larger).
+    let fresh = sign_in_users(&servers[0].base, a.users).await?;
+    for u in &fresh {
+        let (ok, out) = servers[0].cli(&["grant", &u.id.to_string(), "1000000", "--reason", "bench"])?;
+        if !ok {
+            return Err(format!("grant failed: {out}"));
+        }
+    }
     let cases = json_call(client().get(format!("{}/api/v1/cases", bases[0]))).await?;
     let case = cases["data"]
         .as_array()
@@ -825,13 +850,13 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     if let Some(b) = batched_rps {
         println!("{:<34} {:>9.2}", "open / raw bound, 32 per transaction", open.rps / b);
     }
-    let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Mixed, 2).await;
+    let (s, t) = closed_loop(&bases, &fresh, &case, a.conns, a.duration, Workload::Mixed, 2).await;
     report(&format!("(b) mixed 70/20/10, {} conns", a.conns), s, t);
     let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Cases, 3).await;
     report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
     let rate = (open.rps / 2.0).max(1.0);
-    let (s, t) = open_loop(&bases, &users, &case, rate, a.duration).await;
-    let ol = report(&format!("(d) open at {rate:.0}/s offered"), s, t);
+    let (s, t) = open_loop(&bases, &fresh, &case, rate, a.duration, a.conns).await;
+    let ol = report(&format!("(d) open at {rate:.0}/s offered, {} conns", a.conns), s, t);
     println!("{:<34} {:>9.2} ms (target <= 25)", "p99 open at half max", ol.p99_ms);
     for (i, server) in servers.iter().enumerate() {
         match server.peak_rss_kb() {

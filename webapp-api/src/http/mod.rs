@@ -79,12 +79,23 @@ img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; me
 object-src 'none'; base-uri 'self'; form-action 'self'; \
 frame-ancestors 'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org";
 
+/// The router's state: one `Arc`, so the per-request clones (one per middleware and handler)
+/// cost one reference count, not one per field.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+pub struct Shared {
     pub domain: Domain,
     pub config: Arc<HttpConfig>,
     pub metrics: Arc<metrics::Metrics>,
     pub limiter: Arc<ratelimit::Limiter>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
 }
 
 pub fn router(domain: Domain, config: HttpConfig) -> Router {
@@ -94,7 +105,7 @@ pub fn router(domain: Domain, config: HttpConfig) -> Router {
 /// The router, counting into `metrics` (shared with the bot, which counts its updates there).
 pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metrics::Metrics>) -> Router {
     let limiter = Arc::new(ratelimit::Limiter::new(config.rate_limits));
-    let state = AppState { domain, config: Arc::new(config), metrics, limiter };
+    let state = AppState(Arc::new(Shared { domain, config: Arc::new(config), metrics, limiter }));
     let api = routes::api()
         .route("/openapi.json", get(openapi::document_endpoint))
         .fallback(|| async { ApiError::Domain(DomainError::NotFound) })
