@@ -26,6 +26,7 @@
 //!
 //! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]
 //!                      [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
+//!                      [--only cases]
 //! `--postgres-url`: a server where the user may CREATE DATABASE (scripts/bench.sh starts one).
 //! Run from the repository root (it reads data/catalog), release build: scripts/bench.sh.
 use std::io::{BufRead, BufReader};
@@ -56,6 +57,8 @@ struct Args {
     postgres_url: Option<String>,
     /// Connections in each replica's pool (`DB_MAX_CONNECTIONS`; the app's default when unset).
     pool: Option<u32>,
+    /// `--only cases`: only (c), no raw bound (to profile the read path alone).
+    only_cases: bool,
 }
 
 fn args() -> Res<Args> {
@@ -69,6 +72,7 @@ fn args() -> Res<Args> {
         replicas: 1,
         postgres_url: std::env::var("FRAGBOX_BENCH_POSTGRES_URL").ok(),
         pool: None,
+        only_cases: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -90,6 +94,7 @@ fn args() -> Res<Args> {
             "--replicas" => a.replicas = v.parse().ok().filter(|n| *n >= 1).ok_or("--replicas: a number >= 1")?,
             "--postgres-url" => a.postgres_url = Some(v),
             "--pool" => a.pool = Some(v.parse().map_err(|_| "--pool: a number")?),
+            "--only" if v == "cases" => a.only_cases = true,
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
@@ -790,6 +795,13 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     );
     let tag = std::process::id();
     let mut batched_rps: Option<f64> = None;
+    if a.only_cases {
+        let db_url = match a.store {
+            Store::Sqlite => format!("sqlite://{}", dir.join("bench.db").display()),
+            Store::Postgres => create_database(a.postgres_url.as_deref().unwrap_or_default(), &format!("fragbox_bench_{tag}")).await?,
+        };
+        return only_cases(&a, &dir, &db_url).await;
+    }
     let (db_url, bound, bound_label) = match a.store {
         Store::Sqlite => {
             let (b, batched) = sqlite_bound_result(sqlite)?;
@@ -884,6 +896,22 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     Ok(())
 }
 
+/// `--only cases`: (c) alone, then the peak RSS (`perf record` around the server sees only it).
+async fn only_cases(a: &Args, dir: &Path, db_url: &str) -> Res<()> {
+    std::fs::create_dir_all(dir.join("replica-0/dist")).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("replica-0/dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+    let server = Server::start(&a.fragbox, &dir.join("replica-0"), db_url, a.pool)?;
+    let bases = vec![server.base.clone()];
+    let users = sign_in_users(&server.base, a.users).await?;
+    let (s, t) = closed_loop(&bases, &users, "", a.conns, a.duration, Workload::Cases, 3).await;
+    report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
+    if let Some(kb) = server.peak_rss_kb() {
+        println!("{:<34} {:>9.1} MB (target < 64)", "server peak RSS (VmHWM)", kb as f64 / 1024.0);
+    }
+    server.stop();
+    Ok(())
+}
+
 fn sqlite_bound_result(b: Option<(Bound, Bound)>) -> Res<(Bound, Bound)> {
     b.ok_or_else(|| "the SQLite bound did not run".to_owned())
 }
@@ -905,7 +933,7 @@ fn main() {
     }
     // SQLite's raw bound runs before any async runtime exists.
     let sqlite = match a.store {
-        Store::Sqlite if a.sessions.is_none() => {
+        Store::Sqlite if a.sessions.is_none() && !a.only_cases => {
             match sqlite_bound(&dir, a.duration, 1).and_then(|one| Ok((one, sqlite_bound(&dir, a.duration, 32)?))) {
                 Ok(b) => Some(b),
                 Err(e) => {
