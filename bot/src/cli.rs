@@ -1,7 +1,7 @@
 //! Operator commands of the `fragbox` binary. Safe while the server runs: each is one short
 //! write transaction on the same database.
 use webapp_api::domain::admin::{self, Actor};
-use webapp_api::domain::db::Dialect;
+use webapp_api::domain::db::{self, Dialect};
 use webapp_api::domain::withdrawals::{self, Resolution};
 use webapp_api::domain::{audit, settings, transfer, Domain, Tokens};
 
@@ -153,7 +153,7 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
             }
             match Dialect::of_pool(&domain.db) {
                 Dialect::Sqlite => {
-                    sqlx::query("VACUUM INTO $1").bind(*file).execute(&domain.db).await.map_err(|e| e.to_string())?;
+                    db::backup_sqlite(&domain.db, file).await.map_err(|e| e.to_string())?;
                     println!("backup written to {file}");
                 }
                 Dialect::Postgres => {

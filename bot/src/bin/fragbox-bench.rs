@@ -8,7 +8,10 @@
 //!   (b) a player mix: 70 % reads (cases, items, me), 20 % opens, 10 % sells;
 //!   (c) `GET /cases`;
 //!   (d) opens at a fixed offered rate, half of (a)'s, latency measured from each request's
-//!       scheduled start (an open loop, so queueing behind a slow request counts against us);
+//!       scheduled start (an open loop, so queueing behind a slow request counts against us),
+//!       sent from as many connections as the closed loops use;
+//! (b) and (d) use a second set of players, so their figures do not depend on how many items (a)
+//! left in its players' inventories;
 //! prints rate, p50/p99/max and errors for each, the server's peak RSS, then `fragbox audit`.
 //! In the same run, before the server starts, the raw bound: the statements of one open
 //! (`domain::cases::open`), no HTTP, JSON or auth —
@@ -23,6 +26,7 @@
 //!
 //! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]
 //!                      [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
+//!                      [--only cases]
 //! `--postgres-url`: a server where the user may CREATE DATABASE (scripts/bench.sh starts one).
 //! Run from the repository root (it reads data/catalog), release build: scripts/bench.sh.
 use std::io::{BufRead, BufReader};
@@ -53,6 +57,8 @@ struct Args {
     postgres_url: Option<String>,
     /// Connections in each replica's pool (`DB_MAX_CONNECTIONS`; the app's default when unset).
     pool: Option<u32>,
+    /// `--only cases`: only (c), no raw bound (to profile the read path alone).
+    only_cases: bool,
 }
 
 fn args() -> Res<Args> {
@@ -66,6 +72,7 @@ fn args() -> Res<Args> {
         replicas: 1,
         postgres_url: std::env::var("FRAGBOX_BENCH_POSTGRES_URL").ok(),
         pool: None,
+        only_cases: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -87,6 +94,7 @@ fn args() -> Res<Args> {
             "--replicas" => a.replicas = v.parse().ok().filter(|n| *n >= 1).ok_or("--replicas: a number >= 1")?,
             "--postgres-url" => a.postgres_url = Some(v),
             "--pool" => a.pool = Some(v.parse().map_err(|_| "--pool: a number")?),
+            "--only" if v == "cases" => a.only_cases = true,
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
@@ -345,34 +353,46 @@ async fn closed_loop(
     (all, start.elapsed())
 }
 
-/// Opens at `rate` per second for `duration`, each timed from its scheduled start.
-async fn open_loop(bases: &[String], users: &[User], case: &str, rate: f64, duration: Duration) -> (Sample, Duration) {
+/// Opens at `rate` per second for `duration`, each timed from its scheduled start, sent from
+/// `conns` connections: a request whose time has come waits for a free connection, and that wait
+/// counts (no coordinated omission), but an overloaded server is not met with ever more
+/// connections, as no real client pool would.
+async fn open_loop(bases: &[String], users: &[User], case: &str, rate: f64, duration: Duration, conns: usize) -> (Sample, Duration) {
     let http = client();
     let total = (rate * duration.as_secs_f64()) as u64;
     let start = tokio::time::Instant::now();
-    let mut tasks = Vec::with_capacity(total as usize);
-    for i in 0..total {
-        let due = start + Duration::from_secs_f64(i as f64 / rate);
-        tokio::time::sleep_until(due).await;
-        let user = users[i as usize % users.len()].clone();
-        let base = &bases[i as usize % bases.len()];
-        let url = format!("{base}/api/v1/cases/{case}/open");
-        let http = http.clone();
+    let next = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::with_capacity(conns);
+    for _ in 0..conns {
+        let (http, next, bases, users, case) = (http.clone(), next.clone(), bases.to_vec(), users.to_vec(), case.to_owned());
         tasks.push(tokio::spawn(async move {
-            let body = json!({ "requestId": format!("ol-{i}") });
-            let r = json_call(http.post(url).bearer_auth(&user.token).json(&body)).await;
-            (r.map(drop), due.elapsed())
+            let mut s = Sample::default();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total {
+                    break;
+                }
+                let due = start + Duration::from_secs_f64(i as f64 / rate);
+                tokio::time::sleep_until(due).await;
+                let user = &users[i as usize % users.len()];
+                let url = format!("{}/api/v1/cases/{case}/open", bases[i as usize % bases.len()]);
+                let body = json!({ "requestId": format!("ol-{i}") });
+                match json_call(http.post(url).bearer_auth(&user.token).json(&body)).await {
+                    Ok(_) => s.ok(due.elapsed()),
+                    Err(e) => s.err(e),
+                }
+            }
+            s
         }));
     }
-    let mut s = Sample::default();
+    let mut all = Sample::default();
     for t in tasks {
         match t.await {
-            Ok((Ok(()), d)) => s.ok(d),
-            Ok((Err(e), _)) => s.err(e),
-            Err(e) => s.err(e.to_string()),
+            Ok(s) => all.merge(s),
+            Err(e) => all.err(e.to_string()),
         }
     }
-    (s, start.elapsed())
+    (all, start.elapsed())
 }
 
 // The statements of one open, as `domain::cases::open` runs them (the same texts on both engines).
@@ -775,6 +795,13 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     );
     let tag = std::process::id();
     let mut batched_rps: Option<f64> = None;
+    if a.only_cases {
+        let db_url = match a.store {
+            Store::Sqlite => format!("sqlite://{}", dir.join("bench.db").display()),
+            Store::Postgres => create_database(a.postgres_url.as_deref().unwrap_or_default(), &format!("fragbox_bench_{tag}")).await?,
+        };
+        return only_cases(&a, &dir, &db_url).await;
+    }
     let (db_url, bound, bound_label) = match a.store {
         Store::Sqlite => {
             let (b, batched) = sqlite_bound_result(sqlite)?;
@@ -811,6 +838,16 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
             return Err(format!("grant failed: {out}"));
         }
     }
+    // (b) and (d) run on players of their own: what they measure must not depend on how many
+    // items (a) left in its players' inventories (a faster (a) would make (b)'s inventory reads
+    // heavier and its memory larger).
+    let fresh = sign_in_users(&servers[0].base, a.users).await?;
+    for u in &fresh {
+        let (ok, out) = servers[0].cli(&["grant", &u.id.to_string(), "1000000", "--reason", "bench"])?;
+        if !ok {
+            return Err(format!("grant failed: {out}"));
+        }
+    }
     let cases = json_call(client().get(format!("{}/api/v1/cases", bases[0]))).await?;
     let case = cases["data"]
         .as_array()
@@ -825,13 +862,13 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     if let Some(b) = batched_rps {
         println!("{:<34} {:>9.2}", "open / raw bound, 32 per transaction", open.rps / b);
     }
-    let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Mixed, 2).await;
+    let (s, t) = closed_loop(&bases, &fresh, &case, a.conns, a.duration, Workload::Mixed, 2).await;
     report(&format!("(b) mixed 70/20/10, {} conns", a.conns), s, t);
     let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Cases, 3).await;
     report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
     let rate = (open.rps / 2.0).max(1.0);
-    let (s, t) = open_loop(&bases, &users, &case, rate, a.duration).await;
-    let ol = report(&format!("(d) open at {rate:.0}/s offered"), s, t);
+    let (s, t) = open_loop(&bases, &fresh, &case, rate, a.duration, a.conns).await;
+    let ol = report(&format!("(d) open at {rate:.0}/s offered, {} conns", a.conns), s, t);
     println!("{:<34} {:>9.2} ms (target <= 25)", "p99 open at half max", ol.p99_ms);
     for (i, server) in servers.iter().enumerate() {
         match server.peak_rss_kb() {
@@ -859,6 +896,22 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     Ok(())
 }
 
+/// `--only cases`: (c) alone, then the peak RSS (`perf record` around the server sees only it).
+async fn only_cases(a: &Args, dir: &Path, db_url: &str) -> Res<()> {
+    std::fs::create_dir_all(dir.join("replica-0/dist")).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("replica-0/dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+    let server = Server::start(&a.fragbox, &dir.join("replica-0"), db_url, a.pool)?;
+    let bases = vec![server.base.clone()];
+    let users = sign_in_users(&server.base, a.users).await?;
+    let (s, t) = closed_loop(&bases, &users, "", a.conns, a.duration, Workload::Cases, 3).await;
+    report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
+    if let Some(kb) = server.peak_rss_kb() {
+        println!("{:<34} {:>9.1} MB (target < 64)", "server peak RSS (VmHWM)", kb as f64 / 1024.0);
+    }
+    server.stop();
+    Ok(())
+}
+
 fn sqlite_bound_result(b: Option<(Bound, Bound)>) -> Res<(Bound, Bound)> {
     b.ok_or_else(|| "the SQLite bound did not run".to_owned())
 }
@@ -880,7 +933,7 @@ fn main() {
     }
     // SQLite's raw bound runs before any async runtime exists.
     let sqlite = match a.store {
-        Store::Sqlite if a.sessions.is_none() => {
+        Store::Sqlite if a.sessions.is_none() && !a.only_cases => {
             match sqlite_bound(&dir, a.duration, 1).and_then(|one| Ok((one, sqlite_bound(&dir, a.duration, 32)?))) {
                 Ok(b) => Some(b),
                 Err(e) => {

@@ -402,6 +402,13 @@ pub fn claim_suffix(conn: &Conn) -> &'static str {
     }
 }
 
+/// A consistent copy of an SQLite database in a new file (`VACUUM INTO`), taken while the
+/// server keeps serving: readers and writers go on, the copy is one snapshot.
+pub async fn backup_sqlite(pool: &Pool, file: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("VACUUM INTO $1").bind(file).execute(pool).await?;
+    Ok(())
+}
+
 /// True when the error is a UNIQUE constraint violation.
 pub fn is_unique_violation(e: &sqlx::Error) -> bool {
     match e {

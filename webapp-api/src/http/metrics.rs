@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq;
 use tracing::Instrument;
@@ -307,13 +306,17 @@ fn route_label(req: &Request) -> Arc<str> {
 /// Gives every request an id (the response's `x-request-id`, and a span around everything
 /// logged while answering), counts it, and logs failures. Logs carry the route pattern, never
 /// the path, query, headers or body: init data, tokens and trade links stay out of the logs.
-pub async fn observe(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn observe<F, Fut>(state: &AppState, req: Request, inner: F) -> Response
+where
+    F: FnOnce(Request) -> Fut,
+    Fut: std::future::Future<Output = Response>,
+{
     let start = Instant::now();
     let id = incoming_request_id(&req).unwrap_or_else(|| state.metrics.next_request_id());
     let route = route_label(&req);
     let method = method_label(req.method());
     let span = tracing::info_span!("request", id = %id, method = method, route = %route);
-    let mut res = next.run(req).instrument(span.clone()).await;
+    let mut res = inner(req).instrument(span.clone()).await;
     let elapsed = start.elapsed();
     let status = res.status();
     let code = res.extensions().get::<ErrorCode>().copied();

@@ -79,12 +79,23 @@ img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; me
 object-src 'none'; base-uri 'self'; form-action 'self'; \
 frame-ancestors 'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org";
 
+/// The router's state: one `Arc`, so the per-request clones (one per middleware and handler)
+/// cost one reference count, not one per field.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+pub struct Shared {
     pub domain: Domain,
     pub config: Arc<HttpConfig>,
     pub metrics: Arc<metrics::Metrics>,
     pub limiter: Arc<ratelimit::Limiter>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
 }
 
 pub fn router(domain: Domain, config: HttpConfig) -> Router {
@@ -94,14 +105,12 @@ pub fn router(domain: Domain, config: HttpConfig) -> Router {
 /// The router, counting into `metrics` (shared with the bot, which counts its updates there).
 pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metrics::Metrics>) -> Router {
     let limiter = Arc::new(ratelimit::Limiter::new(config.rate_limits));
-    let state = AppState { domain, config: Arc::new(config), metrics, limiter };
+    let state = AppState(Arc::new(Shared { domain, config: Arc::new(config), metrics, limiter }));
     let api = routes::api()
         .route("/openapi.json", get(openapi::document_endpoint))
         .fallback(|| async { ApiError::Domain(DomainError::NotFound) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
-        .layer(middleware::from_fn_with_state(state.clone(), maintenance_gate))
-        .layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit))
-        .layer(middleware::from_fn(json_bodies_only))
+        .layer(middleware::from_fn_with_state(state.clone(), api_gate))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES));
 
     let dist = &state.config.webapp_dist;
@@ -125,11 +134,9 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .nest_service("/catalog/images", ServeDir::new(state.config.catalog_dir.join("images")))
         .nest_service("/legal", ServeDir::new(&state.config.legal_dir))
         .fallback_service(spa)
-        .layer(middleware::from_fn(static_cache_control))
         // Fast levels for answers compressed on the fly (API JSON, catalog SVGs); files with a
         // precompressed twin already carry their `Content-Encoding` and pass untouched.
         .layer(CompressionLayer::new().br(true).gzip(true).quality(CompressionLevel::Precise(4)))
-        .layer(middleware::from_fn(language))
         .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, REQUEST_TIMEOUT))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")))
@@ -155,7 +162,7 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
     }
     // Outermost: every response (CORS preflights and timeouts included) gets its request id
     // and is counted.
-    app.layer(middleware::from_fn_with_state(state.clone(), metrics::observe)).with_state(state)
+    app.layer(middleware::from_fn_with_state(state.clone(), edge)).with_state(state)
 }
 
 async fn api_not_found() -> ApiError {
@@ -164,17 +171,45 @@ async fn api_not_found() -> ApiError {
 
 /// A request that carries a body must say it is JSON (415 otherwise), whatever the route does
 /// with it.
-async fn json_bodies_only(req: Request, next: Next) -> Response {
+/// A request with a body that is not JSON: `415`.
+fn non_json_body(req: &Request) -> Option<Response> {
     let has_body = req.headers().contains_key(header::TRANSFER_ENCODING)
         || req
             .headers()
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.trim().parse::<u64>().map_or(true, |n| n > 0));
-    if has_body && !extract::is_json(req.headers()) {
-        return ApiError::UnsupportedMediaType.into_response();
+    (has_body && !extract::is_json(req.headers())).then(|| ApiError::UnsupportedMediaType.into_response())
+}
+
+/// Every API request passes here, in order: JSON bodies only, the rate limits, maintenance. One
+/// layer rather than three: each `from_fn` layer costs a boxed clone of the inner service and a
+/// boxed future per request.
+async fn api_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if let Some(refused) = non_json_body(&req) {
+        return refused;
     }
-    next.run(req).await
+    let req = match ratelimit::admit(&state, req).await {
+        Ok(req) => req,
+        Err(refused) => return refused,
+    };
+    match maintenance_gate(&state, req).await {
+        Ok(req) => next.run(req).await,
+        Err(refused) => refused,
+    }
+}
+
+/// Outermost, one layer for what every response gets: a request id and its count
+/// (`metrics::observe`), error texts in the client's language, and the cache policy of the
+/// mini app's files.
+async fn edge(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let lang = request_language(&req);
+    let file_path = (!req.uri().path().starts_with("/api/")).then(|| req.uri().path().to_owned());
+    let res = metrics::observe(&state, req, |req| REQUEST_LANG.scope(lang, next.run(req))).await;
+    match file_path {
+        Some(path) => static_cache_control(&path, res),
+        None => res,
+    }
 }
 
 async fn healthz(State(state): State<AppState>) -> Response {
@@ -197,10 +232,9 @@ async fn robots() -> Response {
 /// Vite names everything under `/assets/` by its content hash, so those files never change
 /// under their name: cache them for a year. `index.html` (and the SPA fallback) must be
 /// revalidated so a deploy is seen at once; catalog pictures are edited in place by operators.
-async fn static_cache_control(req: Request, next: Next) -> Response {
-    let path = req.uri().path().to_owned();
-    let mut res = next.run(req).await;
-    if path.starts_with("/api/") || path == "/robots.txt" || res.headers().contains_key(header::CACHE_CONTROL) {
+/// The cache policy of a file of the mini app (not the API, which sets its own).
+fn static_cache_control(path: &str, mut res: Response) -> Response {
+    if path == "/robots.txt" || res.headers().contains_key(header::CACHE_CONTROL) {
         return res;
     }
     let value = if !res.status().is_success() && res.status() != StatusCode::NOT_MODIFIED {
@@ -224,42 +258,38 @@ fn is_html(res: &Response) -> bool {
 }
 
 /// Error texts follow the client's `Accept-Language` (the mini app sends its chosen language).
-async fn language(req: Request, next: Next) -> Response {
-    let lang = req
-        .headers()
+fn request_language(req: &Request) -> Lang {
+    req.headers()
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok())
         .map(|v| Lang::from_telegram_code(v.split([',', ';']).next()))
-        .unwrap_or(Lang::Ru);
-    REQUEST_LANG.scope(lang, next.run(req)).await
+        .unwrap_or(Lang::Ru)
 }
 
 /// While maintenance is on, state changes answer 503 for everyone but the admins.
-async fn maintenance_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
+async fn maintenance_gate(state: &AppState, req: Request) -> Result<Request, Response> {
     let path = req.uri().path();
     let exempt = req.method() == Method::GET
         || req.method() == Method::HEAD
         || path.ends_with("/auth")
         || path.ends_with("/dev-gate")
         || path.contains("/dev/");
-    if !exempt {
-        match settings::maintenance(&state.domain).await {
-            Ok(false) => {}
-            Ok(true) => {
-                let (parts, body) = req.into_parts();
-                let admin = match extract::bearer(&parts) {
-                    Some(token) => {
-                        auth::authenticate(&state.domain, token).await.map(|id| state.domain.config.is_admin(id)).unwrap_or(false)
-                    }
-                    None => false,
-                };
-                if !admin {
-                    return ApiError::Domain(DomainError::Maintenance).into_response();
-                }
-                return next.run(Request::from_parts(parts, body)).await;
-            }
-            Err(e) => return ApiError::Domain(e).into_response(),
-        }
+    if exempt {
+        return Ok(req);
     }
-    next.run(req).await
+    match settings::maintenance(&state.domain).await {
+        Ok(false) => Ok(req),
+        Ok(true) => {
+            let (parts, body) = req.into_parts();
+            let admin = match extract::bearer(&parts) {
+                Some(token) => auth::authenticate(&state.domain, token).await.map(|id| state.domain.config.is_admin(id)).unwrap_or(false),
+                None => false,
+            };
+            if !admin {
+                return Err(ApiError::Domain(DomainError::Maintenance).into_response());
+            }
+            Ok(Request::from_parts(parts, body))
+        }
+        Err(e) => Err(ApiError::Domain(e).into_response()),
+    }
 }

@@ -10,9 +10,8 @@ use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use axum::extract::{ConnectInfo, MatchedPath, Request, State};
+use axum::extract::{ConnectInfo, MatchedPath, Request};
 use axum::http::{HeaderMap, Method};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::domain::{auth, DomainError};
@@ -341,11 +340,13 @@ fn action(method: &Method, route: &str) -> Option<Action> {
 
 /// The middleware. Limited routes resolve the bearer token here (from the in-memory session
 /// cache) so the per-user bucket is known; the handler reuses the resolved user.
-pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> Response {
+/// The rate limit of a request: `Ok` with the request (the signed-in player's id attached when
+/// the token was checked here), or the `429` to answer.
+pub async fn admit(state: &AppState, req: Request) -> Result<Request, Response> {
     // Only matched routes: an unknown path or method is refused without touching a bucket.
     let route = req.extensions().get::<MatchedPath>().map(|m| m.as_str().to_owned());
     let Some(action) = route.as_deref().and_then(|r| action(req.method(), r)) else {
-        return next.run(req).await;
+        return Ok(req);
     };
     let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]));
     let ip = client_ip(peer, req.headers(), &state.config.trusted_proxies);
@@ -361,9 +362,9 @@ pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> R
     }
     if let Err(secs) = state.limiter.take(action, &keys, Instant::now()) {
         tracing::info!(?action, route = route.as_deref().unwrap_or(""), retry_after = secs, "rate limited");
-        return ApiError::Domain(DomainError::RateLimited(secs)).into_response();
+        return Err(ApiError::Domain(DomainError::RateLimited(secs)).into_response());
     }
-    next.run(Request::from_parts(parts, body)).await
+    Ok(Request::from_parts(parts, body))
 }
 
 #[cfg(test)]
