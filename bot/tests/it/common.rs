@@ -268,6 +268,22 @@ pub async fn read(res: reqwest::Response) -> (StatusCode, Value) {
 }
 
 /// Asserts our error shape and code.
+/// Opens the starter case with `request_id` and expects `503 busy` with `Retry-After: 1` (the
+/// store could not take the write in time).
+pub async fn assert_open_busy(app: &TestApp, token: &str, request_id: &str) {
+    let res = app
+        .http
+        .post(format!("{}/api/v1/cases/starter/open", app.base))
+        .bearer_auth(token)
+        .json(&json!({ "requestId": request_id }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["retry-after"], "1");
+    let (s, b) = read(res).await;
+    assert_error(s, &b, 503, "busy");
+}
+
 pub fn assert_error(status: StatusCode, body: &Value, expected_status: u16, code: &str) {
     assert_eq!(status.as_u16(), expected_status, "body: {body}");
     assert_eq!(body["success"], json!(false), "body: {body}");

@@ -308,17 +308,7 @@ async fn a_long_writer_makes_writes_answer_busy_and_a_retry_charges_once() {
 
     let mut writer = SqliteConnection::connect(&app.db_url()).await.unwrap();
     sqlx::query("BEGIN IMMEDIATE").execute(&mut writer).await.unwrap();
-    let res = app
-        .http
-        .post(format!("{}/api/v1/cases/starter/open", app.base))
-        .bearer_auth(&t)
-        .json(&json!({ "requestId": "busy-1" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.headers()["retry-after"], "1");
-    let (s, b) = read(res).await;
-    assert_error(s, &b, 503, "busy");
+    assert_open_busy(&app, &t, "busy-1").await;
     let (s, b) = app.post("/api/v1/daily-reward/claim", Some(&t), json!({})).await;
     assert_error(s, &b, 503, "busy");
     // Readers are not blocked by a writer (WAL).

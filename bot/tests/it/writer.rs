@@ -119,17 +119,7 @@ async fn a_batch_that_cannot_start_answers_busy_and_a_retry_charges_once() {
     // A writer outside the process (the CLI, a migration) holds SQLite's lock past the timeout.
     let mut outside = SqliteConnection::connect(&app.db_url()).await.unwrap();
     sqlx::query("BEGIN IMMEDIATE").execute(&mut outside).await.unwrap();
-    let res = app
-        .http
-        .post(format!("{}/api/v1/cases/starter/open", app.base))
-        .bearer_auth(&t)
-        .json(&json!({ "requestId": "busy-2" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.headers()["retry-after"], "1");
-    let (s, b) = read(res).await;
-    assert_error(s, &b, 503, "busy");
+    assert_open_busy(&app, &t, "busy-2").await;
     sqlx::query("COMMIT").execute(&mut outside).await.unwrap();
     let mid = w.stats();
     assert!(mid.requests > before.requests, "the open went to the writer");

@@ -62,34 +62,36 @@ export function mountNativeUi(): void {
   });
 }
 
-let secondaryMounted = false;
-
-function ensureSecondary(): void {
-  if (secondaryMounted) return;
-  secondaryMounted = true;
-  bridgeCall(() => {
-    try {
-      secondaryButton.mount();
-      secondaryButton.onClick(() => handlers.secondary?.());
-    } catch (e) {
-      console.warn('secondary button unavailable', e);
-    }
-  });
+/**
+ * A function that mounts something in the bridge queue the first time it is called; a client
+ * without it logs a warning and the app goes on.
+ */
+function mountOnFirstUse(what: string, mount: () => void): { ensure: () => void; started: () => boolean } {
+  let done = false;
+  return {
+    started: () => done,
+    ensure: () => {
+      if (done) return;
+      done = true;
+      bridgeCall(() => {
+        try {
+          mount();
+        } catch (e) {
+          console.warn(`${what} unavailable`, e);
+        }
+      });
+    },
+  };
 }
 
-let closingMounted = false;
+const secondary = mountOnFirstUse('secondary button', () => {
+  secondaryButton.mount();
+  secondaryButton.onClick(() => handlers.secondary?.());
+});
 
-function ensureClosing(): void {
-  if (closingMounted) return;
-  closingMounted = true;
-  bridgeCall(() => {
-    try {
-      if (closingBehavior.mount.isAvailable()) closingBehavior.mount();
-    } catch (e) {
-      console.warn('closing behaviour unavailable', e);
-    }
-  });
-}
+const closing = mountOnFirstUse('closing behaviour', () => {
+  if (closingBehavior.mount.isAvailable()) closingBehavior.mount();
+});
 
 /** The fill and text colour of our buttons (contrast-checked), also used for the native ones. */
 export function setButtonColors(next: Colors): void {
@@ -109,8 +111,8 @@ function push(kind: 'main' | 'secondary', spec: BottomButtonSpec | null): void {
   lastSpec[kind] = spec;
   if (kind === 'secondary') {
     // Never shown yet: nothing to hide.
-    if (!secondaryMounted && spec === null) return;
-    ensureSecondary();
+    if (!secondary.started() && spec === null) return;
+    secondary.ensure();
   }
   const visible = spec !== null && spec.visible !== false;
   // A hidden button keeps its last text: the SDK refuses an empty one.
@@ -239,7 +241,7 @@ export function useClosingConfirmation(active: boolean): void {
 export function holdClosing(): void {
   closingHolds += 1;
   if (closingHolds === 1) {
-    ensureClosing();
+    closing.ensure();
     bridgeCall(() => {
       try {
         closingBehavior.enableConfirmation.ifAvailable();
@@ -253,7 +255,7 @@ export function holdClosing(): void {
 export function releaseClosing(): void {
   closingHolds = Math.max(0, closingHolds - 1);
   if (closingHolds === 0) {
-    if (!closingMounted) return;
+    if (!closing.started()) return;
     bridgeCall(() => {
       try {
         closingBehavior.disableConfirmation.ifAvailable();
