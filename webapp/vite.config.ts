@@ -97,6 +97,13 @@ export default defineConfig({
     // page's style each time (a long task on a slow phone, several at start).
     cssCodeSplit: false,
     rolldownOptions: {
+      // Screens reach a feature only through its entry (`features/<name>/index.ts`, re-exports).
+      // A feature's modules have no import-time effects that matter without their exports (the
+      // session store's `configureApiClient` runs whenever the store is used), so an entry pulls
+      // into a screen's chunk only the modules whose exports it uses, as direct imports did.
+      treeshake: {
+        moduleSideEffects: [{ test: /[\\/]src[\\/]features[\\/].*\.tsx?$/, sideEffects: false }],
+      },
       output: {
         // Two library chunks the entry evaluates one per task (src/main.tsx) and the shell's
         // shared modules, instead of many small chunks (each a request on the first open).

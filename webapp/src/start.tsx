@@ -9,9 +9,9 @@ import { App, Bare } from './app/app';
 import { boot } from './app/boot';
 import { prefetchTabs, preloadFirstScreen } from './app/routes';
 import { Button, IconAlert, StatusScreen } from './components/ui';
-import { useGates } from './features/gates/store';
-import { setInitDataSource, useSession } from './features/session/store';
-import { useSettings } from './features/settings/store';
+import { useGates } from './features/gates';
+import { setInitDataSource, useSession } from './features/session';
+import { useSettings } from './features/settings';
 import { t } from './i18n';
 import { nextTask } from './lib/bridge-queue';
 import { onFirstScreenDrawn } from './lib/first-draw';
@@ -99,7 +99,7 @@ async function start(): Promise<void> {
   prefetchTabs();
   // Spec section 7: cases, packages, referrals and items load at start, whatever screen opened.
   if (useSession.getState().token) {
-    void import('./features/rewards/preload').then((m) => m.preloadStartData());
+    void import('./features/preload').then((m) => m.preloadStartData());
   }
   (window as { __fragboxBooted?: boolean }).__fragboxBooted = true;
 }

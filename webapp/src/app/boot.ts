@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 
-import { MAINTENANCE_POLL_MS, useGates } from '../features/gates/store';
-import { useSession } from '../features/session/store';
-import { useSettings } from '../features/settings/store';
+import { MAINTENANCE_POLL_MS, useGates } from '../features/gates';
+import { useSession } from '../features/session';
+import { useSettings } from '../features/settings';
 import { configureApiClient } from '../lib/api-client';
 import { startPath } from '../lib/deep-link';
 import { isSupportedPlatform, launch } from '../lib/telegram';

@@ -4,7 +4,7 @@
  * 4.5:1 on each background it sits on, whatever palette a client sends. Written as inline
  * custom properties on <html>, which win over theme.css's fallbacks.
  */
-import type { Theme } from '../features/settings/store';
+import type { Theme } from '../features/settings';
 import { ensureContrast, isDark, readableOn } from '../lib/contrast';
 import { palettes } from '../lib/theme-palettes';
 

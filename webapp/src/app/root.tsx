@@ -2,8 +2,8 @@ import { useDeferredValue, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from '../lib/router';
 
 import { Button, IconAlert, Splash, StatusScreen } from '../components/ui';
-import { useGates } from '../features/gates/store';
-import { useSession } from '../features/session/store';
+import { useGates } from '../features/gates';
+import { useSession } from '../features/session';
 import { useT } from '../i18n';
 import { MaintenancePage } from '../pages/maintenance';
 import { ReopenPage } from '../pages/reopen';

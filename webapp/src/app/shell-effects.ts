@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from '../lib/router';
 
-import { useSettings } from '../features/settings/store';
+import { useSettings } from '../features/settings';
 import { applyChromeColors, onThemeChanged, setBackButton } from '../lib/telegram';
 import { applyPageColors } from './palette';
 import { useBackOverride } from './back-button';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 
-import { useSettings } from '../features/settings/store';
+import { useSettings } from '../lib/settings';
 import en from './en.json';
 import type { Language } from './language';
 import ru from './ru.json';

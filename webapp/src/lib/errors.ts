@@ -1,6 +1,6 @@
 import { hasKey, type TFunction } from '../i18n';
-import { useSettings } from '../features/settings/store';
 import { clientErrorCodes, isApiError } from './api-client';
+import { useSettings } from './settings';
 
 /**
  * The text to show for a failure. The server's text is already in the player's language; the

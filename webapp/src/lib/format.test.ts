@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { formatDate, formatDateTime, formatTime, formatTokens, formatTokensInt } from './format';
-import { useSettings } from '../features/settings/store';
+import { useSettings } from './settings';
 
 // ru-RU groups thousands with a no-break space (U+00A0) and uses a decimal comma.
 const nb = '\u00a0';

@@ -2,8 +2,8 @@
  * Numbers and dates in the chosen interface language's locale: ru-RU for Russian ("12 345,5",
  * "23.11.2026"), en-US for English ("12,345.5", "11/23/2026").
  */
-import { useSettings } from '../features/settings/store';
 import type { Language } from '../i18n/language';
+import { useSettings } from './settings';
 
 export const LOCALES: Record<Language, string> = { ru: 'ru-RU', en: 'en-US' };
 

@@ -38,12 +38,12 @@ import {
   targetOrigin,
 } from '@telegram-apps/sdk-react';
 
-import type { Theme } from '../features/settings/store';
-import { devGateHeaders } from '../features/gates/proof';
 import { api } from './api-client';
 import { bridgeCall, bridgeLater, nextTask } from './bridge-queue';
+import { devGateHeaders } from './dev-gate-proof';
 import { frameInsets, frameReceive } from './demo-frame-state';
 import { mountNativeUi, setButtonColors } from './native-ui';
+import type { Theme } from './settings';
 import { readString, storageKeys, writeString } from './storage';
 import { palettes } from './theme-palettes';
 

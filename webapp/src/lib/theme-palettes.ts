@@ -1,4 +1,4 @@
-import type { Theme } from '../features/settings/store';
+import type { Theme } from './settings';
 
 /**
  * Telegram-like palettes: the demo mock sends them as theme params, and `styles/theme.css`

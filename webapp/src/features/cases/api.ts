@@ -1,5 +1,5 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
-import type { InventoryItem } from '../inventory/api';
+import type { InventoryItem } from '../inventory';
 import type { OpenAnswer, OpenFair } from './open-case';
 
 /** docs/api.md "CaseItem". */

@@ -1,5 +1,5 @@
 import { api, unwrapData } from '../../lib/api-client';
-import type { CaseItem } from '../cases/api';
+import type { CaseItem } from '../cases';
 import type { OpenRecord } from './verify';
 
 export interface RevealedSeed {

@@ -70,20 +70,3 @@ describe('gates store', () => {
     expect(useGates.getState().takePendingPath()).toBe('/');
   });
 });
-
-describe('the development gate proof (server-side gate)', () => {
-  it('keeps the server proof for this tab and sends it on sign-in and demo init data', async () => {
-    const { saveProof, devGateHeaders, readProof, forgetProof } = await import('./proof');
-    saveProof('opaque-proof', Date.now() / 1000 + 600);
-    expect(readProof()).toBe('opaque-proof');
-    expect(devGateHeaders()).toEqual({ 'X-Dev-Gate': 'opaque-proof' });
-    forgetProof();
-    expect(devGateHeaders()).toEqual({});
-  });
-
-  it('forgets an expired proof', async () => {
-    const { saveProof, readProof } = await import('./proof');
-    saveProof('old', Date.now() / 1000 - 1);
-    expect(readProof()).toBeNull();
-  });
-});

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 
 import { isApiError } from '../../lib/api-client';
+import { forgetProof, proofRequired, readProof, saveProof } from '../../lib/dev-gate-proof';
 import { readBool, readJson, readString, storageKeys, writeBool, writeJson, writeString } from '../../lib/storage';
-import { forgetProof, proofRequired, readProof, saveProof } from './proof';
 import { getAgreement, getConfig, getMaintenance, postAgreement, postDevGate, type AppConfig } from './api';
 
 /** Spec section 9: the maintenance status is polled every 60 s. */

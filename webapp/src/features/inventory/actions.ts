@@ -8,7 +8,7 @@ import { errorText } from '../../lib/errors';
 import { formatTokens } from '../../lib/format';
 import { copyText, sharePreparedMessage } from '../../lib/telegram-actions';
 import { haptic } from '../../lib/telegram';
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import { prepareShare, sellItem, type InventoryItem } from './api';
 import { playSaleSound } from './sound';
 import { priceValue, splitMarketName } from './status';

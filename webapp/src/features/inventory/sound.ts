@@ -2,7 +2,7 @@
  * The sale sound: a short two-note chime made with WebAudio (no audio file to download).
  * Plays only when the player left sound on; failures are silent.
  */
-import { useSettings } from '../settings/store';
+import { useSettings } from '../settings';
 
 let ctx: AudioContext | null = null;
 

@@ -8,7 +8,7 @@ import { holdClosing, releaseClosing } from '../../lib/native-ui';
 import { getRawInitData, haptic, launch, versionAtLeast } from '../../lib/telegram';
 import { onInvoiceClosed, openInvoiceLink } from '../../lib/telegram-actions';
 import { useGoBack } from '../../lib/use-go-back';
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import { createInvoiceLink, fetchTransactionStatus } from './api';
 import { abortableSleep, createPurchaser, type Notice, type Pack } from './purchase';
 

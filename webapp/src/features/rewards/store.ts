@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import { claimDaily, claimStreakBonus, fetchStreak, type Streak } from './api';
 
 export type ClaimResult = { success: true; tokensAwarded: number } | { success: false; error: string };

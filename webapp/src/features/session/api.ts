@@ -1,5 +1,5 @@
 import { api, ApiError, clientErrorCodes } from '../../lib/api-client';
-import { devGateHeaders } from '../gates/proof';
+import { devGateHeaders } from '../../lib/dev-gate-proof';
 
 /** `GET /me` data; `docs/api.md` "Profile". Unknown extra fields are kept. */
 export interface Profile {

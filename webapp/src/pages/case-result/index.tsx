@@ -2,12 +2,16 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from '../../lib/router';
 
 import { Button, Img, MainAction, SecondaryAction, Skeleton } from '../../components/ui';
-import { TokenAmount } from '../../features/cases/components/token-amount';
-import { DEFAULT_CONDITION, rarityColor, rarityKey } from '../../features/cases/rarity';
-import { sellSkin, shareSkin } from '../../features/inventory/actions';
-import { fetchItem, type InventoryItem } from '../../features/inventory/api';
-import { priceValue, splitMarketName } from '../../features/inventory/status';
-import { useInventory } from '../../features/inventory/store';
+import { DEFAULT_CONDITION, rarityColor, rarityKey, TokenAmount } from '../../features/cases';
+import {
+  fetchItem,
+  priceValue,
+  sellSkin,
+  shareSkin,
+  splitMarketName,
+  useInventory,
+  type InventoryItem,
+} from '../../features/inventory';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import type { CaseResultState } from '../case';

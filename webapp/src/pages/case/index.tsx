@@ -3,17 +3,23 @@ import { Link, useNavigate, useParams } from '../../lib/router';
 
 import { useHideBackButton } from '../../app/back-button';
 import { Img, MainAction, Skeleton, toast } from '../../components/ui';
-import { fetchCase, openCase, type Case, type CaseItem } from '../../features/cases/api';
-import { OddsList } from '../../features/cases/components/odds-list';
-import { Roulette } from '../../features/cases/components/roulette';
-import { TokenAmount } from '../../features/cases/components/token-amount';
-import { createCaseOpener, newRequestId, type OpenFair } from '../../features/cases/open-case';
-import type { SpinPhase } from '../../features/cases/roulette';
-import { useCases } from '../../features/cases/store';
-import { fetchFair } from '../../features/fair/api';
-import type { InventoryItem } from '../../features/inventory/api';
-import { useInventory } from '../../features/inventory/store';
-import { useSession } from '../../features/session/store';
+import {
+  createCaseOpener,
+  fetchCase,
+  newRequestId,
+  OddsList,
+  openCase,
+  Roulette,
+  TokenAmount,
+  useCases,
+  type Case,
+  type CaseItem,
+  type OpenFair,
+  type SpinPhase,
+} from '../../features/cases';
+import { fetchFair } from '../../features/fair';
+import { useInventory, type InventoryItem } from '../../features/inventory';
+import { useSession } from '../../features/session';
 import { useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { formatTokensInt } from '../../lib/format';

@@ -2,12 +2,16 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from '../../lib/router';
 
 import { BottomSheet, Button, Img, SkeletonCards } from '../../components/ui';
-import type { Case } from '../../features/cases/api';
-import { OddsList, formatChance } from '../../features/cases/components/odds-list';
-import { TokenAmount } from '../../features/cases/components/token-amount';
-import { chancesByRarity } from '../../features/cases/odds';
-import { rarityColor, rarityKey } from '../../features/cases/rarity';
-import { useCases } from '../../features/cases/store';
+import {
+  chancesByRarity,
+  formatChance,
+  OddsList,
+  rarityColor,
+  rarityKey,
+  TokenAmount,
+  useCases,
+  type Case,
+} from '../../features/cases';
 import { useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
 import styles from './cases.module.css';

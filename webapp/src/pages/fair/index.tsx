@@ -1,17 +1,18 @@
 import { useEffect, useState } from 'react';
 
 import { Button, PageHeader, Skeleton, toast } from '../../components/ui';
-import { skinName, useCases } from '../../features/cases/store';
+import { skinName, useCases } from '../../features/cases';
 import {
   changeClientSeed,
   fetchFair,
   fetchOpens,
   isValidClientSeed,
   rotateSeed,
+  verifyOpen,
   type FairOpen,
   type FairState,
-} from '../../features/fair/api';
-import { verifyOpen, type Verification } from '../../features/fair/verify';
+  type Verification,
+} from '../../features/fair';
 import { useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { formatDateTime } from '../../lib/format';

@@ -2,13 +2,19 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '../../lib/router';
 
 import { Button, IconChevron, IconToken, toast } from '../../components/ui';
-import { useGates } from '../../features/gates/store';
-import { checkSubscription } from '../../features/rewards/api';
-import { DailySheet } from '../../features/rewards/components/daily-sheet';
-import { IconCalendar, IconCheck, IconHandshake, IconMegaphone, IconTarget } from '../../features/rewards/components/icons';
-import { preloadStartData } from '../../features/rewards/preload';
-import { useRewards } from '../../features/rewards/store';
-import { useSession } from '../../features/session/store';
+import { useGates } from '../../features/gates';
+import { preloadStartData } from '../../features/preload';
+import {
+  checkSubscription,
+  DailySheet,
+  IconCalendar,
+  IconCheck,
+  IconHandshake,
+  IconMegaphone,
+  IconTarget,
+  useRewards,
+} from '../../features/rewards';
+import { useSession } from '../../features/session';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';

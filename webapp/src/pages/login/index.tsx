@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 
 import { Button, IconWrench, StatusScreen, toast } from '../../components/ui';
 import { finishBootAfterGate } from '../../app/boot';
-import { useGates } from '../../features/gates/store';
+import { useGates } from '../../features/gates';
 import { useT } from '../../i18n';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './login.module.css';

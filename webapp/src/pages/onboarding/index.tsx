@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 
 import { MainAction, Skeleton, toast } from '../../components/ui';
-import { useGates } from '../../features/gates/store';
+import { useGates } from '../../features/gates';
 import { useT } from '../../i18n';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './onboarding.module.css';

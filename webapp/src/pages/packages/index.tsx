@@ -1,9 +1,8 @@
 import { useEffect } from 'react';
 
 import { Button, IconToken, PageHeader, SkeletonCards } from '../../components/ui';
-import { usePayments } from '../../features/payments/store';
-import { IconStar } from '../../features/rewards/components/icons';
-import { usePurchase } from '../../features/payments/use-purchase';
+import { usePayments, usePurchase } from '../../features/payments';
+import { IconStar } from '../../features/rewards';
 import { useT } from '../../i18n';
 import { formatTokensInt } from '../../lib/format';
 import styles from './packages.module.css';

@@ -2,10 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from '../../lib/router';
 
 import { IconCart, IconChat, IconChevron, IconLink, IconShield, IconUsers, PageHeader, Segmented, toast, Toggle } from '../../components/ui';
-import { useGates } from '../../features/gates/store';
-import { useSession } from '../../features/session/store';
-import { saveLanguage } from '../../features/settings/api';
-import { useSettings } from '../../features/settings/store';
+import { useGates } from '../../features/gates';
+import { useSession } from '../../features/session';
+import { saveLanguage, useSettings } from '../../features/settings';
 import { useT } from '../../i18n';
 import type { Language } from '../../i18n/language';
 import { formatTokens } from '../../lib/format';

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 
 import { Button, IconFriends, MainAction, PageHeader, SkeletonRows, toast } from '../../components/ui';
-import { TokenAmount } from '../../features/cases/components/token-amount';
-import { useGates } from '../../features/gates/store';
-import type { Referral } from '../../features/referrals/api';
-import { useReferrals } from '../../features/referrals/store';
-import { useSession } from '../../features/session/store';
+import { TokenAmount } from '../../features/cases';
+import { useGates } from '../../features/gates';
+import { useReferrals, type Referral } from '../../features/referrals';
+import { useSession } from '../../features/session';
 import { useT } from '../../i18n';
 import { formatDate, formatTokens } from '../../lib/format';
 import { resolveImageUrl } from '../../lib/image';

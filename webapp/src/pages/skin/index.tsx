@@ -2,23 +2,26 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from '../../lib/router';
 
 import { Button, IconAlert, Img, MainAction, Modal, Skeleton } from '../../components/ui';
-import { TokenAmount } from '../../features/cases/components/token-amount';
-import { DEFAULT_CONDITION, rarityColor, rarityKey } from '../../features/cases/rarity';
-import { sellSkin, shareSkin } from '../../features/inventory/actions';
-import { fetchItem, fetchPublicItem, type InventoryItem, type PublicItem } from '../../features/inventory/api';
-import { TradeHelp } from '../../features/inventory/components/trade-help';
+import { DEFAULT_CONDITION, rarityColor, rarityKey, TokenAmount } from '../../features/cases';
 import {
   canTrade,
   capitalize,
+  fetchItem,
+  fetchPublicItem,
   isError,
   isGone,
   ownerName,
   priceValue,
   reasonKey,
+  sellSkin,
+  shareSkin,
   showWithdraw,
   splitMarketName,
-} from '../../features/inventory/status';
-import { useInventory } from '../../features/inventory/store';
+  TradeHelp,
+  useInventory,
+  type InventoryItem,
+  type PublicItem,
+} from '../../features/inventory';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';

@@ -2,10 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from '../../lib/router';
 
 import { Button, IconSkins, PageHeader, Segmented, SkeletonCards } from '../../components/ui';
-import type { InventoryItem } from '../../features/inventory/api';
-import { SkinCard } from '../../features/inventory/components/skin-card';
-import { filterByTab, type SkinTab } from '../../features/inventory/status';
-import { useInventory } from '../../features/inventory/store';
+import { filterByTab, SkinCard, useInventory, type InventoryItem, type SkinTab } from '../../features/inventory';
 import { useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
 import styles from './skins.module.css';

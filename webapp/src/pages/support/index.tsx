@@ -2,10 +2,8 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from '../../lib/router';
 
 import { Button, PageHeader, toast } from '../../components/ui';
-import { CreateTicket } from '../../features/support/components/create-ticket';
-import { Faq } from '../../features/support/components/faq';
-import { IconNotes } from '../../features/rewards/components/icons';
-import { useSupport } from '../../features/support/store';
+import { IconNotes } from '../../features/rewards';
+import { CreateTicket, Faq, useSupport } from '../../features/support';
 import { useT } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { haptic } from '../../lib/telegram';

@@ -2,8 +2,17 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { useParams } from '../../lib/router';
 
 import { Button, toast } from '../../components/ui';
-import { closeTicket, fetchMessages, fetchTicket, sendMessage, type Ticket } from '../../features/support/api';
-import { chatRows, clampInputHeight, type ChatMessage, type DayLabel } from '../../features/support/chat';
+import {
+  chatRows,
+  clampInputHeight,
+  closeTicket,
+  fetchMessages,
+  fetchTicket,
+  sendMessage,
+  type ChatMessage,
+  type DayLabel,
+  type Ticket,
+} from '../../features/support';
 import { useT, type TFunction } from '../../i18n';
 import { confirmPopup } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';

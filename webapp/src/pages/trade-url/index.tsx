@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 
 import { MainAction, PageHeader, Skeleton, toast } from '../../components/ui';
-import { useSession } from '../../features/session/store';
-import { getTradeUrl, putTradeUrl } from '../../features/trade-url/api';
-import { isValidTradeUrl, TRADE_URL_HELP } from '../../features/trade-url/validate';
+import { useSession } from '../../features/session';
+import { getTradeUrl, isValidTradeUrl, putTradeUrl, TRADE_URL_HELP } from '../../features/trade-url';
 import { useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { haptic, openLink } from '../../lib/telegram';

@@ -2,11 +2,9 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from '../../lib/router';
 
 import { Img, MainAction, toast } from '../../components/ui';
-import { requestWithdrawal, type InventoryItem } from '../../features/inventory/api';
-import { TradeHelp } from '../../features/inventory/components/trade-help';
-import { useInventory } from '../../features/inventory/store';
-import { useSession } from '../../features/session/store';
-import { getTradeUrl } from '../../features/trade-url/api';
+import { requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
+import { useSession } from '../../features/session';
+import { getTradeUrl } from '../../features/trade-url';
 import { useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';

@@ -1,7 +1,6 @@
 import { Img } from '../../../components/ui';
 import { useT } from '../../../i18n';
-import { TokenAmount } from '../../cases/components/token-amount';
-import { rarityColor } from '../../cases/rarity';
+import { rarityColor, TokenAmount } from '../../cases';
 import type { InventoryItem } from '../api';
 import { capitalize, isError, priceValue, splitMarketName } from '../status';
 import styles from './skin-card.module.css';

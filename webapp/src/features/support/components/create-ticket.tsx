@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Button, Img, Modal, toast } from '../../../components/ui';
 import { useT } from '../../../i18n';
 import { haptic } from '../../../lib/telegram';
-import { useInventory } from '../../inventory/store';
+import { useInventory } from '../../inventory';
 import { createTicket, TICKET_THEMES, type TicketTheme } from '../api';
 import { changeTheme, chooseItem, emptyForm, validate } from '../ticket-form';
 import styles from './create-ticket.module.css';

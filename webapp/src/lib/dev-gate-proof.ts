@@ -2,8 +2,10 @@
  * The development gate's proof (`POST /dev-gate` → `{proof, expiresAt}`): kept for this tab in
  * session storage and sent as `X-Dev-Gate` on `GET /dev/init-data` and `POST /auth`. The
  * server decides; an expired or refused proof (`403 dev_gate_required`) shows the gate again.
+ * In `lib/` because the demo's init-data request (lib/telegram.ts) sends it too, not only the
+ * gates and the session.
  */
-import { readJson, readString, writeJson, writeString } from '../../lib/storage';
+import { readJson, readString, writeJson, writeString } from './storage';
 
 const KEY = 'fragbox.devGateProof';
 const REQUIRED_KEY = 'fragbox.devGateProofRequired';

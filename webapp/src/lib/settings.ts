@@ -1,7 +1,12 @@
+/**
+ * The player's settings (language, theme, sound), persisted (spec section 3). The store lives in
+ * `lib/` because the lowest layers read it (i18n's `useT`/`t`, number and date formats, error
+ * texts, the palettes); screens reach it through `features/settings`, which adds the server call.
+ */
 import { create } from 'zustand';
 
-import { isLanguage, resolveLanguage, type Language } from '../../i18n/language';
-import { readBool, readString, storageKeys, writeBool, writeString } from '../../lib/storage';
+import { isLanguage, resolveLanguage, type Language } from '../i18n/language';
+import { readBool, readString, storageKeys, writeBool, writeString } from './storage';
 
 export type Theme = 'dark' | 'light';
 

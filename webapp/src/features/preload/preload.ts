@@ -3,10 +3,10 @@
  * stores after sign-in, once the first paint is done, so every screen opens with data (the home
  * screen asks again; the second call does nothing).
  */
-import { useCases } from '../cases/store';
-import { useInventory } from '../inventory/store';
-import { usePayments } from '../payments/store';
-import { useReferrals } from '../referrals/store';
+import { useCases } from '../cases';
+import { useInventory } from '../inventory';
+import { usePayments } from '../payments';
+import { useReferrals } from '../referrals';
 
 let done = false;
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { resolveTheme, useSettings } from './store';
+import { resolveTheme, useSettings } from './settings';
 
 beforeEach(() => {
   useSettings.setState({ language: 'ru', languageChosen: false, theme: 'dark', themeChosen: false, soundEnabled: true, telegramScheme: null });

@@ -1,0 +1,10 @@
+/** The cases feature's public entry: what screens and other features may use. */
+export { fetchCase, openCase, type Case, type CaseItem } from './api';
+export { formatChance, OddsList } from './components/odds-list';
+export { Roulette } from './components/roulette';
+export { TokenAmount } from './components/token-amount';
+export { chancesByRarity } from './odds';
+export { createCaseOpener, newRequestId, type OpenFair } from './open-case';
+export { DEFAULT_CONDITION, rarityColor, rarityKey } from './rarity';
+export type { SpinPhase } from './roulette';
+export { skinName, useCases } from './store';

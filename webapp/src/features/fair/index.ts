@@ -1,0 +1,3 @@
+/** The provably-fair feature's public entry. */
+export { changeClientSeed, fetchFair, fetchOpens, isValidClientSeed, rotateSeed, type FairOpen, type FairState } from './api';
+export { verifyOpen, type Verification } from './verify';

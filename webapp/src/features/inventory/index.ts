@@ -1,0 +1,19 @@
+/** The inventory feature's public entry. */
+export { sellSkin, shareSkin } from './actions';
+export { fetchItem, fetchPublicItem, requestWithdrawal, type InventoryItem, type PublicItem } from './api';
+export { SkinCard } from './components/skin-card';
+export { TradeHelp } from './components/trade-help';
+export {
+  canTrade,
+  capitalize,
+  filterByTab,
+  isError,
+  isGone,
+  ownerName,
+  priceValue,
+  reasonKey,
+  showWithdraw,
+  splitMarketName,
+  type SkinTab,
+} from './status';
+export { useInventory } from './store';

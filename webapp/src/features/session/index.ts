@@ -1,0 +1,2 @@
+/** The session feature's public entry (sign-in, token, profile). */
+export { setInitDataSource, useSession } from './store';

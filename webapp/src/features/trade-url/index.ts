@@ -1,0 +1,3 @@
+/** The trade-URL feature's public entry. */
+export { getTradeUrl, putTradeUrl } from './api';
+export { isValidTradeUrl, TRADE_URL_HELP } from './validate';
