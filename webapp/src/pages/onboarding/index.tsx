@@ -34,7 +34,7 @@ export function OnboardingPage() {
       .getState()
       .checkAgreement()
       .finally(() => setLoading(false));
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []); // once, on mount
 
   useEffect(() => {
     const timer = setInterval(() => setIndex((i) => (i + 1) % slides.length), AUTOPLAY_MS);

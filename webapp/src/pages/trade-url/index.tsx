@@ -34,7 +34,7 @@ export function TradeUrlPage() {
       alive = false;
     };
     // Loaded once per visit; `t` only formats the toast.
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []);
 
   const trimmed = value.trim();
   const valid = isValidTradeUrl(trimmed);
