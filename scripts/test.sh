@@ -41,7 +41,7 @@ echo "== fragbox catalog check"
 ./target/debug/fragbox catalog check >/dev/null
 
 echo "== mini app: install, unit tests, build (with bundle budget)"
-(cd webapp && npm ci --no-audit --no-fund --loglevel=error && npm test && npm run build)
+(cd webapp && npm ci --no-audit --no-fund --loglevel=error && npm run lint && npm test && npm run build)
 
 echo "== browser journeys"
 need_chromium
