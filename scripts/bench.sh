@@ -22,7 +22,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   esac
 done
 
-cargo build --release -p fragbox --bins
+cargo build --release -p fragbox -p fragbox-bench
 
 if [[ "$store" == postgres* ]] && [ "$has_url" = 0 ] && [ -z "${FRAGBOX_BENCH_POSTGRES_URL:-}" ]; then
   start_postgres

@@ -1,9 +1,10 @@
 //! Operator commands of the `fragbox` binary. Safe while the server runs: each is one short
 //! write transaction on the same database.
 use webapp_api::domain::admin::{self, Actor};
-use webapp_api::domain::db::{self, Dialect};
+use webapp_api::domain::store;
+use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
-use webapp_api::domain::{audit, settings, transfer, Domain, Tokens};
+use webapp_api::domain::{audit, settings, Domain, Tokens};
 
 use crate::config::Config;
 
@@ -148,53 +149,11 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
             Ok(0)
         }
         ["backup", file] => {
-            if std::path::Path::new(file).exists() {
-                return Err(format!("{file} exists; choose a new file"));
-            }
-            match Dialect::of_pool(&domain.db) {
-                Dialect::Sqlite => {
-                    db::backup_sqlite(&domain.db, file).await.map_err(|e| e.to_string())?;
-                    println!("backup written to {file}");
-                }
-                Dialect::Postgres => {
-                    pg_dump(&config.database_url, file)?;
-                    println!(
-                        "backup written to {file} (pg_dump custom format; restore with pg_restore --no-owner -d <empty database> {file})"
-                    );
-                }
-            }
+            println!("{}", store::backup::backup(&domain.db, &config.database_url, file).await?);
             Ok(0)
         }
         _ => Err(USAGE.into()),
     }
-}
-
-/// `fragbox backup` on PostgreSQL: `pg_dump --format=custom`, one consistent snapshot taken
-/// while the replicas keep serving. `pg_dump` comes from `PATH` or Debian's
-/// `/usr/lib/postgresql/<version>/bin` (the newest there); it must be at least the server's version.
-fn pg_dump(database_url: &str, file: &str) -> Result<(), String> {
-    let bin = std::fs::read_dir("/usr/lib/postgresql")
-        .ok()
-        .and_then(|dirs| {
-            let mut found: Vec<(u32, std::path::PathBuf)> = dirs
-                .filter_map(Result::ok)
-                .filter_map(|d| Some((d.file_name().to_str()?.parse::<u32>().ok()?, d.path().join("bin/pg_dump"))))
-                .filter(|(_, p)| p.exists())
-                .collect();
-            found.sort();
-            found.pop().map(|(_, p)| p)
-        })
-        .unwrap_or_else(|| "pg_dump".into());
-    let out =
-        std::process::Command::new(&bin)
-            .args(["--format=custom", "--no-owner", "--file", file, "--dbname", database_url])
-            .output()
-            .map_err(|e| format!("cannot run {}: {e} (install the PostgreSQL client: apt-get install postgresql-client)", bin.display()))?;
-    if !out.status.success() {
-        let _ = std::fs::remove_file(file);
-        return Err(format!("pg_dump failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
-    }
-    Ok(())
 }
 
 /// `fragbox migrate-db --from sqlite://… --to postgres://…`: copies the shop into an empty

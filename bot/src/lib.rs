@@ -19,24 +19,18 @@ use webapp_api::domain::catalog::Catalog;
 use webapp_api::domain::clock::{random_hex, Clock, OsRandom, SystemClock};
 use webapp_api::domain::demo::DemoTelegram;
 use webapp_api::domain::telegram::Telegram;
-use webapp_api::domain::{db, Domain, DomainConfig};
+use webapp_api::domain::{store, Domain, DomainConfig};
 use webapp_api::http::{self, HttpConfig};
 
 pub use config::Config;
 
 /// Opens the database, applies the schema and loads the catalog: what every command needs.
-pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::db::Pool, Catalog), String> {
-    if let Some(path) = config.database_url.strip_prefix("sqlite://").or_else(|| config.database_url.strip_prefix("sqlite:")) {
-        let path = path.split('?').next().unwrap_or(path);
-        if let Some(parent) = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| format!("DATABASE_URL: cannot create {}: {e}", parent.display()))?;
-        }
-    }
+pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::store::Pool, Catalog), String> {
     let busy = std::time::Duration::from_millis(config.db_busy_timeout_ms);
-    let pool = db::open_sized(&config.database_url, busy, config.db_max_connections)
+    let pool = store::open_sized(&config.database_url, busy, config.db_max_connections)
         .await
         .map_err(|e| format!("DATABASE_URL ({}): {e}", config::redact_password(&config.database_url)))?;
-    db::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
+    store::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
     let catalog = Catalog::load(&config.catalog_dir).map_err(|e| format!("CATALOG_DIR: {e}"))?;
     Ok((pool, catalog))
 }
@@ -44,7 +38,7 @@ pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::db::Pool
 /// Builds the one `Domain`. With a token, Telegram is reached through teloxide; without, demo mode.
 pub fn build_domain(
     config: &Config,
-    pool: webapp_api::domain::db::Pool,
+    pool: webapp_api::domain::store::Pool,
     catalog: Catalog,
     bot: Option<&Bot>,
     bot_username: String,

@@ -10,6 +10,8 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sqlx::{Connection, SqliteConnection};
 
+use webapp_api::domain::store;
+
 use crate::common::*;
 use crate::fake_bot_api::Script;
 
@@ -228,11 +230,13 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
 async fn set_max_pages(app: &TestApp, pages: Option<i64>) {
     let writer = app.domain().writer.clone().expect("SQLite runs a writer thread");
     writer
-        .run(move |c| {
-            let count: i64 = c.query_row("PRAGMA page_count", [], |r| r.get(0))?;
-            let n = pages.map(|extra| count + extra).unwrap_or(1_073_741_823);
-            c.execute_batch(&format!("PRAGMA max_page_count = {n}"))?;
-            Ok(())
+        .run(move |tx| {
+            Box::pin(async move {
+                let (count,): (i64,) = store::query("PRAGMA page_count").fetch_one(tx).await?;
+                let n = pages.map(|extra| count + extra).unwrap_or(1_073_741_823);
+                store::query(&format!("PRAGMA max_page_count = {n}")).execute(tx).await?;
+                Ok(())
+            })
         })
         .await
         .unwrap();
@@ -350,7 +354,7 @@ async fn writers_wait_in_one_queue_and_leave_the_pool_to_readers() {
     app.grant(930_101, 1000).await;
     let before = app.balance(930_101).await;
 
-    let holder = webapp_api::domain::db::begin_write(&app.domain().db).await.unwrap();
+    let holder = webapp_api::domain::store::begin_write(&app.domain().db).await.unwrap();
     let mut opens = Vec::new();
     for i in 0..10 {
         let (http, url, t) = (app.http.clone(), format!("{}/api/v1/cases/starter/open", app.base), t.clone());

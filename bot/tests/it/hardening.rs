@@ -230,7 +230,7 @@ async fn a_get_never_waits_for_the_write_lock() {
     let t = app.sign_in(930_051, "Reader").await;
     // Another writer holds the write lock (SQLite's, or the player's row on PostgreSQL) for as
     // long as the reads take.
-    let mut writer = webapp_api::domain::db::begin_write_for(&app.domain().db, &[930_051]).await.unwrap();
+    let mut writer = webapp_api::domain::store::begin_write_for(&app.domain().db, &[930_051]).await.unwrap();
     sqlx::query("UPDATE users SET language = language WHERE id = $1").bind(930_051_i64).execute(&mut *writer).await.unwrap();
     for path in ["/api/v1/fair", "/api/v1/me", "/api/v1/fair/opens", "/api/v1/user/items", "/api/v1/daily-reward/check"] {
         let (s, b) = app.get(path, Some(&t)).await;

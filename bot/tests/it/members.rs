@@ -112,7 +112,7 @@ async fn a_player_who_blocks_the_bot_gets_nothing_from_the_outbox_until_they_unb
     // A notice for her waits: the outbox does not write to her.
     let now = app.domain().now();
     let mut tx = app.domain().db.begin().await.unwrap();
-    notifications::enqueue(&mut tx, 9400, &Notice::TicketClosed { ticket_id: 77 }, now).await.unwrap();
+    notifications::enqueue(&mut *tx, 9400, &Notice::TicketClosed { ticket_id: 77 }, now).await.unwrap();
     tx.commit().await.unwrap();
     let sent = fragbox::outbox::drain_once(app.domain(), "https://app.fragbox.test").await.unwrap();
     assert_eq!(sent, 0);

@@ -139,7 +139,7 @@ async fn backup_on_postgresql_writes_a_pg_dump_that_restores_and_audits_clean() 
     assert!(out.status.success(), "pg_restore: {}", String::from_utf8_lossy(&out.stderr));
     let (code, out) = fragbox(&restored, &["audit"]);
     assert_eq!(code, 0, "{out}");
-    let pool = webapp_api::domain::db::open(&restored).await.unwrap();
+    let pool = webapp_api::domain::store::open(&restored).await.unwrap();
     let (b,): (i64,) = sqlx::query_as("SELECT balance FROM users WHERE id = 8101").fetch_one(&pool).await.unwrap();
     assert_eq!(b, app.balance(8101).await);
     pool.close().await;

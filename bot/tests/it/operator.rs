@@ -103,8 +103,8 @@ async fn the_outbox_retries_while_telegram_fails_and_gives_up_on_blocked_users()
     app.fake().script("sendMessage", Script::Err(403, "Forbidden: bot was blocked by the user".into()));
     let mut tx = app.domain().db.begin().await.unwrap();
     let now = app.domain().now();
-    notifications::enqueue(&mut tx, 700, &Notice::TicketClosed { ticket_id: 1 }, now).await.unwrap();
-    notifications::enqueue(&mut tx, 701, &Notice::TicketClosed { ticket_id: 2 }, now).await.unwrap();
+    notifications::enqueue(&mut *tx, 700, &Notice::TicketClosed { ticket_id: 1 }, now).await.unwrap();
+    notifications::enqueue(&mut *tx, 701, &Notice::TicketClosed { ticket_id: 2 }, now).await.unwrap();
     tx.commit().await.unwrap();
     app.fake().wait_calls("sendMessage", 2).await;
     // Both attempts are recorded after their calls: poll for them (no fixed wait on a busy machine).

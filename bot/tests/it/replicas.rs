@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use webapp_api::domain::auth::sign_init_data;
 use webapp_api::domain::notifications::{self, Notice};
-use webapp_api::domain::{db, Tokens};
+use webapp_api::domain::{store, Tokens};
 
 use crate::common::*;
 use crate::fake_bot_api::{FakeBotApi, Script};
@@ -116,7 +116,7 @@ async fn open(http: &reqwest::Client, base: &str, token: &str, request_id: &str)
     read(http.post(url).bearer_auth(token).json(&json!({ "requestId": request_id })).send().await.unwrap()).await
 }
 
-async fn balance(pool: &db::Pool, user: i64) -> i64 {
+async fn balance(pool: &store::Pool, user: i64) -> i64 {
     let (b,): (i64,) = sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user).fetch_one(pool).await.unwrap();
     b
 }
@@ -152,7 +152,7 @@ async fn two_replicas_on_one_postgresql_database_keep_money_exact() {
     let db_url = fresh_database_url(&dir.0).await;
     let fake = FakeBotApi::start().await;
     let (a, b) = two_replicas(&dir.0, &db_url, &fake).await;
-    let pool = db::open(&db_url).await.unwrap();
+    let pool = store::open(&db_url).await.unwrap();
     let http = reqwest::Client::new();
     let player = 5001;
     let token = sign_in(&http, &a.base, player, None).await;
@@ -240,7 +240,7 @@ async fn players_and_their_inviter_opening_at_once_on_two_replicas_pay_each_refe
     let db_url = fresh_database_url(&dir.0).await;
     let fake = FakeBotApi::start().await;
     let (a, b) = two_replicas(&dir.0, &db_url, &fake).await;
-    let pool = db::open(&db_url).await.unwrap();
+    let pool = store::open(&db_url).await.unwrap();
     let http = reqwest::Client::new();
     let price = starter_price();
     let inviter = 7000;
@@ -300,14 +300,14 @@ async fn outbox_senders_on_two_replicas_send_each_message_once() {
     // certainly be sent twice.
     fake.script_always("sendMessage", Script::Delay(Duration::from_millis(1200)));
     let (a, b) = two_replicas(&dir.0, &db_url, &fake).await;
-    let pool = db::open(&db_url).await.unwrap();
+    let pool = store::open(&db_url).await.unwrap();
     let http = reqwest::Client::new();
     let player = 5101;
     sign_in(&http, &a.base, player, None).await;
     let mut tx = pool.begin().await.unwrap();
     let now = chrono::Utc::now().timestamp();
     for ticket_id in 1..=5 {
-        notifications::enqueue(&mut tx, player, &Notice::TicketClosed { ticket_id }, now).await.unwrap();
+        notifications::enqueue(&mut *tx, player, &Notice::TicketClosed { ticket_id }, now).await.unwrap();
     }
     tx.commit().await.unwrap();
     let to_player = || fake.calls("sendMessage").into_iter().filter(|c| c["chat_id"] == json!(player)).count();

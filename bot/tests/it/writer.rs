@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sqlx::{Connection, SqliteConnection};
-use webapp_api::domain::db;
-use webapp_api::domain::writer::{Writer, MAX_BATCH};
+use webapp_api::domain::store;
+use webapp_api::domain::store::writer::{Writer, MAX_BATCH};
 
 use crate::common::*;
 
@@ -40,7 +40,7 @@ async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_onl
     let user = 940_001;
     let t = app.sign_in(user, "Batch").await;
     let price = app.domain().catalog.case("starter").unwrap().price.0;
-    // The first open pays its rewards on the pool's path; the writer takes every later one.
+    // A first open (its rewards included) goes through the writer like every other.
     app.grant(user, price / 100).await;
     let (s, b) = open(&app, &t, "first").await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -57,7 +57,7 @@ async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_onl
     let w = writer(&app);
     let before = w.stats();
     // Another writer holds the process's write turn: every open queues in the writer's inbox.
-    let turn = db::write_turn(&app.domain().db).await.unwrap();
+    let turn = store::write_turn(&app.domain().db).await.unwrap();
     let mut tasks = Vec::new();
     for n in 0..total {
         let http = app.http.clone();
@@ -80,9 +80,13 @@ async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_onl
     }
     assert_eq!(won.len() as i64, affordable);
     let after = w.stats();
-    assert_eq!(after.requests - before.requests, total as u64);
-    assert_eq!(after.batches - before.batches, 1, "one transaction for every queued open");
-    assert_eq!(after.committed - before.committed, total as u64);
+    // Every write runs on the writer, so the bot's outbox sender may add a request of its own
+    // in the window; each such write explains at most one more transaction.
+    let requests = after.requests - before.requests;
+    assert!(requests >= total as u64, "{requests} requests for {total} opens");
+    let background = requests - total as u64;
+    assert!(after.batches - before.batches <= 1 + background, "one transaction for every queued open");
+    assert_eq!(after.committed - before.committed, requests);
     assert_eq!(app.balance(user).await, 0);
     let (items,): (i64,) =
         sqlx::query_as("SELECT COUNT(*) FROM inventory_items WHERE user_id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();

@@ -6,7 +6,7 @@ use crate::domain::clock::{random_hex, rfc3339, utc_day};
 use crate::domain::ledger::{self, LedgerLine, Posted};
 use crate::domain::settings::{self, audit_admin};
 use crate::domain::withdrawals::{self, Resolution};
-use crate::domain::{db, users, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
 
 /// Largest single grant (either sign): a typo guard, not a business rule.
 pub const MAX_GRANT: Tokens = Tokens::whole(1_000_000);
@@ -41,10 +41,8 @@ pub fn ensure(domain: &Domain, actor: Actor) -> DomainResult<()> {
 
 /// Records an action that changes nothing (a read) in its own short transaction.
 async fn audit_read(domain: &Domain, actor: Actor, action: &str, detail: &str) -> DomainResult<()> {
-    let mut tx = db::begin_write(&domain.db).await?;
-    audit_admin(&mut tx, actor.audit_id(), action, detail, domain.now()).await?;
-    tx.commit().await?;
-    Ok(())
+    let (operator, action, detail, now) = (actor.audit_id(), action.to_owned(), detail.to_owned(), domain.now());
+    domain.write(move |tx| Box::pin(async move { audit_admin(tx, operator, &action, &detail, now).await })).await
 }
 
 /// Credits (or, negative, debits down to zero at most) a user's balance by hand, with a reason.
@@ -59,16 +57,22 @@ pub async fn grant(domain: &Domain, actor: Actor, user_id: i64, amount: Tokens, 
         return Err(DomainError::BadRequest(format!("amount must be non-zero and at most {MAX_GRANT} tokens")));
     }
     let now = domain.now();
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
     // Every grant is its own event: the key only has to be unique.
     let key = format!("grant:{user_id}:{now}:{}", random_hex(domain.random.as_ref(), 8));
-    let balance = match ledger::post(&mut tx, user_id, amount, &format!("grant: {reason}"), &key, now).await? {
-        Posted::Applied(b) => b,
-        Posted::Duplicate => return Err(DomainError::Internal("grant key collision".into())),
-    };
-    audit_admin(&mut tx, actor.audit_id(), "grant", &format!("{user_id} {amount} {reason}"), now).await?;
-    tx.commit().await?;
-    Ok(balance)
+    let (reason, operator) = (reason.to_owned(), actor.audit_id());
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_users(tx, &[user_id]).await?;
+                let balance = match ledger::post(tx, user_id, amount, &format!("grant: {reason}"), &key, now).await? {
+                    Posted::Applied(b) => b,
+                    Posted::Duplicate => return Err(DomainError::Internal("grant key collision".into())),
+                };
+                audit_admin(tx, operator, "grant", &format!("{user_id} {amount} {reason}"), now).await?;
+                Ok(balance)
+            })
+        })
+        .await
 }
 
 pub async fn set_maintenance(domain: &Domain, actor: Actor, on: bool) -> DomainResult<()> {

@@ -1,6 +1,6 @@
 //! `fragbox audit`: the invariants that must hold at every commit.
 
-use crate::domain::db::Pool;
+use crate::domain::store::Pool;
 use crate::domain::DomainResult;
 
 /// Each check is a query that returns offending rows as text; an empty report is a clean bill.

@@ -8,7 +8,8 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::domain::clock::random_hex;
-use crate::domain::{db, users, Domain, DomainError, DomainResult};
+use crate::domain::store::query;
+use crate::domain::{users, Domain, DomainError, DomainResult};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -204,52 +205,58 @@ pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(Stri
     let hash = token_hash(&token);
     let expires_at = now + domain.config.session_ttl_secs;
     let user_id = init.user.id;
-    let mut tx = db::begin_write(&domain.db).await?;
-    // A demo user (made by demo mode on this database) never acts on a server with a bot token.
-    if !domain.config.demo {
-        let demo: Option<(i64,)> =
-            sqlx::query_as("SELECT is_demo FROM users WHERE id = $1").bind(init.user.id).fetch_optional(&mut *tx).await?;
-        if demo.is_some_and(|(d,)| d != 0) {
-            return Err(DomainError::Unauthorized);
-        }
-    }
-    users::register_in(&mut tx, domain, &init.user, init.start_param.as_deref(), now).await?;
-    // The provably-fair seed exists before anything reads it, so reading it never writes.
-    crate::domain::fair::active_seed(&mut tx, domain, user_id).await?;
-    let live: Vec<(String,)> = sqlx::query_as(
-        "SELECT token_hash FROM sessions WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY seq DESC, created_at DESC",
-    )
-    .bind(user_id)
-    .bind(now)
-    .fetch_all(&mut *tx)
-    .await?;
-    let ended: Vec<String> = live.into_iter().skip(MAX_SESSIONS_PER_USER - 1).map(|(h,)| h).collect();
-    for h in &ended {
-        sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(h).execute(&mut *tx).await?;
-    }
-    sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND (revoked_at IS NOT NULL OR expires_at <= $2)")
-        .bind(user_id)
-        .bind(now)
-        .execute(&mut *tx)
+    let (random, demo_mode, stored_hash) = (domain.random.clone(), domain.config.demo, hex::encode(hash));
+    let ended = domain
+        .write(move |tx| {
+            Box::pin(async move {
+                // A demo user (made by demo mode on this database) never acts on a server with a bot token.
+                if !demo_mode {
+                    let demo: Option<(i64,)> =
+                        query("SELECT is_demo FROM users WHERE id = $1").bind(init.user.id).fetch_optional(tx).await?;
+                    if demo.is_some_and(|(d,)| d != 0) {
+                        return Err(DomainError::Unauthorized);
+                    }
+                }
+                users::register_in(tx, random.as_ref(), demo_mode, &init.user, init.start_param.as_deref(), now).await?;
+                // The provably-fair seed exists before anything reads it, so reading it never writes.
+                crate::domain::fair::active_seed(tx, random.as_ref(), user_id, now).await?;
+                let live: Vec<(String,)> = query(
+                    "SELECT token_hash FROM sessions WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY seq DESC, created_at DESC",
+                )
+                .bind(user_id)
+                .bind(now)
+                .fetch_all(tx)
+                .await?;
+                let ended: Vec<String> = live.into_iter().skip(MAX_SESSIONS_PER_USER - 1).map(|(h,)| h).collect();
+                for h in &ended {
+                    query("DELETE FROM sessions WHERE token_hash = $1").bind(h).execute(tx).await?;
+                }
+                query("DELETE FROM sessions WHERE user_id = $1 AND (revoked_at IS NOT NULL OR expires_at <= $2)")
+                    .bind(user_id)
+                    .bind(now)
+                    .execute(tx)
+                    .await?;
+                query(
+                    "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2)",
+                )
+                .bind(now)
+                .bind(PURGE_BATCH)
+                .execute(tx)
+                .await?;
+                query(
+                    "INSERT INTO sessions(token_hash, user_id, created_at, expires_at, seq)
+                     VALUES ($1, $2, $3, $4, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sessions WHERE user_id = $2))",
+                )
+                .bind(&stored_hash)
+                .bind(user_id)
+                .bind(now)
+                .bind(expires_at)
+                .execute(tx)
+                .await?;
+                Ok(ended)
+            })
+        })
         .await?;
-    sqlx::query(
-        "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2)",
-    )
-    .bind(now)
-    .bind(PURGE_BATCH)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO sessions(token_hash, user_id, created_at, expires_at, seq)
-         VALUES ($1, $2, $3, $4, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sessions WHERE user_id = $2))",
-    )
-    .bind(hex::encode(hash))
-    .bind(user_id)
-    .bind(now)
-    .bind(expires_at)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
     for h in ended {
         if let Ok(Ok(h)) = hex::decode(h).map(TokenHash::try_from) {
             domain.sessions.remove(&h);
@@ -295,13 +302,13 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
 /// Revokes one session (logout).
 pub async fn revoke(domain: &Domain, token: &str) -> DomainResult<()> {
     let hash = token_hash(token);
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL")
-        .bind(domain.now())
-        .bind(hex::encode(hash))
-        .execute(&mut *tx)
+    domain
+        .execute(
+            query("UPDATE sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL")
+                .bind(domain.now())
+                .bind(hex::encode(hash)),
+        )
         .await?;
-    tx.commit().await?;
     domain.sessions.remove(&hash);
     Ok(())
 }

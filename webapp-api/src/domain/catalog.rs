@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
-use crate::domain::db::Pool;
+use crate::domain::store::Pool;
 use crate::domain::Tokens;
 
 /// A case must give back this share of its price on average (basis points of the price).
@@ -329,8 +329,8 @@ impl Catalog {
     /// Writes the catalog into SQLite (cases, items, packages); rows no longer in the files are
     /// deactivated, never deleted, so history keeps its references.
     pub async fn upsert(&self, pool: &Pool) -> Result<(), sqlx::Error> {
-        let mut tx = crate::domain::db::begin_write(pool).await.map_err(into_sqlx)?;
-        crate::domain::db::lock_key(&mut tx, "catalog").await.map_err(into_sqlx)?;
+        let mut tx = crate::domain::store::begin_write(pool).await.map_err(into_sqlx)?;
+        crate::domain::store::lock_key(&mut tx, "catalog").await.map_err(into_sqlx)?;
         for it in &self.items {
             sqlx::query(
                 "INSERT INTO catalog_items(id, weapon, finish, rarity, condition, image, token_price) VALUES ($1, $2, $3, $4, $5, $6, $7)

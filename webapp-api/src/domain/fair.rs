@@ -5,9 +5,9 @@ use hmac::{Hmac, Mac};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::domain::clock::{random_hex, rfc3339};
-use crate::domain::db::Conn;
-use crate::domain::{db, Domain, DomainError, DomainResult};
+use crate::domain::clock::{random_hex, rfc3339, Random};
+use crate::domain::store::{self, query, Exec};
+use crate::domain::{Domain, DomainError, DomainResult};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -52,12 +52,12 @@ pub struct ActiveSeed {
 }
 
 /// The user's active seed, if there is one (a read).
-async fn find_active_seed(conn: &mut Conn, user_id: i64) -> DomainResult<Option<ActiveSeed>> {
-    let row: Option<(i64, String, String, String, i64)> = sqlx::query_as(
+async fn find_active_seed(tx: &mut dyn Exec, user_id: i64) -> DomainResult<Option<ActiveSeed>> {
+    let row: Option<(i64, String, String, String, i64)> = query(
         "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = $1 AND revealed_at IS NULL",
     )
     .bind(user_id)
-    .fetch_optional(&mut *conn)
+    .fetch_optional(tx)
     .await?;
     Ok(row.map(|(id, server_seed, server_seed_hash, client_seed, nonce)| ActiveSeed {
         id,
@@ -68,37 +68,50 @@ async fn find_active_seed(conn: &mut Conn, user_id: i64) -> DomainResult<Option<
     }))
 }
 
-/// The user's active seed, made on first use (inside the caller's write transaction).
-pub async fn active_seed(conn: &mut Conn, domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> {
-    if let Some(a) = find_active_seed(conn, user_id).await? {
+/// The user's active seed, made on first use (inside the caller's write).
+pub async fn active_seed(tx: &mut dyn Exec, random: &dyn Random, user_id: i64, now: i64) -> DomainResult<ActiveSeed> {
+    if let Some(a) = find_active_seed(tx, user_id).await? {
         return Ok(a);
     }
-    let client_seed = random_hex(domain.random.as_ref(), 8);
-    new_seed(conn, domain, user_id, &client_seed).await
+    let client_seed = random_hex(random, 8);
+    new_seed(tx, random, user_id, &client_seed, now).await
 }
 
-async fn new_seed(conn: &mut Conn, domain: &Domain, user_id: i64, client_seed: &str) -> DomainResult<ActiveSeed> {
-    let server_seed = random_hex(domain.random.as_ref(), 32);
+async fn new_seed(tx: &mut dyn Exec, random: &dyn Random, user_id: i64, client_seed: &str, now: i64) -> DomainResult<ActiveSeed> {
+    let server_seed = random_hex(random, 32);
     let hash = seed_hash(&server_seed);
-    let (id,): (i64,) = sqlx::query_as(
+    let (id,): (i64,) = query(
         "INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
     )
     .bind(user_id)
     .bind(&server_seed)
     .bind(&hash)
     .bind(client_seed)
-    .bind(domain.now())
-    .fetch_one(&mut *conn)
+    .bind(now)
+    .fetch_one(tx)
     .await?;
     Ok(ActiveSeed { id, server_seed, server_seed_hash: hash, client_seed: client_seed.to_owned(), nonce: 0 })
 }
 
-/// Moves a seed to its next nonce (`bump_nonce`; the SQLite writer runs the same text).
+/// Moves a seed to its next nonce.
 pub const BUMP_NONCE: &str = "UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1";
 
-pub async fn bump_nonce(conn: &mut Conn, seed_id: i64) -> DomainResult<()> {
-    sqlx::query(BUMP_NONCE).bind(seed_id).execute(&mut *conn).await?;
+pub async fn bump_nonce(tx: &mut dyn Exec, seed_id: i64) -> DomainResult<()> {
+    query(BUMP_NONCE).bind(seed_id).execute(tx).await?;
     Ok(())
+}
+
+/// The player's active seed, made (a write) when a session opened before sign-in made it.
+async fn ensure_seed(domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> {
+    let (random, now) = (domain.random.clone(), domain.now());
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_users(tx, &[user_id]).await?;
+                active_seed(tx, random.as_ref(), user_id, now).await
+            })
+        })
+        .await
 }
 
 #[derive(Serialize)]
@@ -128,16 +141,11 @@ pub struct FairState {
 pub async fn state(domain: &Domain, user_id: i64) -> DomainResult<FairState> {
     let found = {
         let mut conn = domain.db.acquire().await?;
-        find_active_seed(&mut conn, user_id).await?
+        find_active_seed(&mut *conn, user_id).await?
     };
     let active = match found {
         Some(a) => a,
-        None => {
-            let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-            let active = active_seed(&mut tx, domain, user_id).await?;
-            tx.commit().await?;
-            active
-        }
+        None => ensure_seed(domain, user_id).await?,
     };
     let rows: Vec<(String, String, String, i64, i64)> = sqlx::query_as(
         "SELECT server_seed, server_seed_hash, client_seed, next_nonce, revealed_at FROM fair_seeds
@@ -171,11 +179,17 @@ pub async fn rotate(domain: &Domain, user_id: i64, client_seed: Option<&str>) ->
             return Err(DomainError::InvalidClientSeed);
         }
     }
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let old = active_seed(&mut tx, domain, user_id).await?;
-    sqlx::query("UPDATE fair_seeds SET revealed_at = $1 WHERE id = $2").bind(domain.now()).bind(old.id).execute(&mut *tx).await?;
-    new_seed(&mut tx, domain, user_id, client_seed.unwrap_or(&old.client_seed)).await?;
-    tx.commit().await?;
+    let (random, now, client_seed) = (domain.random.clone(), domain.now(), client_seed.map(str::to_owned));
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_users(tx, &[user_id]).await?;
+                let old = active_seed(tx, random.as_ref(), user_id, now).await?;
+                query("UPDATE fair_seeds SET revealed_at = $1 WHERE id = $2").bind(now).bind(old.id).execute(tx).await?;
+                new_seed(tx, random.as_ref(), user_id, client_seed.as_deref().unwrap_or(&old.client_seed), now).await
+            })
+        })
+        .await?;
     state(domain, user_id).await
 }
 

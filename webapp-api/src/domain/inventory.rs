@@ -2,10 +2,10 @@
 use serde::Serialize;
 
 use crate::domain::clock::rfc3339;
-use crate::domain::db::Conn;
 use crate::domain::ledger::{self, Posted};
+use crate::domain::store::{query, Exec};
 use crate::domain::users::display_name;
-use crate::domain::{db, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{store, Domain, DomainError, DomainResult, Tokens};
 
 /// Selling pays this share (basis points) of an item's token price.
 pub const SELL_BACK_RATE_BP: i64 = 10_000;
@@ -92,22 +92,19 @@ fn to_item(r: ItemRow) -> Item {
 }
 
 /// One item of `user_id` (any status but sold or revoked), read inside the caller's connection.
-pub async fn item_in(conn: &mut Conn, user_id: i64, item_id: i64) -> DomainResult<Item> {
+pub async fn item_in(conn: &mut dyn Exec, user_id: i64, item_id: i64) -> DomainResult<Item> {
     let sql = format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
          WHERE i.id = $1 AND i.user_id = $2 AND i.status NOT IN ('sold', 'revoked')"
     );
-    let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).bind(user_id).fetch_optional(&mut *conn).await?;
+    let row: Option<ItemRow> = query(&sql).bind(item_id).bind(user_id).fetch_optional(conn).await?;
     row.map(to_item).ok_or(DomainError::ItemNotFound)
 }
 
 /// Whether `item_id` is (or was) one of `user_id`'s items, in any status.
-pub async fn owns(conn: &mut Conn, user_id: i64, item_id: i64) -> DomainResult<bool> {
-    let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM inventory_items WHERE id = $1 AND user_id = $2")
-        .bind(item_id)
-        .bind(user_id)
-        .fetch_optional(&mut *conn)
-        .await?;
+pub async fn owns(conn: &mut dyn Exec, user_id: i64, item_id: i64) -> DomainResult<bool> {
+    let row: Option<(i64,)> =
+        query("SELECT id FROM inventory_items WHERE id = $1 AND user_id = $2").bind(item_id).bind(user_id).fetch_optional(conn).await?;
     Ok(row.is_some())
 }
 
@@ -171,38 +168,41 @@ pub struct Sold {
 /// sale and credits the ledger. Any other state, or someone else's item, changes nothing.
 pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Sold> {
     let now = domain.now();
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let row: Option<(i64, String)> = sqlx::query_as("SELECT token_price, status FROM inventory_items WHERE id = $1 AND user_id = $2")
+    domain.write(move |tx| Box::pin(sell_in(tx, user_id, item_id, now))).await
+}
+
+/// `sell` inside the caller's write.
+async fn sell_in(tx: &mut dyn Exec, user_id: i64, item_id: i64, now: i64) -> DomainResult<Sold> {
+    store::lock_users(tx, &[user_id]).await?;
+    let row: Option<(i64, String)> = query("SELECT token_price, status FROM inventory_items WHERE id = $1 AND user_id = $2")
         .bind(item_id)
         .bind(user_id)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(tx)
         .await?;
     let (price, status) = row.ok_or(DomainError::ItemNotFound)?;
     if status != "received" && status != "error" {
         return Err(DomainError::ItemNotAvailable);
     }
     let amount = sell_price(Tokens(price));
-    let changed =
-        sqlx::query("UPDATE inventory_items SET status = 'sold', updated_at = $1 WHERE id = $2 AND status IN ('received', 'error')")
-            .bind(now)
-            .bind(item_id)
-            .execute(&mut *tx)
-            .await?;
-    if changed.rows_affected() != 1 {
+    let changed = query("UPDATE inventory_items SET status = 'sold', updated_at = $1 WHERE id = $2 AND status IN ('received', 'error')")
+        .bind(now)
+        .bind(item_id)
+        .execute(tx)
+        .await?;
+    if changed != 1 {
         return Err(DomainError::ItemNotAvailable);
     }
-    sqlx::query("INSERT INTO sales(user_id, inventory_item_id, amount, created_at) VALUES ($1, $2, $3, $4)")
+    query("INSERT INTO sales(user_id, inventory_item_id, amount, created_at) VALUES ($1, $2, $3, $4)")
         .bind(user_id)
         .bind(item_id)
         .bind(amount.0)
         .bind(now)
-        .execute(&mut *tx)
+        .execute(tx)
         .await?;
-    let balance = match ledger::post(&mut tx, user_id, amount, "sell", &format!("sell:{item_id}"), now).await? {
+    let balance = match ledger::post(tx, user_id, amount, "sell", &format!("sell:{item_id}"), now).await? {
         Posted::Applied(b) => b,
         Posted::Duplicate => return Err(DomainError::ItemNotAvailable),
     };
-    tx.commit().await?;
     Ok(Sold { tokens_awarded: amount, balance })
 }
 

@@ -6,7 +6,7 @@
 //! from every credit before the credit can be spent: whatever path credits a player (purchase,
 //! reward, sale, grant), it comes through here, so none can skip the repayment.
 
-use crate::domain::db::{Conn, Pool};
+use crate::domain::store::{query, Exec, Pool};
 use crate::domain::{DomainError, DomainResult, Tokens};
 
 /// What a posting did.
@@ -18,7 +18,6 @@ pub enum Posted {
     Duplicate,
 }
 
-// The statements of a posting; `debit_sync` runs the same texts on the SQLite writer thread.
 const APPLY: &str = "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance, debt";
 const UNDO: &str = "UPDATE users SET balance = balance - $1 WHERE id = $2";
 const USER_EXISTS: &str = "SELECT id FROM users WHERE id = $1";
@@ -26,26 +25,31 @@ const KEY_POSTED: &str = "SELECT id FROM ledger_entries WHERE idempotency_key = 
 const INSERT_ENTRY: &str =
     "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (idempotency_key) DO NOTHING";
+const REPAY: &str = "UPDATE users SET balance = balance - $1, debt = debt - $1 WHERE id = $2 AND balance >= $1 AND debt >= $1
+     RETURNING balance, debt";
+const INSERT_DEBT_ENTRY: &str =
+    "INSERT INTO debt_entries(user_id, amount, debt_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
 
 /// Credits (positive) or debits (negative) a user's balance and records the entry, once per key.
-/// A debit that would take the balance below zero fails with `InsufficientTokens`.
-pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, idempotency_key: &str, now: i64) -> DomainResult<Posted> {
+/// A debit that would take the balance below zero fails with `InsufficientTokens`. The one
+/// place a balance changes, on every store and every connection alike (`store::Exec`).
+pub async fn post(tx: &mut dyn Exec, user_id: i64, amount: Tokens, reason: &str, idempotency_key: &str, now: i64) -> DomainResult<Posted> {
     if amount.0 == 0 {
         return Err(DomainError::Internal("zero ledger amount".into()));
     }
     // The change decides first (the conditional update); the entry's unique key then catches a
     // repeated key, and only that rare case undoes the change. No key lookup before the write.
-    let row: Option<(i64, i64)> = sqlx::query_as(APPLY).bind(amount.0).bind(user_id).bind(now).fetch_optional(&mut *conn).await?;
+    let row: Option<(i64, i64)> = query(APPLY).bind(amount.0).bind(user_id).bind(now).fetch_optional(tx).await?;
     let Some((balance, debt)) = row else {
         // Refused: a key already posted is still a duplicate, whatever the balance.
-        if key_posted(conn, idempotency_key).await? {
+        if query(KEY_POSTED).bind(idempotency_key).fetch_optional::<(i64,)>(tx).await?.is_some() {
             return Ok(Posted::Duplicate);
         }
-        let exists: Option<(i64,)> = sqlx::query_as(USER_EXISTS).bind(user_id).fetch_optional(&mut *conn).await?;
+        let exists: Option<(i64,)> = query(USER_EXISTS).bind(user_id).fetch_optional(tx).await?;
         return Err(if exists.is_some() { DomainError::InsufficientTokens } else { DomainError::NotFound });
     };
-    if !insert_entry(conn, user_id, amount.0, balance, reason, idempotency_key, now).await? {
-        sqlx::query(UNDO).bind(amount.0).bind(user_id).execute(&mut *conn).await?;
+    if !insert_entry(tx, user_id, amount.0, balance, reason, idempotency_key, now).await? {
+        query(UNDO).bind(amount.0).bind(user_id).execute(tx).await?;
         return Ok(Posted::Duplicate);
     }
     if amount.0 > 0 && debt > 0 {
@@ -53,65 +57,19 @@ pub async fn post(conn: &mut Conn, user_id: i64, amount: Tokens, reason: &str, i
         // credit's, mirrored by a debt entry with the same key.
         let repay = amount.0.min(debt);
         let key = format!("debt-repay:{idempotency_key}");
-        let (balance, debt_after): (i64, i64) = sqlx::query_as(
-            "UPDATE users SET balance = balance - $1, debt = debt - $1 WHERE id = $2 AND balance >= $1 AND debt >= $1
-             RETURNING balance, debt",
-        )
-        .bind(repay)
-        .bind(user_id)
-        .fetch_one(&mut *conn)
-        .await?;
-        if !insert_entry(conn, user_id, -repay, balance, "debt_repayment", &key, now).await? {
+        let (balance, debt_after): (i64, i64) = query(REPAY).bind(repay).bind(user_id).fetch_one(tx).await?;
+        if !insert_entry(tx, user_id, -repay, balance, "debt_repayment", &key, now).await? {
             return Err(DomainError::Internal(format!("ledger key {key} posted twice")));
         }
-        insert_debt_entry(conn, user_id, -repay, debt_after, "repaid", &key, now).await?;
+        insert_debt_entry(tx, user_id, -repay, debt_after, "repaid", &key, now).await?;
         return Ok(Posted::Applied(Tokens(balance)));
     }
     Ok(Posted::Applied(Tokens(balance)))
 }
 
-/// `post` of a debit, synchronously on the SQLite writer thread (`domain::writer`), with the
-/// same statements in the same order. A debit never repays a debt, so that part of `post` is not
-/// needed here; a credit goes through `post`.
-pub fn debit_sync(
-    conn: &rusqlite::Connection,
-    user_id: i64,
-    amount: Tokens,
-    reason: &str,
-    idempotency_key: &str,
-    now: i64,
-) -> DomainResult<Posted> {
-    use rusqlite::{named_params, OptionalExtension};
-    if amount.0 >= 0 {
-        return Err(DomainError::Internal("debit_sync takes a debit".into()));
-    }
-    let balance: Option<i64> =
-        conn.prepare_cached(APPLY)?.query_row(named_params! {"$1": amount.0, "$2": user_id, "$3": now}, |r| r.get(0)).optional()?;
-    let Some(balance) = balance else {
-        if conn.prepare_cached(KEY_POSTED)?.query_row(named_params! {"$1": idempotency_key}, |_| Ok(())).optional()?.is_some() {
-            return Ok(Posted::Duplicate);
-        }
-        let exists = conn.prepare_cached(USER_EXISTS)?.query_row(named_params! {"$1": user_id}, |_| Ok(())).optional()?;
-        return Err(if exists.is_some() { DomainError::InsufficientTokens } else { DomainError::NotFound });
-    };
-    let inserted = conn.prepare_cached(INSERT_ENTRY)?.execute(named_params! {
-        "$1": user_id, "$2": amount.0, "$3": balance, "$4": reason, "$5": idempotency_key, "$6": now
-    })?;
-    if inserted != 1 {
-        conn.prepare_cached(UNDO)?.execute(named_params! {"$1": amount.0, "$2": user_id})?;
-        return Ok(Posted::Duplicate);
-    }
-    Ok(Posted::Applied(Tokens(balance)))
-}
-
-async fn key_posted(conn: &mut Conn, key: &str) -> DomainResult<bool> {
-    let seen: Option<(i64,)> = sqlx::query_as(KEY_POSTED).bind(key).fetch_optional(&mut *conn).await?;
-    Ok(seen.is_some())
-}
-
 /// Records an entry; false when an entry with this key exists (nothing written).
 async fn insert_entry(
-    conn: &mut Conn,
+    tx: &mut dyn Exec,
     user_id: i64,
     amount: i64,
     balance_after: i64,
@@ -119,20 +77,12 @@ async fn insert_entry(
     key: &str,
     now: i64,
 ) -> DomainResult<bool> {
-    let done = sqlx::query(INSERT_ENTRY)
-        .bind(user_id)
-        .bind(amount)
-        .bind(balance_after)
-        .bind(reason)
-        .bind(key)
-        .bind(now)
-        .execute(&mut *conn)
-        .await?;
-    Ok(done.rows_affected() == 1)
+    let inserted = query(INSERT_ENTRY).bind(user_id).bind(amount).bind(balance_after).bind(reason).bind(key).bind(now).execute(tx).await?;
+    Ok(inserted == 1)
 }
 
 async fn insert_debt_entry(
-    conn: &mut Conn,
+    tx: &mut dyn Exec,
     user_id: i64,
     amount: i64,
     debt_after: i64,
@@ -140,24 +90,14 @@ async fn insert_debt_entry(
     key: &str,
     now: i64,
 ) -> DomainResult<()> {
-    sqlx::query(
-        "INSERT INTO debt_entries(user_id, amount, debt_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(user_id)
-    .bind(amount)
-    .bind(debt_after)
-    .bind(reason)
-    .bind(key)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?;
+    query(INSERT_DEBT_ENTRY).bind(user_id).bind(amount).bind(debt_after).bind(reason).bind(key).bind(now).execute(tx).await?;
     Ok(())
 }
 
 /// Opens (adds to) a user's debt, once per key. Only a refund that could not take its tokens
 /// back from the balance and the skins calls this. Answers the debt after it.
 pub async fn open_debt(
-    conn: &mut Conn,
+    tx: &mut dyn Exec,
     user_id: i64,
     amount: Tokens,
     reason: &str,
@@ -167,32 +107,30 @@ pub async fn open_debt(
     if amount.0 <= 0 {
         return Err(DomainError::Internal("a debt must be positive".into()));
     }
-    let seen: Option<(i64,)> = sqlx::query_as("SELECT debt_after FROM debt_entries WHERE idempotency_key = $1")
-        .bind(idempotency_key)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let seen: Option<(i64,)> =
+        query("SELECT debt_after FROM debt_entries WHERE idempotency_key = $1").bind(idempotency_key).fetch_optional(tx).await?;
     if let Some((after,)) = seen {
         return Ok(Tokens(after));
     }
-    let (debt,): (i64,) = sqlx::query_as("UPDATE users SET debt = debt + $1, updated_at = $3 WHERE id = $2 RETURNING debt")
+    let (debt,): (i64,) = query("UPDATE users SET debt = debt + $1, updated_at = $3 WHERE id = $2 RETURNING debt")
         .bind(amount.0)
         .bind(user_id)
         .bind(now)
-        .fetch_one(&mut *conn)
+        .fetch_one(tx)
         .await?;
-    insert_debt_entry(conn, user_id, amount.0, debt, reason, idempotency_key, now).await?;
+    insert_debt_entry(tx, user_id, amount.0, debt, reason, idempotency_key, now).await?;
     Ok(Tokens(debt))
 }
 
 /// A user's open debt (zero when none).
-pub async fn debt(conn: &mut Conn, user_id: i64) -> DomainResult<Tokens> {
-    let row: Option<(i64,)> = sqlx::query_as("SELECT debt FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
+pub async fn debt(tx: &mut dyn Exec, user_id: i64) -> DomainResult<Tokens> {
+    let row: Option<(i64,)> = query("SELECT debt FROM users WHERE id = $1").bind(user_id).fetch_optional(tx).await?;
     row.map(|(d,)| Tokens(d)).ok_or(DomainError::NotFound)
 }
 
 /// A user's current balance.
-pub async fn balance(conn: &mut Conn, user_id: i64) -> DomainResult<Tokens> {
-    let row: Option<(i64,)> = sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
+pub async fn balance(tx: &mut dyn Exec, user_id: i64) -> DomainResult<Tokens> {
+    let row: Option<(i64,)> = query("SELECT balance FROM users WHERE id = $1").bind(user_id).fetch_optional(tx).await?;
     row.map(|(b,)| Tokens(b)).ok_or(DomainError::NotFound)
 }
 

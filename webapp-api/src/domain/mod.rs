@@ -6,7 +6,6 @@ pub mod bot_updates;
 pub mod cases;
 pub mod catalog;
 pub mod clock;
-pub mod db;
 pub mod demo;
 pub mod error;
 pub mod fair;
@@ -19,15 +18,14 @@ pub mod payments;
 pub mod referrals;
 pub mod rewards;
 pub mod settings;
+pub mod store;
 pub mod telegram;
 pub mod tickets;
 pub mod trade_url;
-pub mod transfer;
 pub mod users;
 pub mod withdrawals;
-pub mod writer;
 
-use crate::domain::db::Pool;
+use crate::domain::store::{Pool, WriteFn, Writer};
 use std::sync::Arc;
 
 pub use error::{DomainError, DomainResult};
@@ -70,8 +68,9 @@ pub struct Domain {
     pub telegram: Arc<dyn telegram::Telegram>,
     pub sessions: Arc<auth::SessionCache>,
     pub maintenance: Arc<settings::MaintenanceCache>,
-    /// SQLite's writer thread (group commit) for the hot writes; `None` on PostgreSQL.
-    pub writer: Option<Arc<writer::Writer>>,
+    /// The store's writer thread (group commit), through which every write runs when the store
+    /// has one (`store::Writer::start`); `None` otherwise.
+    pub writer: Option<Arc<Writer>>,
 }
 
 impl Domain {
@@ -83,7 +82,7 @@ impl Domain {
         random: Arc<dyn Random>,
         telegram: Arc<dyn telegram::Telegram>,
     ) -> Self {
-        let writer = writer::Writer::start(&db);
+        let writer = Writer::start(&db);
         Domain {
             writer,
             db,
@@ -99,5 +98,16 @@ impl Domain {
 
     pub fn now(&self) -> i64 {
         self.clock.now().timestamp()
+    }
+
+    /// Runs one write (`store::write`): every write that moves money goes through here, on
+    /// either store, and commits when `work` answers `Ok`.
+    pub async fn write<T: Send + 'static>(&self, work: impl WriteFn<T>) -> DomainResult<T> {
+        store::write(&self.db, self.writer.as_deref(), work).await
+    }
+
+    /// A write of one statement (`write` with nothing else in it); answers the rows it changed.
+    pub async fn execute(&self, statement: store::Query<'static>) -> DomainResult<u64> {
+        self.write(move |tx| Box::pin(statement.execute(tx))).await
     }
 }

@@ -2,8 +2,8 @@
 //! transaction; the bot drains it, retrying with back-off while Telegram fails.
 use serde::{Deserialize, Serialize};
 
-use crate::domain::db::Conn;
-use crate::domain::{db, Domain, DomainResult};
+use crate::domain::store::{query, Exec};
+use crate::domain::{store, Domain, DomainResult};
 
 /// Give up on a message after this many failed tries.
 pub const MAX_ATTEMPTS: i64 = 8;
@@ -63,15 +63,15 @@ impl Notice {
     }
 }
 
-pub async fn enqueue(conn: &mut Conn, user_id: i64, notice: &Notice, now: i64) -> DomainResult<()> {
+pub async fn enqueue(conn: &mut dyn Exec, user_id: i64, notice: &Notice, now: i64) -> DomainResult<()> {
     let payload = serde_json::to_string(notice).map_err(|e| crate::domain::DomainError::Internal(e.to_string()))?;
-    sqlx::query("INSERT INTO notifications(user_id, kind, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
+    query("INSERT INTO notifications(user_id, kind, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(user_id)
         .bind(notice.kind())
         .bind(payload)
         .bind(now)
         .bind(now)
-        .execute(&mut *conn)
+        .execute(conn)
         .await?;
     Ok(())
 }
@@ -90,23 +90,26 @@ pub const CLAIM_LEASE_SECS: i64 = 60;
 
 /// Claims messages due now, oldest first: in one write they are leased to this sender (their
 /// `next_attempt_at` moves `CLAIM_LEASE_SECS` ahead), so a sender on another replica never picks
-/// the same row. On PostgreSQL the pick skips rows another sender is claiming (`SKIP LOCKED`).
+/// the same row: where writers lock rows, the pick skips rows another sender is claiming (`store::claim_suffix`).
 /// Messages to a player who blocked the bot wait (nothing is sent to them) until they unblock it.
 pub async fn claim_due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    let sql = format!(
-        "UPDATE notifications SET next_attempt_at = $3
+    let mut rows: Vec<(i64, i64, i64, String)> = domain
+        .write(move |tx| {
+            Box::pin(async move {
+                let sql = format!(
+                    "UPDATE notifications SET next_attempt_at = $3
          WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN (
            SELECT id FROM notifications WHERE status = 'pending' AND next_attempt_at <= $1
              AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = notifications.user_id AND u.bot_blocked = 1)
              ORDER BY id LIMIT $2{})
          RETURNING id, user_id, attempts, payload",
-        db::claim_suffix(&tx)
-    );
-    let mut rows: Vec<(i64, i64, i64, String)> =
-        sqlx::query_as(&sql).bind(now).bind(limit).bind(now + CLAIM_LEASE_SECS).fetch_all(&mut *tx).await?;
-    tx.commit().await?;
+                    store::claim_suffix(tx)
+                );
+                query(&sql).bind(now).bind(limit).bind(now + CLAIM_LEASE_SECS).fetch_all(tx).await
+            })
+        })
+        .await?;
     rows.sort_by_key(|r| r.0);
     Ok(rows
         .into_iter()
@@ -116,14 +119,14 @@ pub async fn claim_due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>
 
 /// Delivered as chat message `message_id`.
 pub async fn mark_sent(domain: &Domain, id: i64, message_id: i32) -> DomainResult<()> {
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE notifications SET status = 'sent', sent_at = $1, message_id = $2, attempts = attempts + 1 WHERE id = $3")
-        .bind(domain.now())
-        .bind(message_id)
-        .bind(id)
-        .execute(&mut *tx)
+    domain
+        .execute(
+            query("UPDATE notifications SET status = 'sent', sent_at = $1, message_id = $2, attempts = attempts + 1 WHERE id = $3")
+                .bind(domain.now())
+                .bind(message_id)
+                .bind(id),
+        )
         .await?;
-    tx.commit().await?;
     Ok(())
 }
 
@@ -137,16 +140,16 @@ pub async fn mark_failed(domain: &Domain, id: i64, attempts_so_far: i64, error: 
     let attempts = attempts_so_far + 1;
     let give_up = give_up || attempts >= MAX_ATTEMPTS;
     let delay = retry_delay(attempts);
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE notifications SET status = $1, attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $5")
-        .bind(if give_up { "failed" } else { "pending" })
-        .bind(attempts)
-        .bind(error)
-        .bind(domain.now() + delay)
-        .bind(id)
-        .execute(&mut *tx)
+    domain
+        .execute(
+            query("UPDATE notifications SET status = $1, attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $5")
+                .bind(if give_up { "failed" } else { "pending" })
+                .bind(attempts)
+                .bind(error)
+                .bind(domain.now() + delay)
+                .bind(id),
+        )
         .await?;
-    tx.commit().await?;
     Ok(())
 }
 
@@ -164,8 +167,6 @@ pub async fn set_bot_blocked(domain: &Domain, user_id: i64, blocked: bool) -> Do
     } else {
         "UPDATE users SET bot_blocked = 0, updated_at = $1 WHERE id = $2"
     };
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query(sql).bind(domain.now()).bind(user_id).execute(&mut *tx).await?;
-    tx.commit().await?;
+    domain.execute(query(sql).bind(domain.now()).bind(user_id)).await?;
     Ok(())
 }

@@ -9,13 +9,13 @@ use crate::domain::admin::{self, Actor};
 use crate::domain::auth::InitData;
 use crate::domain::catalog::Package;
 use crate::domain::clock::random_hex;
-use crate::domain::db::Conn;
 use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
+use crate::domain::store::{query, Exec};
 use crate::domain::telegram::{Invoice, TelegramError};
-use crate::domain::{db, users, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
 
 /// Stars are the only currency for digital goods.
 pub const CURRENCY: &str = "XTR";
@@ -54,18 +54,23 @@ pub async fn create_invoice(
     let pack = domain.catalog.package(pack_id).ok_or(DomainError::PackNotFound)?;
     let tokens = Tokens::whole(pack.tokens + pack.bonus);
     let transaction_id = random_hex(domain.random.as_ref(), 16);
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("INSERT INTO payments(id, user_id, pack_id, stars, tokens, currency, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-        .bind(&transaction_id)
-        .bind(user_id)
-        .bind(&pack.id)
-        .bind(pack.stars)
-        .bind(tokens.0)
-        .bind(CURRENCY)
-        .bind(now)
-        .execute(&mut *tx)
+    let (id, pack_id, stars) = (transaction_id.clone(), pack.id.clone(), pack.stars);
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                query("INSERT INTO payments(id, user_id, pack_id, stars, tokens, currency, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+                    .bind(id)
+                    .bind(user_id)
+                    .bind(pack_id)
+                    .bind(stars)
+                    .bind(tokens.0)
+                    .bind(CURRENCY)
+                    .bind(now)
+                    .execute(tx)
+                    .await
+            })
+        })
         .await?;
-    tx.commit().await?;
 
     // Telegram is called with no transaction open.
     let lang = users::language(domain, user_id).await;
@@ -77,20 +82,28 @@ pub async fn create_invoice(
         stars: pack.stars,
     };
     let link = domain.telegram.create_invoice_link(invoice).await;
-    let mut tx = db::begin_write(&domain.db).await?;
+    let id = transaction_id.clone();
     match link {
         Ok(link) => {
-            sqlx::query("UPDATE payments SET invoice_link = $1 WHERE id = $2").bind(&link).bind(&transaction_id).execute(&mut *tx).await?;
-            tx.commit().await?;
+            let saved = link.clone();
+            domain
+                .write(move |tx| {
+                    Box::pin(
+                        async move { query("UPDATE payments SET invoice_link = $1 WHERE id = $2").bind(saved).bind(id).execute(tx).await },
+                    )
+                })
+                .await?;
             Ok(InvoiceCreated { invoice_link: link, transaction_id })
         }
         Err(e) => {
             // No link exists, so nobody can pay this transaction: it is over.
-            sqlx::query("UPDATE payments SET status = 'failed' WHERE id = $1 AND status = 'pending'")
-                .bind(&transaction_id)
-                .execute(&mut *tx)
+            domain
+                .write(move |tx| {
+                    Box::pin(async move {
+                        query("UPDATE payments SET status = 'failed' WHERE id = $1 AND status = 'pending'").bind(id).execute(tx).await
+                    })
+                })
                 .await?;
-            tx.commit().await?;
             Err(DomainError::TelegramUnavailable(e.to_string()))
         }
     }
@@ -183,30 +196,34 @@ pub async fn record_paid(domain: &Domain, report: &PaidReport) -> DomainResult<P
     let now = domain.now();
     // The payer is locked first: the same charge delivered to two replicas at once is decided
     // by one of them, the other finds it seen.
-    let mut tx = db::begin_write_for(&domain.db, &[report.user_id]).await?;
-    let paid = record_paid_in(&mut tx, report, now).await?;
-    tx.commit().await?;
-    Ok(paid)
+    let report = report.clone();
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_users(tx, &[report.user_id]).await?;
+                record_paid_in(tx, &report, now).await
+            })
+        })
+        .await
 }
 
 /// `record_paid` inside the caller's write transaction.
-async fn record_paid_in(conn: &mut Conn, report: &PaidReport, now: i64) -> DomainResult<Paid> {
+async fn record_paid_in(conn: &mut dyn Exec, report: &PaidReport, now: i64) -> DomainResult<Paid> {
     let seen: Option<(String,)> =
-        sqlx::query_as("SELECT id FROM payments WHERE charge_id = $1").bind(&report.charge_id).fetch_optional(&mut *conn).await?;
+        query("SELECT id FROM payments WHERE charge_id = $1").bind(&report.charge_id).fetch_optional(conn).await?;
     if seen.is_some() {
         return Ok(Paid::AlreadyCredited);
     }
-    let row: Option<(i64, i64)> = sqlx::query_as(
-        "SELECT tokens, stars FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending' AND currency = $3 AND stars = $4",
-    )
-    .bind(&report.payload)
-    .bind(report.user_id)
-    .bind(&report.currency)
-    .bind(report.total_amount)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let row: Option<(i64, i64)> =
+        query("SELECT tokens, stars FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending' AND currency = $3 AND stars = $4")
+            .bind(&report.payload)
+            .bind(report.user_id)
+            .bind(&report.currency)
+            .bind(report.total_amount)
+            .fetch_optional(conn)
+            .await?;
     let Some((tokens, stars)) = row.filter(|_| report.currency == CURRENCY) else {
-        let inserted = sqlx::query(
+        let inserted = query(
             "INSERT INTO orphan_payments(charge_id, user_id, payload, stars, currency, created_at) VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT(charge_id) DO NOTHING",
         )
@@ -216,25 +233,25 @@ async fn record_paid_in(conn: &mut Conn, report: &PaidReport, now: i64) -> Domai
         .bind(report.total_amount)
         .bind(&report.currency)
         .bind(now)
-        .execute(&mut *conn)
+        .execute(conn)
         .await?;
-        return Ok(Paid::Orphan { new: inserted.rows_affected() == 1 });
+        return Ok(Paid::Orphan { new: inserted == 1 });
     };
     let tokens = Tokens(tokens);
     let balance = match ledger::post(conn, report.user_id, tokens, "stars_purchase", &format!("stars:{}", report.charge_id), now).await? {
         Posted::Applied(b) => b,
         Posted::Duplicate => return Ok(Paid::AlreadyCredited),
     };
-    let moved = sqlx::query(
+    let moved = query(
         "UPDATE payments SET status = 'success', charge_id = $1, provider_charge_id = $2, paid_at = $3 WHERE id = $4 AND status = 'pending'",
     )
     .bind(&report.charge_id)
     .bind(&report.provider_charge_id)
     .bind(now)
     .bind(&report.payload)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
-    if moved.rows_affected() != 1 {
+    if moved != 1 {
         return Err(DomainError::Internal(format!("payment {} changed under us", report.payload)));
     }
     notifications::enqueue(conn, report.user_id, &Notice::PurchaseCredited { tokens: tokens.to_string(), stars }, now).await?;
@@ -251,22 +268,28 @@ pub async fn demo_pay(domain: &Domain, user_id: i64, transaction_id: &str) -> Do
     }
     let now = domain.now();
     let charge_id = format!("stxdemo{}", random_hex(domain.random.as_ref(), 24));
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let row: Option<(i64, String)> =
-        sqlx::query_as("SELECT stars, currency FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending'")
-            .bind(transaction_id)
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let (stars, currency) = row.ok_or(DomainError::TransactionNotFound)?;
-    let report =
-        PaidReport { user_id, payload: transaction_id.to_owned(), currency, total_amount: stars, charge_id, provider_charge_id: None };
-    let paid = record_paid_in(&mut tx, &report, now).await?;
-    if !matches!(paid, Paid::Credited { .. }) {
-        return Err(DomainError::TransactionNotFound);
-    }
-    tx.commit().await?;
-    Ok(paid)
+    let transaction_id = transaction_id.to_owned();
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_users(tx, &[user_id]).await?;
+                let row: Option<(i64, String)> =
+                    query("SELECT stars, currency FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending'")
+                        .bind(&transaction_id)
+                        .bind(user_id)
+                        .fetch_optional(tx)
+                        .await?;
+                let (stars, currency) = row.ok_or(DomainError::TransactionNotFound)?;
+                let report =
+                    PaidReport { user_id, payload: transaction_id, currency, total_amount: stars, charge_id, provider_charge_id: None };
+                let paid = record_paid_in(tx, &report, now).await?;
+                if !matches!(paid, Paid::Credited { .. }) {
+                    return Err(DomainError::TransactionNotFound);
+                }
+                Ok(paid)
+            })
+        })
+        .await
 }
 
 /// What a refund did.
@@ -296,24 +319,24 @@ pub enum Refunded {
 /// or error), newest first, each counted at its token price, until the shortfall is covered (no
 /// change is given: those skins were won with the refunded tokens); what still lacks becomes a
 /// debt that later credits repay first. One settlement row records the split; a repeated refund changes nothing.
-async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<Option<Refunded>> {
+async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainResult<Option<Refunded>> {
     let row: Option<(String, i64, i64, i64, String, Option<i64>)> =
-        sqlx::query_as("SELECT id, user_id, tokens, stars, status, paid_at FROM payments WHERE charge_id = $1")
+        query("SELECT id, user_id, tokens, stars, status, paid_at FROM payments WHERE charge_id = $1")
             .bind(charge_id)
-            .fetch_optional(&mut *conn)
+            .fetch_optional(conn)
             .await?;
     let Some((id, user_id, tokens, stars, status, paid_at)) = row else { return Ok(None) };
-    // PostgreSQL: the player's row is held while the balance and the skins are decided on.
-    db::lock_users(conn, &[user_id]).await?;
+    // Where writers lock rows, the player's row is held while the balance and the skins are decided on.
+    store::lock_users(conn, &[user_id]).await?;
     if status == "refunded" {
         return Ok(Some(Refunded::AlreadyRefunded { user_id }));
     }
-    let moved = sqlx::query("UPDATE payments SET status = 'refunded', refunded_at = $1 WHERE id = $2 AND status = 'success'")
+    let moved = query("UPDATE payments SET status = 'refunded', refunded_at = $1 WHERE id = $2 AND status = 'success'")
         .bind(now)
         .bind(&id)
-        .execute(&mut *conn)
+        .execute(conn)
         .await?;
-    if moved.rows_affected() != 1 {
+    if moved != 1 {
         return Ok(Some(Refunded::AlreadyRefunded { user_id }));
     }
     let credited = Tokens(tokens);
@@ -326,39 +349,36 @@ async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<
     let mut revoked = Vec::new();
     let mut revoked_value = 0i64;
     if shortfall > 0 {
-        let held: Vec<(i64, String, i64)> = sqlx::query_as(
+        let held: Vec<(i64, String, i64)> = query(
             "SELECT id, weapon || ' | ' || finish, token_price FROM inventory_items
              WHERE user_id = $1 AND status IN ('received', 'error') AND created_at >= $2
              ORDER BY created_at DESC, id DESC",
         )
         .bind(user_id)
         .bind(paid_at.unwrap_or(0))
-        .fetch_all(&mut *conn)
+        .fetch_all(conn)
         .await?;
         for (item_id, name, price) in held {
             if revoked_value >= shortfall {
                 break;
             }
-            let gone = sqlx::query(
-                "UPDATE inventory_items SET status = 'revoked', updated_at = $1 WHERE id = $2 AND status IN ('received', 'error')",
-            )
-            .bind(now)
-            .bind(item_id)
-            .execute(&mut *conn)
-            .await?;
-            if gone.rows_affected() != 1 {
+            let gone =
+                query("UPDATE inventory_items SET status = 'revoked', updated_at = $1 WHERE id = $2 AND status IN ('received', 'error')")
+                    .bind(now)
+                    .bind(item_id)
+                    .execute(conn)
+                    .await?;
+            if gone != 1 {
                 continue;
             }
-            sqlx::query(
-                "INSERT INTO item_revocations(inventory_item_id, user_id, payment_id, value, created_at) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(item_id)
-            .bind(user_id)
-            .bind(&id)
-            .bind(price)
-            .bind(now)
-            .execute(&mut *conn)
-            .await?;
+            query("INSERT INTO item_revocations(inventory_item_id, user_id, payment_id, value, created_at) VALUES ($1, $2, $3, $4, $5)")
+                .bind(item_id)
+                .bind(user_id)
+                .bind(&id)
+                .bind(price)
+                .bind(now)
+                .execute(conn)
+                .await?;
             revoked_value += price;
             revoked.push(name);
         }
@@ -367,7 +387,7 @@ async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<
     if debt.0 > 0 {
         ledger::open_debt(conn, user_id, debt, "refund", &format!("refund-debt:{charge_id}"), now).await?;
     }
-    sqlx::query(
+    query(
         "INSERT INTO refund_settlements(payment_id, user_id, tokens, taken, revoked, debt, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
@@ -378,7 +398,7 @@ async fn reverse_in(conn: &mut Conn, charge_id: &str, now: i64) -> DomainResult<
     .bind(revoked_value)
     .bind(debt.0)
     .bind(now)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
     let notice =
         Notice::PurchaseRefunded { tokens: taken.to_string(), stars, items: revoked.clone(), debt: (debt.0 > 0).then(|| debt.to_string()) };
@@ -415,7 +435,7 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
         (Some((user_id, _, status)), _) if status == "refunded" => return Ok(Refunded::AlreadyRefunded { user_id: *user_id }),
         (Some((user_id, tokens, _)), _) => {
             let mut conn = domain.db.acquire().await?;
-            if !force && ledger::balance(&mut conn, *user_id).await?.0 < *tokens {
+            if !force && ledger::balance(&mut *conn, *user_id).await?.0 < *tokens {
                 return Err(DomainError::RefundRefused(
                     "the tokens were already spent; /refund <charge_id> force takes the balance, then the skins won since, then records a debt",
                 ));
@@ -434,41 +454,51 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
     })?;
 
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    // The Stars are gone now, so the reversal cannot be refused any more: if the player spent
-    // tokens since the check above, it claws back like a forced refund.
-    let outcome = match reverse_in(&mut tx, charge_id, now).await? {
-        Some(r) => r,
-        None => {
-            let stars = orphan.map(|o| o.1).unwrap_or(0);
-            sqlx::query("UPDATE orphan_payments SET refunded_at = $1 WHERE charge_id = $2")
-                .bind(now)
-                .bind(charge_id)
-                .execute(&mut *tx)
-                .await?;
-            Refunded::Orphan { user_id, stars }
-        }
-    };
-    audit_admin(&mut tx, actor.audit_id(), "refund", &format!("{charge_id} force={force} {outcome:?}"), now).await?;
-    tx.commit().await?;
-    Ok(outcome)
+    let (charge_id, operator) = (charge_id.to_owned(), actor.audit_id());
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                // The Stars are gone now, so the reversal cannot be refused any more: if the player
+                // spent tokens since the check above, it claws back like a forced refund.
+                let outcome = match reverse_in(tx, &charge_id, now).await? {
+                    Some(r) => r,
+                    None => {
+                        let stars = orphan.map(|o| o.1).unwrap_or(0);
+                        query("UPDATE orphan_payments SET refunded_at = $1 WHERE charge_id = $2")
+                            .bind(now)
+                            .bind(&charge_id)
+                            .execute(tx)
+                            .await?;
+                        Refunded::Orphan { user_id, stars }
+                    }
+                };
+                audit_admin(tx, operator, "refund", &format!("{charge_id} force={force} {outcome:?}"), now).await?;
+                Ok(outcome)
+            })
+        })
+        .await
 }
 
 /// A `refunded_payment` service message: Telegram already returned the Stars (a refund made
 /// outside our command), so its value is clawed back (balance, skins, then a debt).
 pub async fn record_refunded(domain: &Domain, charge_id: &str) -> DomainResult<Option<Refunded>> {
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    let outcome = reverse_in(&mut tx, charge_id, now).await?;
-    if outcome.is_none() {
-        sqlx::query("UPDATE orphan_payments SET refunded_at = COALESCE(refunded_at, $1) WHERE charge_id = $2")
-            .bind(now)
-            .bind(charge_id)
-            .execute(&mut *tx)
-            .await?;
-    }
-    tx.commit().await?;
-    Ok(outcome)
+    let charge_id = charge_id.to_owned();
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                let outcome = reverse_in(tx, &charge_id, now).await?;
+                if outcome.is_none() {
+                    query("UPDATE orphan_payments SET refunded_at = COALESCE(refunded_at, $1) WHERE charge_id = $2")
+                        .bind(now)
+                        .bind(&charge_id)
+                        .execute(tx)
+                        .await?;
+                }
+                Ok(outcome)
+            })
+        })
+        .await
 }
 
 /// Orphan payments not refunded yet, oldest first: `(charge_id, user_id, payload, stars)`.

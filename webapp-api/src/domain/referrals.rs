@@ -2,9 +2,9 @@
 use serde::Serialize;
 
 use crate::domain::clock::rfc3339;
-use crate::domain::db::Conn;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::notifications::{self, Notice};
+use crate::domain::store::{query, Exec};
 use crate::domain::users::display_name;
 use crate::domain::{Domain, DomainResult, Tokens};
 
@@ -32,8 +32,8 @@ pub fn code_from_start_param(param: &str) -> Option<String> {
 
 /// Makes `user_id` a referral of the owner of `code`: never of themselves, never twice.
 /// Callers call it only for a user's very first contact. True when attributed.
-pub async fn attribute(conn: &mut Conn, user_id: i64, code: &str, now: i64) -> DomainResult<bool> {
-    let done = sqlx::query(
+pub async fn attribute(conn: &mut dyn Exec, user_id: i64, code: &str, now: i64) -> DomainResult<bool> {
+    let done = query(
         "UPDATE users SET referred_by = (SELECT id FROM users WHERE ref_code = $1), referred_at = $3
          WHERE id = $2 AND referred_by IS NULL AND first_case_at IS NULL
            AND EXISTS (SELECT 1 FROM users WHERE ref_code = $1 AND id <> $2)",
@@ -41,19 +41,19 @@ pub async fn attribute(conn: &mut Conn, user_id: i64, code: &str, now: i64) -> D
     .bind(code)
     .bind(user_id)
     .bind(now)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
-    Ok(done.rows_affected() == 1)
+    Ok(done == 1)
 }
 
 /// The players an open of `user_id` must lock: the player, and their inviter while the
 /// first-open reward is still to pay (the open pays it), so both are locked up front in one
-/// order (`db::lock_users` sorts them). Read before locking: `referred_by` is written only in the
+/// order (`store::lock_users` sorts them). Read before locking: `referred_by` is written only in the
 /// player's first sign-in, before any open, and `first_case_at` only ever goes from empty to set,
 /// so a stale read can only lock the inviter needlessly, never miss them.
-pub async fn users_an_open_locks(conn: &mut Conn, user_id: i64) -> DomainResult<Vec<i64>> {
+pub async fn users_an_open_locks(conn: &mut dyn Exec, user_id: i64) -> DomainResult<Vec<i64>> {
     let row: Option<(Option<i64>, Option<i64>)> =
-        sqlx::query_as("SELECT referred_by, first_case_at FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?;
+        query("SELECT referred_by, first_case_at FROM users WHERE id = $1").bind(user_id).fetch_optional(conn).await?;
     Ok(match row {
         Some((Some(inviter), None)) => vec![user_id, inviter],
         _ => vec![user_id],
@@ -63,13 +63,10 @@ pub async fn users_an_open_locks(conn: &mut Conn, user_id: i64) -> DomainResult<
 /// Called inside the open's transaction: on the user's first open, marks it, pays the
 /// first-case reward and the inviter's reward. Answers the user's new balance when it changed.
 /// With a bot token (`demo_mode` false) a demo user is never paid for an invite.
-pub async fn on_first_open(conn: &mut Conn, user_id: i64, demo_mode: bool, now: i64) -> DomainResult<Option<Tokens>> {
-    let first = sqlx::query("UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL")
-        .bind(now)
-        .bind(user_id)
-        .execute(&mut *conn)
-        .await?;
-    if first.rows_affected() == 0 {
+pub async fn on_first_open(conn: &mut dyn Exec, user_id: i64, demo_mode: bool, now: i64) -> DomainResult<Option<Tokens>> {
+    let first =
+        query("UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL").bind(now).bind(user_id).execute(conn).await?;
+    if first == 0 {
         return Ok(None);
     }
     let balance = match ledger::post(conn, user_id, FIRST_CASE_REWARD, "first_case", &format!("first-case:{user_id}"), now).await? {
@@ -78,12 +75,12 @@ pub async fn on_first_open(conn: &mut Conn, user_id: i64, demo_mode: bool, now: 
     };
     // The inviter, the friend's names, and whether the inviter is a demo user.
     type Row = (Option<i64>, String, String, Option<String>, Option<i64>);
-    let inviter: Option<Row> = sqlx::query_as(
+    let inviter: Option<Row> = query(
         "SELECT u.referred_by, u.first_name, u.last_name, u.username, r.is_demo FROM users u
          LEFT JOIN users r ON r.id = u.referred_by WHERE u.id = $1",
     )
     .bind(user_id)
-    .fetch_optional(&mut *conn)
+    .fetch_optional(conn)
     .await?;
     if let Some((Some(inviter), first, last, username, inviter_demo)) = inviter {
         if inviter_demo.unwrap_or(0) != 0 && !demo_mode {

@@ -3,10 +3,10 @@ use chrono::{Duration, NaiveDate};
 use serde::Serialize;
 
 use crate::domain::clock::{rfc3339, utc_day};
-use crate::domain::db::Conn;
 use crate::domain::ledger::{self, Posted};
+use crate::domain::store::{query, Exec};
 use crate::domain::telegram::TelegramError;
-use crate::domain::{db, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{store, Domain, DomainError, DomainResult, Tokens};
 
 pub const DAILY_REWARD: Tokens = Tokens::whole(100);
 pub const STREAK_LENGTH: i64 = 7;
@@ -31,11 +31,11 @@ fn day_start(d: NaiveDate) -> i64 {
     d.and_hms_opt(0, 0, 0).map(|t| t.and_utc().timestamp()).unwrap_or_default()
 }
 
-async fn last_claim(conn: &mut Conn, user_id: i64) -> DomainResult<Option<LastClaim>> {
+async fn last_claim(conn: &mut dyn Exec, user_id: i64) -> DomainResult<Option<LastClaim>> {
     let row: Option<(String, i64, String, i64)> =
-        sqlx::query_as("SELECT day, streak_day, cycle_start, created_at FROM daily_claims WHERE user_id = $1 ORDER BY day DESC LIMIT 1")
+        query("SELECT day, streak_day, cycle_start, created_at FROM daily_claims WHERE user_id = $1 ORDER BY day DESC LIMIT 1")
             .bind(user_id)
-            .fetch_optional(&mut *conn)
+            .fetch_optional(conn)
             .await?;
     Ok(row.map(|(d, s, c, at)| LastClaim { day: parse_day(&d), streak_day: s, cycle_start: parse_day(&c), at }))
 }
@@ -95,17 +95,17 @@ pub async fn streak(domain: &Domain, user_id: i64) -> DomainResult<Streak> {
     let last = last_claim(&mut conn, user_id).await?;
     let alive = last.as_ref().filter(|l| l.day >= today - Duration::days(1));
     let cycle_start = alive.map(|l| l.cycle_start).unwrap_or(today);
-    let claimed: Vec<(String,)> = sqlx::query_as("SELECT day FROM daily_claims WHERE user_id = $1 AND cycle_start = $2")
+    let claimed: Vec<(String,)> = query("SELECT day FROM daily_claims WHERE user_id = $1 AND cycle_start = $2")
         .bind(user_id)
         .bind(cycle_start.to_string())
-        .fetch_all(&mut *conn)
+        .fetch_all(&mut conn)
         .await?;
     let claimed: Vec<String> = if alive.is_some() { claimed.into_iter().map(|c| c.0).collect() } else { Vec::new() };
     let (can_bonus, bonus_claimed) = match &last {
         Some(l) if l.streak_day == STREAK_LENGTH => {
-            let paid: Option<(i64,)> = sqlx::query_as("SELECT id FROM ledger_entries WHERE idempotency_key = $1")
+            let paid: Option<(i64,)> = query("SELECT id FROM ledger_entries WHERE idempotency_key = $1")
                 .bind(bonus_key(user_id, l.cycle_start))
-                .fetch_optional(&mut *conn)
+                .fetch_optional(&mut conn)
                 .await?;
             (paid.is_none(), paid.is_some())
         }
@@ -132,9 +132,13 @@ pub async fn streak(domain: &Domain, user_id: i64) -> DomainResult<Streak> {
 /// or a finished 7-day cycle starts a new one (an unclaimed chest of the old cycle is gone).
 pub async fn claim_daily(domain: &Domain, user_id: i64) -> DomainResult<Awarded> {
     let now = domain.now();
+    domain.write(move |tx| Box::pin(claim_daily_in(tx, user_id, now))).await
+}
+
+async fn claim_daily_in(tx: &mut dyn Exec, user_id: i64, now: i64) -> DomainResult<Awarded> {
     let today = utc_day(now);
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let last = last_claim(&mut tx, user_id).await?;
+    store::lock_users(tx, &[user_id]).await?;
+    let last = last_claim(tx, user_id).await?;
     if last.as_ref().is_some_and(|l| l.day >= today) {
         return Err(DomainError::AlreadyClaimed);
     }
@@ -142,37 +146,41 @@ pub async fn claim_daily(domain: &Domain, user_id: i64) -> DomainResult<Awarded>
         Some(l) if l.day == today - Duration::days(1) && l.streak_day < STREAK_LENGTH => (l.streak_day + 1, l.cycle_start),
         _ => (1, today),
     };
-    sqlx::query("INSERT INTO daily_claims(user_id, day, streak_day, cycle_start, created_at) VALUES ($1, $2, $3, $4, $5)")
+    query("INSERT INTO daily_claims(user_id, day, streak_day, cycle_start, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(user_id)
         .bind(today.to_string())
         .bind(streak_day)
         .bind(cycle_start.to_string())
         .bind(now)
-        .execute(&mut *tx)
+        .execute(tx)
         .await?;
-    let balance = match ledger::post(&mut tx, user_id, DAILY_REWARD, "daily", &format!("daily:{user_id}:{today}"), now).await? {
+    let balance = match ledger::post(tx, user_id, DAILY_REWARD, "daily", &format!("daily:{user_id}:{today}"), now).await? {
         Posted::Applied(b) => b,
         Posted::Duplicate => return Err(DomainError::AlreadyClaimed),
     };
-    tx.commit().await?;
     Ok(Awarded { tokens_awarded: DAILY_REWARD, balance })
 }
 
 /// The chest, once, after the 7th consecutive claim and before the next daily claim.
 pub async fn claim_streak_bonus(domain: &Domain, user_id: i64) -> DomainResult<Awarded> {
     let now = domain.now();
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let last = last_claim(&mut tx, user_id).await?.ok_or(DomainError::BonusNotAvailable)?;
-    if last.streak_day != STREAK_LENGTH {
-        return Err(DomainError::BonusNotAvailable);
-    }
-    let key = bonus_key(user_id, last.cycle_start);
-    let balance = match ledger::post(&mut tx, user_id, STREAK_BONUS, "streak_bonus", &key, now).await? {
-        Posted::Applied(b) => b,
-        Posted::Duplicate => return Err(DomainError::BonusNotAvailable),
-    };
-    tx.commit().await?;
-    Ok(Awarded { tokens_awarded: STREAK_BONUS, balance })
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_users(tx, &[user_id]).await?;
+                let last = last_claim(tx, user_id).await?.ok_or(DomainError::BonusNotAvailable)?;
+                if last.streak_day != STREAK_LENGTH {
+                    return Err(DomainError::BonusNotAvailable);
+                }
+                let key = bonus_key(user_id, last.cycle_start);
+                let balance = match ledger::post(tx, user_id, STREAK_BONUS, "streak_bonus", &key, now).await? {
+                    Posted::Applied(b) => b,
+                    Posted::Duplicate => return Err(DomainError::BonusNotAvailable),
+                };
+                Ok(Awarded { tokens_awarded: STREAK_BONUS, balance })
+            })
+        })
+        .await
 }
 
 #[derive(Serialize)]
@@ -218,14 +226,16 @@ pub async fn joined_channel(domain: &Domain, user_id: i64) -> DomainResult<Optio
 /// there is no such player.
 async fn subscribed(domain: &Domain, user_id: i64) -> DomainResult<Option<Subscription>> {
     let now = domain.now();
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let marked =
-        sqlx::query("UPDATE users SET tg_subscribed = 1, updated_at = $1 WHERE id = $2").bind(now).bind(user_id).execute(&mut *tx).await?;
-    if marked.rows_affected() == 0 {
+    domain.write(move |tx| Box::pin(subscribed_in(tx, user_id, now))).await
+}
+
+async fn subscribed_in(tx: &mut dyn Exec, user_id: i64, now: i64) -> DomainResult<Option<Subscription>> {
+    store::lock_users(tx, &[user_id]).await?;
+    let marked = query("UPDATE users SET tg_subscribed = 1, updated_at = $1 WHERE id = $2").bind(now).bind(user_id).execute(tx).await?;
+    if marked == 0 {
         return Ok(None);
     }
-    let paid = ledger::post(&mut tx, user_id, SUBSCRIBE_REWARD, "subscribe", &format!("subscribe:{user_id}"), now).await?;
-    tx.commit().await?;
+    let paid = ledger::post(tx, user_id, SUBSCRIBE_REWARD, "subscribe", &format!("subscribe:{user_id}"), now).await?;
     let tokens_awarded = if matches!(paid, Posted::Applied(_)) { SUBSCRIBE_REWARD } else { Tokens::ZERO };
     Ok(Some(Subscription { subscribed: true, tokens_awarded }))
 }

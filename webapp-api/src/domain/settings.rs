@@ -1,10 +1,10 @@
 //! Operator switches stored in the database (so the CLI, the bot and the API agree).
 use std::sync::Mutex;
 
-use crate::domain::db::Conn;
-use crate::domain::{db, Domain, DomainResult};
+use crate::domain::store::{query, Exec};
+use crate::domain::{Domain, DomainResult};
 
-/// How long a read of the maintenance switch is trusted before asking SQLite again.
+/// How long a read of the maintenance switch is trusted before asking the store again.
 const MAINTENANCE_CACHE_SECS: i64 = 2;
 
 #[derive(Default)]
@@ -24,32 +24,30 @@ pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
 }
 
 pub async fn set_maintenance(domain: &Domain, on: bool) -> DomainResult<()> {
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("INSERT INTO settings(key, value) VALUES ('maintenance', $1) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-        .bind(if on { "on" } else { "off" })
-        .execute(&mut *tx)
+    domain
+        .execute(
+            query("INSERT INTO settings(key, value) VALUES ('maintenance', $1) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+                .bind(if on { "on" } else { "off" }),
+        )
         .await?;
-    tx.commit().await?;
     *domain.maintenance.0.lock().expect("maintenance cache") = Some((on, domain.now()));
     Ok(())
 }
 
 /// Records an admin action.
-pub async fn audit_admin(conn: &mut Conn, admin_id: i64, action: &str, detail: &str, now: i64) -> DomainResult<()> {
-    sqlx::query("INSERT INTO admin_audit(admin_id, action, detail, created_at) VALUES ($1, $2, $3, $4)")
+pub async fn audit_admin(conn: &mut dyn Exec, admin_id: i64, action: &str, detail: &str, now: i64) -> DomainResult<()> {
+    query("INSERT INTO admin_audit(admin_id, action, detail, created_at) VALUES ($1, $2, $3, $4)")
         .bind(admin_id)
         .bind(action)
         .bind(detail)
         .bind(now)
-        .execute(&mut *conn)
+        .execute(conn)
         .await?;
     Ok(())
 }
 
 pub async fn set_maintenance_by_admin(domain: &Domain, admin_id: i64, on: bool) -> DomainResult<()> {
     set_maintenance(domain, on).await?;
-    let mut tx = db::begin_write(&domain.db).await?;
-    audit_admin(&mut tx, admin_id, "maintenance", if on { "on" } else { "off" }, domain.now()).await?;
-    tx.commit().await?;
-    Ok(())
+    let now = domain.now();
+    domain.write(move |tx| Box::pin(audit_admin(tx, admin_id, "maintenance", if on { "on" } else { "off" }, now))).await
 }

@@ -5,11 +5,11 @@ use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
 use crate::domain::clock::rfc3339;
-use crate::domain::db::Conn;
 use crate::domain::lang::Lang;
 use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
-use crate::domain::{db, inventory, users, Domain, DomainError, DomainResult};
+use crate::domain::store::{query, Exec};
+use crate::domain::{inventory, store, users, Domain, DomainError, DomainResult};
 
 pub const MAX_TITLE_CHARS: usize = 120;
 pub const MAX_MESSAGE_CHARS: usize = 4000;
@@ -187,12 +187,12 @@ pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<TicketSumma
         .collect())
 }
 
-async fn ticket_in(conn: &mut Conn, user_id: i64, ticket_id: i64) -> DomainResult<Ticket> {
+async fn ticket_in(conn: &mut dyn Exec, user_id: i64, ticket_id: i64) -> DomainResult<Ticket> {
     let row: Option<(i64, Option<String>, String, String, i64)> =
-        sqlx::query_as("SELECT id, title, theme, status, created_at FROM tickets WHERE id = $1 AND user_id = $2")
+        query("SELECT id, title, theme, status, created_at FROM tickets WHERE id = $1 AND user_id = $2")
             .bind(ticket_id)
             .bind(user_id)
-            .fetch_optional(&mut *conn)
+            .fetch_optional(conn)
             .await?;
     let (id, title, theme, status, at) = row.ok_or(DomainError::TicketNotFound)?;
     Ok(Ticket { id, title, theme, status, created_at: rfc3339(at) })
@@ -208,32 +208,31 @@ pub async fn messages(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainRe
     let mut conn = domain.db.acquire().await?;
     ticket_in(&mut conn, user_id, ticket_id).await?;
     let rows: Vec<(i64, String, String, i64)> =
-        sqlx::query_as("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = $1 ORDER BY id")
+        query("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = $1 ORDER BY id")
             .bind(ticket_id)
-            .fetch_all(&mut *conn)
+            .fetch_all(&mut conn)
             .await?;
     Ok(rows.into_iter().map(|(id, sender, message, at)| Message { id, sender, message, created_at: rfc3339(at) }).collect())
 }
 
 async fn insert_message(
-    conn: &mut Conn,
+    conn: &mut dyn Exec,
     ticket_id: i64,
     sender: &str,
     admin_id: Option<i64>,
     text: &str,
     now: i64,
 ) -> DomainResult<Message> {
-    let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-    )
-    .bind(ticket_id)
-    .bind(sender)
-    .bind(admin_id)
-    .bind(text)
-    .bind(now)
-    .fetch_one(&mut *conn)
-    .await?;
-    sqlx::query("UPDATE tickets SET updated_at = $1 WHERE id = $2").bind(now).bind(ticket_id).execute(&mut *conn).await?;
+    let (id,): (i64,) =
+        query("INSERT INTO ticket_messages(ticket_id, sender, admin_id, message, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id")
+            .bind(ticket_id)
+            .bind(sender)
+            .bind(admin_id)
+            .bind(text)
+            .bind(now)
+            .fetch_one(conn)
+            .await?;
+    query("UPDATE tickets SET updated_at = $1 WHERE id = $2").bind(now).bind(ticket_id).execute(conn).await?;
     Ok(Message { id, sender: sender.to_owned(), message: text.to_owned(), created_at: rfc3339(now) })
 }
 
@@ -248,32 +247,46 @@ pub async fn create(domain: &Domain, user_id: i64, new: NewTicket) -> DomainResu
     }
     let lang = users::language(domain, user_id).await;
     let now = domain.now();
+    let admins = domain.config.admin_ids.clone();
+    let item_id = new.item_id;
+    domain.write(move |tx| Box::pin(create_in(tx, admins, user_id, theme, title, item_id, text, lang, now))).await
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn create_in(
+    tx: &mut dyn Exec,
+    admins: Vec<i64>,
+    user_id: i64,
+    theme: Theme,
+    title: Option<String>,
+    item_id: Option<i64>,
+    text: String,
+    lang: Lang,
+    now: i64,
+) -> DomainResult<Ticket> {
     // The player is locked: the open-ticket count decides the insert.
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    if let Some(item_id) = new.item_id {
-        inventory::item_in(&mut tx, user_id, item_id).await?;
+    store::lock_users(tx, &[user_id]).await?;
+    if let Some(item_id) = item_id {
+        inventory::item_in(tx, user_id, item_id).await?;
     }
-    let (open,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM tickets WHERE user_id = $1 AND status = 'open'").bind(user_id).fetch_one(&mut *tx).await?;
+    let (open,): (i64,) = query("SELECT COUNT(*) FROM tickets WHERE user_id = $1 AND status = 'open'").bind(user_id).fetch_one(tx).await?;
     if open >= MAX_OPEN_TICKETS {
         return Err(DomainError::TooManyOpenTickets);
     }
-    let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO tickets(user_id, theme, title, item_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-    )
-    .bind(user_id)
-    .bind(theme.as_str())
-    .bind(&title)
-    .bind(new.item_id)
-    .bind(now)
-    .bind(now)
-    .fetch_one(&mut *tx)
-    .await?;
-    insert_message(&mut tx, id, "user", None, &text, now).await?;
-    insert_message(&mut tx, id, "support", None, auto_reply(lang), now).await?;
-    let ticket = ticket_in(&mut tx, user_id, id).await?;
-    queue_forward(&mut tx, domain, id, &text, true, now).await?;
-    tx.commit().await?;
+    let (id,): (i64,) =
+        query("INSERT INTO tickets(user_id, theme, title, item_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id")
+            .bind(user_id)
+            .bind(theme.as_str())
+            .bind(&title)
+            .bind(item_id)
+            .bind(now)
+            .bind(now)
+            .fetch_one(tx)
+            .await?;
+    insert_message(tx, id, "user", None, &text, now).await?;
+    insert_message(tx, id, "support", None, auto_reply(lang), now).await?;
+    let ticket = ticket_in(tx, user_id, id).await?;
+    queue_forward(tx, &admins, id, &text, true, now).await?;
     Ok(ticket)
 }
 
@@ -301,16 +314,21 @@ pub async fn open_payment_help(domain: &Domain, user_id: i64) -> DomainResult<(i
 pub async fn add_message(domain: &Domain, user_id: i64, ticket_id: i64, raw: &str) -> DomainResult<Message> {
     let text = message_text(raw)?;
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    db::lock_key(&mut tx, &format!("ticket:{ticket_id}")).await?;
-    let ticket = ticket_in(&mut tx, user_id, ticket_id).await?;
-    if ticket.status != "open" {
-        return Err(DomainError::TicketClosed);
-    }
-    let message = insert_message(&mut tx, ticket_id, "user", None, &text, now).await?;
-    queue_forward(&mut tx, domain, ticket_id, &text, false, now).await?;
-    tx.commit().await?;
-    Ok(message)
+    let admins = domain.config.admin_ids.clone();
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_key(tx, &format!("ticket:{ticket_id}")).await?;
+                let ticket = ticket_in(tx, user_id, ticket_id).await?;
+                if ticket.status != "open" {
+                    return Err(DomainError::TicketClosed);
+                }
+                let message = insert_message(tx, ticket_id, "user", None, &text, now).await?;
+                queue_forward(tx, &admins, ticket_id, &text, false, now).await?;
+                Ok(message)
+            })
+        })
+        .await
 }
 
 /// A player's chat reply to support's answer (as the outbox delivered it) goes into that ticket.
@@ -335,34 +353,38 @@ pub async fn reply_from_chat(domain: &Domain, user_id: i64, replied_message_id: 
 /// The player closes their ticket (closing a closed one changes nothing).
 pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<()> {
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    db::lock_key(&mut tx, &format!("ticket:{ticket_id}")).await?;
-    ticket_in(&mut tx, user_id, ticket_id).await?;
-    sqlx::query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3 AND status = 'open'")
-        .bind(now)
-        .bind(now)
-        .bind(ticket_id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    Ok(())
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_key(tx, &format!("ticket:{ticket_id}")).await?;
+                ticket_in(tx, user_id, ticket_id).await?;
+                query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3 AND status = 'open'")
+                    .bind(now)
+                    .bind(now)
+                    .bind(ticket_id)
+                    .execute(tx)
+                    .await?;
+                Ok(())
+            })
+        })
+        .await
 }
 
 /// Queues the ticket for every admin's chat, inside the caller's transaction, so a forward is
 /// never lost while Telegram is down; the bot's outbox sender delivers it and remembers the sent
 /// message, so a reply to it answers the ticket.
-async fn queue_forward(conn: &mut Conn, domain: &Domain, ticket_id: i64, text: &str, is_new: bool, now: i64) -> DomainResult<()> {
-    if domain.config.admin_ids.is_empty() {
+async fn queue_forward(conn: &mut dyn Exec, admins: &[i64], ticket_id: i64, text: &str, is_new: bool, now: i64) -> DomainResult<()> {
+    if admins.is_empty() {
         return Ok(());
     }
     type Row = (i64, String, String, String, Option<String>, Option<String>, Option<i64>, Option<String>, Option<String>);
-    let row: Row = sqlx::query_as(
+    let row: Row = query(
         "SELECT t.user_id, t.theme, u.first_name, u.last_name, u.username, t.title, t.item_id,
                 i.weapon || ' | ' || i.finish, i.status
          FROM tickets t JOIN users u ON u.id = t.user_id LEFT JOIN inventory_items i ON i.id = t.item_id WHERE t.id = $1",
     )
     .bind(ticket_id)
-    .fetch_one(&mut *conn)
+    .fetch_one(conn)
     .await?;
     let (user_id, theme, first, last, username, title, item_id, item, item_status) = row;
     let mut body =
@@ -381,18 +403,16 @@ async fn queue_forward(conn: &mut Conn, domain: &Domain, ticket_id: i64, text: &
     body.push_str(&format!("\n\n{text}\n\nReply to this message to answer, or /reply {ticket_id} <text>; /close {ticket_id}"));
     // Past Telegram's limit the forward goes as several messages, queued in order.
     let parts = split_for_telegram(&body, TELEGRAM_TEXT_LIMIT);
-    for &admin_chat in &domain.config.admin_ids {
+    for &admin_chat in admins {
         for part in &parts {
-            sqlx::query(
-                "INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(admin_chat)
-            .bind(ticket_id)
-            .bind(part)
-            .bind(now)
-            .bind(now)
-            .execute(&mut *conn)
-            .await?;
+            query("INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
+                .bind(admin_chat)
+                .bind(ticket_id)
+                .bind(part)
+                .bind(now)
+                .bind(now)
+                .execute(conn)
+                .await?;
         }
     }
     Ok(())
@@ -414,20 +434,23 @@ pub struct PendingForward {
 /// forward arrive in order (the sender stops a chat's ticket at its first failure in a batch).
 pub async fn claim_due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<PendingForward>> {
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    let sql = format!(
-        "UPDATE admin_outbox SET next_attempt_at = $3
+    let mut rows: Vec<(i64, i64, i64, String, i64)> = domain
+        .write(move |tx| {
+            Box::pin(async move {
+                let sql = format!(
+                    "UPDATE admin_outbox SET next_attempt_at = $3
          WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN (
            SELECT o.id FROM admin_outbox o WHERE o.status = 'pending' AND o.next_attempt_at <= $1
              AND NOT EXISTS (SELECT 1 FROM admin_outbox e WHERE e.admin_chat_id = o.admin_chat_id AND e.ticket_id = o.ticket_id
                              AND e.status = 'pending' AND e.next_attempt_at > $1 AND e.id < o.id)
            ORDER BY o.id LIMIT $2{})
          RETURNING id, admin_chat_id, ticket_id, body, attempts",
-        db::claim_suffix(&tx)
-    );
-    let mut rows: Vec<(i64, i64, i64, String, i64)> =
-        sqlx::query_as(&sql).bind(now).bind(limit).bind(now + notifications::CLAIM_LEASE_SECS).fetch_all(&mut *tx).await?;
-    tx.commit().await?;
+                    store::claim_suffix(tx)
+                );
+                query(&sql).bind(now).bind(limit).bind(now + notifications::CLAIM_LEASE_SECS).fetch_all(tx).await
+            })
+        })
+        .await?;
     rows.sort_by_key(|r| r.0);
     Ok(rows
         .into_iter()
@@ -437,46 +460,51 @@ pub async fn claim_due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec
 
 /// A delivered forward: remembered so a reply to `message_id` answers the ticket.
 pub async fn forward_sent(domain: &Domain, forward: &PendingForward, message_id: i32) -> DomainResult<()> {
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE admin_outbox SET status = 'sent', sent_at = $1, attempts = attempts + 1 WHERE id = $2")
-        .bind(domain.now())
-        .bind(forward.id)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(
-        "INSERT INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES ($1, $2, $3)
+    let (now, id, admin_chat_id, ticket_id) = (domain.now(), forward.id, forward.admin_chat_id, forward.ticket_id);
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                query("UPDATE admin_outbox SET status = 'sent', sent_at = $1, attempts = attempts + 1 WHERE id = $2")
+                    .bind(now)
+                    .bind(id)
+                    .execute(tx)
+                    .await?;
+                query(
+                    "INSERT INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES ($1, $2, $3)
          ON CONFLICT(admin_chat_id, message_id) DO UPDATE SET ticket_id = excluded.ticket_id",
-    )
-    .bind(forward.admin_chat_id)
-    .bind(message_id)
-    .bind(forward.ticket_id)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(())
+                )
+                .bind(admin_chat_id)
+                .bind(message_id)
+                .bind(ticket_id)
+                .execute(tx)
+                .await?;
+                Ok(())
+            })
+        })
+        .await
 }
 
 /// A failed try: the same back-off as the players' outbox, or give up (the admin blocked the bot).
 pub async fn forward_failed(domain: &Domain, forward: &PendingForward, error: &str, give_up: bool) -> DomainResult<()> {
     let attempts = forward.attempts + 1;
     let give_up = give_up || attempts >= notifications::MAX_ATTEMPTS;
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE admin_outbox SET status = $1, attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $5")
-        .bind(if give_up { "failed" } else { "pending" })
-        .bind(attempts)
-        .bind(error)
-        .bind(domain.now() + notifications::retry_delay(attempts))
-        .bind(forward.id)
-        .execute(&mut *tx)
+    domain
+        .execute(
+            query("UPDATE admin_outbox SET status = $1, attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $5")
+                .bind(if give_up { "failed" } else { "pending" })
+                .bind(attempts)
+                .bind(error)
+                .bind(domain.now() + notifications::retry_delay(attempts))
+                .bind(forward.id),
+        )
         .await?;
-    tx.commit().await?;
     Ok(())
 }
 
 /// The player of an open ticket (support's side: any ticket id).
-async fn open_ticket_owner(conn: &mut Conn, ticket_id: i64) -> DomainResult<i64> {
+async fn open_ticket_owner(conn: &mut dyn Exec, ticket_id: i64) -> DomainResult<i64> {
     let row: Option<(i64, String)> =
-        sqlx::query_as("SELECT user_id, status FROM tickets WHERE id = $1").bind(ticket_id).fetch_optional(&mut *conn).await?;
+        query("SELECT user_id, status FROM tickets WHERE id = $1").bind(ticket_id).fetch_optional(conn).await?;
     let (user_id, status) = row.ok_or(DomainError::TicketNotFound)?;
     if status != "open" {
         return Err(DomainError::TicketClosed);
@@ -489,14 +517,19 @@ pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> 
     admin::ensure(domain, actor)?;
     let text = message_text(raw)?;
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    db::lock_key(&mut tx, &format!("ticket:{ticket_id}")).await?;
-    let user_id = open_ticket_owner(&mut tx, ticket_id).await?;
-    let message = insert_message(&mut tx, ticket_id, "support", Some(actor.audit_id()), &text, now).await?;
-    notifications::enqueue(&mut tx, user_id, &Notice::SupportReply { ticket_id, message: text }, now).await?;
-    audit_admin(&mut tx, actor.audit_id(), "ticket_reply", &format!("ticket {ticket_id}"), now).await?;
-    tx.commit().await?;
-    Ok(message)
+    let operator = actor.audit_id();
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_key(tx, &format!("ticket:{ticket_id}")).await?;
+                let user_id = open_ticket_owner(tx, ticket_id).await?;
+                let message = insert_message(tx, ticket_id, "support", Some(operator), &text, now).await?;
+                notifications::enqueue(tx, user_id, &Notice::SupportReply { ticket_id, message: text }, now).await?;
+                audit_admin(tx, operator, "ticket_reply", &format!("ticket {ticket_id}"), now).await?;
+                Ok(message)
+            })
+        })
+        .await
 }
 
 /// An admin's reply to a forwarded ticket message in their chat. Answers the ticket id.
@@ -516,19 +549,24 @@ pub async fn reply_to_forward(domain: &Domain, actor: Actor, chat_id: i64, messa
 pub async fn close_by_admin(domain: &Domain, actor: Actor, ticket_id: i64) -> DomainResult<()> {
     admin::ensure(domain, actor)?;
     let now = domain.now();
-    let mut tx = db::begin_write(&domain.db).await?;
-    db::lock_key(&mut tx, &format!("ticket:{ticket_id}")).await?;
-    let user_id = open_ticket_owner(&mut tx, ticket_id).await?;
-    sqlx::query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3")
-        .bind(now)
-        .bind(now)
-        .bind(ticket_id)
-        .execute(&mut *tx)
-        .await?;
-    notifications::enqueue(&mut tx, user_id, &Notice::TicketClosed { ticket_id }, now).await?;
-    audit_admin(&mut tx, actor.audit_id(), "ticket_close", &format!("ticket {ticket_id}"), now).await?;
-    tx.commit().await?;
-    Ok(())
+    let operator = actor.audit_id();
+    domain
+        .write(move |tx| {
+            Box::pin(async move {
+                store::lock_key(tx, &format!("ticket:{ticket_id}")).await?;
+                let user_id = open_ticket_owner(tx, ticket_id).await?;
+                query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3")
+                    .bind(now)
+                    .bind(now)
+                    .bind(ticket_id)
+                    .execute(tx)
+                    .await?;
+                notifications::enqueue(tx, user_id, &Notice::TicketClosed { ticket_id }, now).await?;
+                audit_admin(tx, operator, "ticket_close", &format!("ticket {ticket_id}"), now).await?;
+                Ok(())
+            })
+        })
+        .await
 }
 
 /// An open ticket as `/tickets` lists it.
@@ -552,9 +590,8 @@ pub async fn open_tickets(domain: &Domain, actor: Actor) -> DomainResult<Vec<Ope
     );
     type Row = (i64, i64, String, String, Option<String>, String, Option<String>, String, i64);
     let rows: Vec<Row> = sqlx::query_as(&sql).fetch_all(&domain.db).await?;
-    let mut tx = db::begin_write(&domain.db).await?;
-    audit_admin(&mut tx, actor.audit_id(), "tickets_list", &format!("{} open", rows.len()), domain.now()).await?;
-    tx.commit().await?;
+    let (operator, detail, now) = (actor.audit_id(), format!("{} open", rows.len()), domain.now());
+    domain.write(move |tx| Box::pin(async move { audit_admin(tx, operator, "tickets_list", &detail, now).await })).await?;
     Ok(rows
         .into_iter()
         .map(|r| OpenTicket {

@@ -2,11 +2,11 @@
 use serde::Serialize;
 
 use crate::domain::auth::TelegramUser;
-use crate::domain::clock::random_hex;
-use crate::domain::db::Conn;
+use crate::domain::clock::{random_hex, Random};
 use crate::domain::lang::Lang;
+use crate::domain::store::{query, Exec};
 use crate::domain::trade_url::TradeUrl;
-use crate::domain::{db, demo, ledger, referrals, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{demo, ledger, referrals, Domain, DomainError, DomainResult, Tokens};
 
 /// What `/me` and sign-in answer.
 #[derive(Clone, Debug, Serialize)]
@@ -39,8 +39,8 @@ pub struct Profile {
 /// Insert first, `ON CONFLICT DO NOTHING`: two first contacts at once (two replicas) make one
 /// user; the second waits for the first and then refreshes it. Either way this transaction holds
 /// the user's row from here on.
-pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &TelegramUser, now: i64) -> DomainResult<bool> {
-    let inserted = sqlx::query(
+pub async fn upsert_from_telegram(conn: &mut dyn Exec, random: &dyn Random, user: &TelegramUser, now: i64) -> DomainResult<bool> {
+    let inserted = query(
         "INSERT INTO users(id, first_name, last_name, username, language_code, photo_url, ref_code, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT(id) DO NOTHING",
     )
@@ -50,15 +50,15 @@ pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &Teleg
     .bind(&user.username)
     .bind(&user.language_code)
     .bind(&user.photo_url)
-    .bind(random_hex(domain.random.as_ref(), 5))
+    .bind(random_hex(random, 5))
     .bind(now)
     .bind(now)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
-    if inserted.rows_affected() == 1 {
+    if inserted == 1 {
         return Ok(true);
     }
-    sqlx::query(
+    query(
         "UPDATE users SET first_name = $1, last_name = $2, username = $3, language_code = $4, photo_url = $5, updated_at = $6
          WHERE id = $7",
     )
@@ -69,7 +69,7 @@ pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &Teleg
     .bind(&user.photo_url)
     .bind(now)
     .bind(user.id)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
     Ok(false)
 }
@@ -77,14 +77,21 @@ pub async fn upsert_from_telegram(conn: &mut Conn, domain: &Domain, user: &Teleg
 /// A first or repeated contact (mini-app sign-in or bot `/start`): registers or refreshes the
 /// user; for a new user, attributes the referral in `start_param` and (demo mode) grants the
 /// demo tokens. True when the user is new.
-pub async fn register_in(conn: &mut Conn, domain: &Domain, user: &TelegramUser, start_param: Option<&str>, now: i64) -> DomainResult<bool> {
-    let is_new = upsert_from_telegram(conn, domain, user, now).await?;
+pub async fn register_in(
+    conn: &mut dyn Exec,
+    random: &dyn Random,
+    demo_mode: bool,
+    user: &TelegramUser,
+    start_param: Option<&str>,
+    now: i64,
+) -> DomainResult<bool> {
+    let is_new = upsert_from_telegram(conn, random, user, now).await?;
     if is_new {
         if let Some(code) = start_param.and_then(referrals::code_from_start_param) {
             referrals::attribute(conn, user.id, &code, now).await?;
         }
-        if domain.config.demo && demo::is_demo_id(user.id) {
-            sqlx::query("UPDATE users SET is_demo = 1 WHERE id = $1").bind(user.id).execute(&mut *conn).await?;
+        if demo_mode && demo::is_demo_id(user.id) {
+            query("UPDATE users SET is_demo = 1 WHERE id = $1").bind(user.id).execute(conn).await?;
             ledger::post(conn, user.id, demo::DEMO_GRANT, "demo_grant", &format!("demo-grant:{}", user.id), now).await?;
         }
     }
@@ -92,10 +99,11 @@ pub async fn register_in(conn: &mut Conn, domain: &Domain, user: &TelegramUser, 
 }
 
 pub async fn register(domain: &Domain, user: &TelegramUser, start_param: Option<&str>) -> DomainResult<bool> {
-    let mut tx = db::begin_write(&domain.db).await?;
-    let is_new = register_in(&mut tx, domain, user, start_param, domain.now()).await?;
-    tx.commit().await?;
-    Ok(is_new)
+    let (random, demo_mode, now) = (domain.random.clone(), domain.config.demo, domain.now());
+    let (user, start_param) = (user.clone(), start_param.map(str::to_owned));
+    domain
+        .write(move |tx| Box::pin(async move { register_in(tx, random.as_ref(), demo_mode, &user, start_param.as_deref(), now).await }))
+        .await
 }
 
 // Flags are stored as 0/1 integers on both engines.
@@ -118,15 +126,15 @@ type ProfileRow = (
 
 pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
     let mut conn = domain.db.acquire().await?;
-    let row: Option<ProfileRow> = sqlx::query_as(
+    let row: Option<ProfileRow> = query(
         "SELECT id, first_name, last_name, username, photo_url, balance, ref_code, tg_subscribed, first_case_at,
                 trade_url, language, language_code, is_demo, debt FROM users WHERE id = $1",
     )
     .bind(user_id)
-    .fetch_optional(&mut *conn)
+    .fetch_optional(&mut conn)
     .await?;
     let r = row.ok_or(DomainError::Unauthorized)?;
-    let stars_left = crate::domain::withdrawals::stars_to_unlock(domain, &mut conn, user_id).await?;
+    let stars_left = crate::domain::withdrawals::stars_to_unlock(domain.config.withdraw_min_stars, &mut *conn, user_id).await?;
     Ok(Profile {
         telegram_id: r.0,
         first_name: r.1,
@@ -183,14 +191,11 @@ pub async fn known_language(domain: &Domain, user_id: i64) -> Option<Lang> {
 
 pub async fn set_language(domain: &Domain, user_id: i64, language: &str) -> DomainResult<()> {
     let lang = Lang::parse(language).ok_or(DomainError::InvalidLanguage)?;
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET language = $1, updated_at = $2 WHERE id = $3")
-        .bind(lang.as_str())
-        .bind(domain.now())
-        .bind(user_id)
-        .execute(&mut *tx)
+    domain
+        .execute(
+            query("UPDATE users SET language = $1, updated_at = $2 WHERE id = $3").bind(lang.as_str()).bind(domain.now()).bind(user_id),
+        )
         .await?;
-    tx.commit().await?;
     Ok(())
 }
 
@@ -202,18 +207,17 @@ pub async fn trade_url(domain: &Domain, user_id: i64) -> DomainResult<Option<Str
 
 pub async fn set_trade_url(domain: &Domain, user_id: i64, raw: &str) -> DomainResult<TradeUrl> {
     let url = TradeUrl::parse(raw)?;
-    let mut tx = db::begin_write(&domain.db).await?;
-    save_trade_url(&mut tx, user_id, &url, domain.now()).await?;
-    tx.commit().await?;
+    let (saved, now) = (url.clone(), domain.now());
+    domain.write(move |tx| Box::pin(async move { save_trade_url(tx, user_id, &saved, now).await })).await?;
     Ok(url)
 }
 
-pub async fn save_trade_url(conn: &mut Conn, user_id: i64, url: &TradeUrl, now: i64) -> DomainResult<()> {
-    sqlx::query("UPDATE users SET trade_url = $1, updated_at = $2 WHERE id = $3")
+pub async fn save_trade_url(conn: &mut dyn Exec, user_id: i64, url: &TradeUrl, now: i64) -> DomainResult<()> {
+    query("UPDATE users SET trade_url = $1, updated_at = $2 WHERE id = $3")
         .bind(url.to_string())
         .bind(now)
         .bind(user_id)
-        .execute(&mut *conn)
+        .execute(conn)
         .await?;
     Ok(())
 }
@@ -225,14 +229,14 @@ pub async fn has_agreed(domain: &Domain, user_id: i64) -> DomainResult<bool> {
 }
 
 pub async fn agree(domain: &Domain, user_id: i64) -> DomainResult<()> {
-    let mut tx = db::begin_write(&domain.db).await?;
-    sqlx::query("UPDATE users SET agreed_at = COALESCE(agreed_at, $1), updated_at = $2 WHERE id = $3")
-        .bind(domain.now())
-        .bind(domain.now())
-        .bind(user_id)
-        .execute(&mut *tx)
+    domain
+        .execute(
+            query("UPDATE users SET agreed_at = COALESCE(agreed_at, $1), updated_at = $2 WHERE id = $3")
+                .bind(domain.now())
+                .bind(domain.now())
+                .bind(user_id),
+        )
         .await?;
-    tx.commit().await?;
     Ok(())
 }
 

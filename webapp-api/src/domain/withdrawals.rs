@@ -8,12 +8,12 @@
 use serde::Serialize;
 
 use crate::domain::clock::rfc3339;
-use crate::domain::db::Conn;
 use crate::domain::inventory::{self, Item};
 use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
+use crate::domain::store::{query, Exec};
 use crate::domain::trade_url::TradeUrl;
-use crate::domain::{db, users, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
 
 /// Why a withdrawal failed, as a machine code the player's texts translate.
 pub const REASON_CODES: &[&str] =
@@ -39,18 +39,16 @@ pub fn parse_failure(text: &str) -> Option<(String, Option<String>)> {
 
 /// Lifetime Stars a player paid that stand (refunded purchases do not count). Demo mode's
 /// purchases are ordinary rows, so there they count too.
-pub async fn paid_stars(conn: &mut Conn, user_id: i64) -> DomainResult<i64> {
-    let (stars,): (i64,) =
-        sqlx::query_as("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND status = 'success'")
-            .bind(user_id)
-            .fetch_one(&mut *conn)
-            .await?;
+pub async fn paid_stars(conn: &mut dyn Exec, user_id: i64) -> DomainResult<i64> {
+    let (stars,): (i64,) = query("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND status = 'success'")
+        .bind(user_id)
+        .fetch_one(conn)
+        .await?;
     Ok(stars)
 }
 
 /// Stars still to pay before withdrawals unlock (0 = unlocked, or the rule is off).
-pub async fn stars_to_unlock(domain: &Domain, conn: &mut Conn, user_id: i64) -> DomainResult<i64> {
-    let min = domain.config.withdraw_min_stars;
+pub async fn stars_to_unlock(min: i64, conn: &mut dyn Exec, user_id: i64) -> DomainResult<i64> {
     if min <= 0 {
         return Ok(0);
     }
@@ -67,17 +65,29 @@ pub struct Requested {
 pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &str) -> DomainResult<Requested> {
     let url = TradeUrl::parse(trade_url)?;
     let now = domain.now();
-    let mut tx = db::begin_write_for(&domain.db, &[user_id]).await?;
-    let who: Option<(i64, i64)> =
-        sqlx::query_as("SELECT is_demo, debt FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await?;
+    let (demo_mode, min_stars) = (domain.config.demo, domain.config.withdraw_min_stars);
+    domain.write(move |tx| Box::pin(request_in(tx, demo_mode, min_stars, user_id, item_id, url, now))).await
+}
+
+async fn request_in(
+    tx: &mut dyn Exec,
+    demo_mode: bool,
+    min_stars: i64,
+    user_id: i64,
+    item_id: i64,
+    url: TradeUrl,
+    now: i64,
+) -> DomainResult<Requested> {
+    store::lock_users(tx, &[user_id]).await?;
+    let who: Option<(i64, i64)> = query("SELECT is_demo, debt FROM users WHERE id = $1").bind(user_id).fetch_optional(tx).await?;
     let (is_demo, debt) = who.ok_or(DomainError::Unauthorized)?;
-    if is_demo != 0 && !domain.config.demo {
+    if is_demo != 0 && !demo_mode {
         return Err(DomainError::Unauthorized);
     }
     // One rule with selling: the player's own item that can no longer move (sold or revoked
     // included) is `item_not_available`; an id that is not theirs is `item_not_found`.
-    let item = match inventory::item_in(&mut tx, user_id, item_id).await {
-        Err(DomainError::ItemNotFound) if inventory::owns(&mut tx, user_id, item_id).await? => return Err(DomainError::ItemNotAvailable),
+    let item = match inventory::item_in(tx, user_id, item_id).await {
+        Err(DomainError::ItemNotFound) if inventory::owns(tx, user_id, item_id).await? => return Err(DomainError::ItemNotAvailable),
         other => other?,
     };
     if item.status != "received" && item.status != "error" {
@@ -86,32 +96,31 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
     if debt > 0 {
         return Err(DomainError::DebtOutstanding(Tokens(debt)));
     }
-    let left = stars_to_unlock(domain, &mut tx, user_id).await?;
+    let left = stars_to_unlock(min_stars, tx, user_id).await?;
     if left > 0 {
-        return Err(DomainError::DepositRequired { min_stars: domain.config.withdraw_min_stars, stars_left: left });
+        return Err(DomainError::DepositRequired { min_stars, stars_left: left });
     }
-    let moved = sqlx::query(
+    let moved = query(
         "UPDATE inventory_items SET status = 'pending', status_reason = NULL, status_reason_code = NULL, updated_at = $1
          WHERE id = $2 AND status IN ('received', 'error')",
     )
     .bind(now)
     .bind(item_id)
-    .execute(&mut *tx)
+    .execute(tx)
     .await?;
-    if moved.rows_affected() != 1 {
+    if moved != 1 {
         return Err(DomainError::ItemNotAvailable);
     }
     let (withdrawal_id,): (i64,) =
-        sqlx::query_as("INSERT INTO withdrawals(user_id, inventory_item_id, trade_url, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
+        query("INSERT INTO withdrawals(user_id, inventory_item_id, trade_url, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
             .bind(user_id)
             .bind(item_id)
             .bind(url.to_string())
             .bind(now)
-            .fetch_one(&mut *tx)
+            .fetch_one(tx)
             .await?;
-    users::save_trade_url(&mut tx, user_id, &url, now).await?;
-    let item = inventory::item_in(&mut tx, user_id, item_id).await?;
-    tx.commit().await?;
+    users::save_trade_url(tx, user_id, &url, now).await?;
+    let item = inventory::item_in(tx, user_id, item_id).await?;
     Ok(Requested { item, withdrawal_id })
 }
 
@@ -171,33 +180,30 @@ pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let (user_id, item_id) = (r.1, r.5);
-        let (stars_paid, stars_refunded): (i64, i64) = sqlx::query_as(
+        let (stars_paid, stars_refunded): (i64, i64) = query(
             "SELECT CAST(COALESCE(SUM(CASE WHEN status = 'success' THEN stars ELSE 0 END), 0) AS BIGINT),
                     CAST(COALESCE(SUM(CASE WHEN status = 'refunded' THEN stars ELSE 0 END), 0) AS BIGINT)
              FROM payments WHERE user_id = $1",
         )
         .bind(user_id)
-        .fetch_one(&mut *conn)
+        .fetch_one(&mut conn)
         .await?;
-        let (free,): (i64,) = sqlx::query_as(&format!(
+        let (free,): (i64,) = query(&format!(
             "SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM ledger_entries l WHERE l.user_id = $1 AND ({FREE_REASONS})"
         ))
         .bind(user_id)
-        .fetch_one(&mut *conn)
+        .fetch_one(&mut conn)
         .await?;
-        let (invited,): (i64,) =
-            sqlx::query_as("SELECT COUNT(*) FROM users WHERE referred_by = $1").bind(user_id).fetch_one(&mut *conn).await?;
-        let (opens,): (i64,) =
-            sqlx::query_as("SELECT COUNT(*) FROM case_opens WHERE user_id = $1").bind(user_id).fetch_one(&mut *conn).await?;
-        let (withdrawn,): (i64,) = sqlx::query_as(
-            "SELECT CAST(COALESCE(SUM(token_price), 0) AS BIGINT) FROM inventory_items WHERE user_id = $1 AND status = 'sent'",
-        )
-        .bind(user_id)
-        .fetch_one(&mut *conn)
-        .await?;
-        let (failed,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM withdrawals WHERE inventory_item_id = $1 AND status = 'error'")
+        let (invited,): (i64,) = query("SELECT COUNT(*) FROM users WHERE referred_by = $1").bind(user_id).fetch_one(&mut conn).await?;
+        let (opens,): (i64,) = query("SELECT COUNT(*) FROM case_opens WHERE user_id = $1").bind(user_id).fetch_one(&mut conn).await?;
+        let (withdrawn,): (i64,) =
+            query("SELECT CAST(COALESCE(SUM(token_price), 0) AS BIGINT) FROM inventory_items WHERE user_id = $1 AND status = 'sent'")
+                .bind(user_id)
+                .fetch_one(&mut conn)
+                .await?;
+        let (failed,): (i64,) = query("SELECT COUNT(*) FROM withdrawals WHERE inventory_item_id = $1 AND status = 'error'")
             .bind(item_id)
-            .fetch_one(&mut *conn)
+            .fetch_one(&mut conn)
             .await?;
         out.push(Pending {
             id: r.0,
@@ -256,13 +262,26 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
             ("error", Some(code), note)
         }
     };
-    let mut tx = db::begin_write(&domain.db).await?;
-    let row: Option<(i64, i64, String)> = sqlx::query_as(
+    domain.write(move |tx| Box::pin(resolve_in(tx, admin_id, withdrawal_id, resolution, w_status, code, note, now))).await
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn resolve_in(
+    tx: &mut dyn Exec,
+    admin_id: i64,
+    withdrawal_id: i64,
+    resolution: Resolution,
+    w_status: &'static str,
+    code: Option<String>,
+    note: Option<String>,
+    now: i64,
+) -> DomainResult<()> {
+    let row: Option<(i64, i64, String)> = query(
         "SELECT w.user_id, w.inventory_item_id, i.weapon || ' | ' || i.finish FROM withdrawals w
          JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.id = $1 AND w.status = 'pending'",
     )
     .bind(withdrawal_id)
-    .fetch_optional(&mut *tx)
+    .fetch_optional(tx)
     .await?;
     let (user_id, item_id, item_name) = row.ok_or(DomainError::NotFound)?;
     let notice = match &resolution {
@@ -271,7 +290,7 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
     };
     // Conditional: of two operators resolving at once (two replicas), one wins, the other finds
     // nothing pending.
-    let resolved = sqlx::query(
+    let resolved = query(
         "UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5
          WHERE id = $6 AND status = 'pending'",
     )
@@ -281,12 +300,12 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
     .bind(admin_id)
     .bind(now)
     .bind(withdrawal_id)
-    .execute(&mut *tx)
+    .execute(tx)
     .await?;
-    if resolved.rows_affected() != 1 {
+    if resolved != 1 {
         return Err(DomainError::NotFound);
     }
-    sqlx::query(
+    query(
         "UPDATE inventory_items SET status = $1, status_reason = $2, status_reason_code = $3, updated_at = $4 WHERE id = $5 AND status = 'pending'",
     )
     .bind(w_status)
@@ -294,12 +313,10 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
     .bind(&code)
     .bind(now)
     .bind(item_id)
-    .execute(&mut *tx)
+    .execute(tx)
     .await?;
-    notifications::enqueue(&mut tx, user_id, &notice, now).await?;
-    audit_admin(&mut tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now)
-        .await?;
-    tx.commit().await?;
+    notifications::enqueue(tx, user_id, &notice, now).await?;
+    audit_admin(tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now).await?;
     Ok(())
 }
 

@@ -68,13 +68,13 @@ fn json_response(status: StatusCode, code: &'static str, text: &str) -> Response
     res
 }
 
-/// The store could not take the request right now — SQLite busy past its timeout (a long
-/// writer), a PostgreSQL lock wait past its timeout, the disk full, or no pooled connection in
+/// The store could not take the request right now — busy past its timeout (a long writer, a
+/// lock wait; `store::unavailable` knows each engine's codes), the disk full, or no pooled connection in
 /// time. Nothing was written; retrying later is right, so these answer 503 with `Retry-After`
 /// instead of a bare 500.
 fn unavailable(e: &DomainError) -> Option<&'static str> {
     let DomainError::Database(db) = e else { return None };
-    crate::domain::db::unavailable(db)
+    crate::domain::store::unavailable(db)
 }
 
 impl IntoResponse for ApiError {

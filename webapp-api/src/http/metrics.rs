@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq;
 use tracing::Instrument;
 
-use crate::domain::db::Pool;
+use crate::domain::store::Pool;
 use crate::domain::{DomainError, Tokens};
 use crate::http::error::ApiError;
 use crate::http::{extract, AppState};
@@ -140,7 +140,7 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition.
-    pub async fn render(&self, db: &Pool, writer: Option<&crate::domain::writer::Writer>) -> Result<String, sqlx::Error> {
+    pub async fn render(&self, db: &Pool, writer: Option<&crate::domain::store::writer::Writer>) -> Result<String, sqlx::Error> {
         let totals = self.db_totals(db).await?;
         let (stars, paid): (i64, i64) = sqlx::query_as(
             "SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT), COUNT(*) FROM payments WHERE status IN ('success', 'refunded')",

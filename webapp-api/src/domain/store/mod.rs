@@ -1,24 +1,34 @@
-//! Opening the store (an SQLite file or a PostgreSQL database), applying its schema, and the few
-//! places where the two engines differ. Everything else in the domain is one SQL text for both:
-//! `$N` placeholders, `RETURNING`, `ON CONFLICT`, integers for money, flags and times.
+//! The store: everything that differs between SQLite and PostgreSQL, and nothing else. The rest
+//! of the domain is one SQL text for both (`$N` placeholders, `RETURNING`, `ON CONFLICT`,
+//! integers for money, flags and times) and one rule for both.
 //!
-//! The domain reaches either store through sqlx's `Any` driver: the URL picks the engine at run
-//! time (`sqlite://…` or `postgres://…`). `Any` decodes only the basic types (integers, floats,
-//! text, bytes, bool), which is all the schema holds; aggregates over money are cast to `BIGINT`
-//! so PostgreSQL's `SUM` answers an integer rather than a `NUMERIC`.
-//!
-//! What differs, each named here and nowhere else:
-//! - opening: SQLite's per-connection PRAGMAs (WAL, `synchronous=NORMAL`, foreign keys, busy timeout);
-//! - migrations: `data/migrations/*.sql` for SQLite, `data/migrations/postgres/*.sql` for PostgreSQL
-//!   (same names, same order);
+//! - `exec`: the interface every write runs on (`Exec`, `query(..)`), implemented by sqlx's
+//!   connection and by the SQLite writer thread's connection.
+//! - `writer`: SQLite's group-commit writer thread (PostgreSQL has none).
+//! - `write` (here): the one way a write runs — on SQLite inside the server, on the writer
+//!   thread; elsewhere (PostgreSQL, the CLI, an in-memory database) in a `begin_write`
+//!   transaction on the pool. The caller writes the same `async fn` either way.
+//! - opening: SQLite's per-connection PRAGMAs (WAL, `synchronous=NORMAL`, foreign keys, busy
+//!   timeout); the pool reaches either engine through sqlx's `Any` driver, which decodes only
+//!   the basic types (integers, floats, text, bytes, bool) — all the schema holds; aggregates
+//!   over money are cast to `BIGINT` so PostgreSQL's `SUM` answers an integer;
+//! - migrations: `data/migrations/*.sql` for SQLite, `data/migrations/postgres/*.sql` for
+//!   PostgreSQL (same names, same order);
 //! - `begin_write`: on SQLite, a turn in the process's one write queue (FIFO), then
 //!   `BEGIN IMMEDIATE` (its one write lock, taken up front); a plain `BEGIN` on PostgreSQL, where
 //!   the write then locks the rows it decides on (`lock_users`, `lock_key`, conditional updates,
 //!   unique keys) and several writers run at once;
 //! - `lock_users` / `lock_key`: no-ops on SQLite (the write lock already serialises writers);
-//!   `SELECT … FOR NO KEY UPDATE` in ascending id order / a transaction-scoped advisory lock on PostgreSQL;
+//!   `SELECT … FOR NO KEY UPDATE` in ascending id order / a transaction-scoped advisory lock on
+//!   PostgreSQL;
 //! - `claim_suffix`: `FOR UPDATE SKIP LOCKED` on PostgreSQL so outbox senders on several replicas
-//!   never pick the same row.
+//!   never pick the same row;
+//! - `backup`, and `transfer` (moving a shop from an SQLite file to PostgreSQL).
+pub mod backup;
+pub mod exec;
+pub mod transfer;
+pub mod writer;
+
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::str::FromStr;
@@ -37,6 +47,8 @@ pub type Pool = sqlx::Pool<Db>;
 pub type Conn = <Db as sqlx::Database>::Connection;
 
 use crate::domain::DomainResult;
+pub use exec::{query, BoxFuture, Exec, Param, Query, Value};
+pub use writer::{WriteFn, Writer};
 
 /// The engine behind a pool or connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,24 +85,24 @@ impl Dialect {
 
 /// The schema for SQLite, in order. Each file runs once, inside one transaction.
 const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
-    ("0001_init", include_str!("../../../data/migrations/0001_init.sql")),
-    ("0002_orphan_refunds", include_str!("../../../data/migrations/0002_orphan_refunds.sql")),
-    ("0003_admin_outbox", include_str!("../../../data/migrations/0003_admin_outbox.sql")),
-    ("0004_notification_message_id", include_str!("../../../data/migrations/0004_notification_message_id.sql")),
-    ("0005_money_integrity", include_str!("../../../data/migrations/0005_money_integrity.sql")),
-    ("0006_hardening", include_str!("../../../data/migrations/0006_hardening.sql")),
-    ("0007_bot_updates", include_str!("../../../data/migrations/0007_bot_updates.sql")),
+    ("0001_init", include_str!("../../../../data/migrations/0001_init.sql")),
+    ("0002_orphan_refunds", include_str!("../../../../data/migrations/0002_orphan_refunds.sql")),
+    ("0003_admin_outbox", include_str!("../../../../data/migrations/0003_admin_outbox.sql")),
+    ("0004_notification_message_id", include_str!("../../../../data/migrations/0004_notification_message_id.sql")),
+    ("0005_money_integrity", include_str!("../../../../data/migrations/0005_money_integrity.sql")),
+    ("0006_hardening", include_str!("../../../../data/migrations/0006_hardening.sql")),
+    ("0007_bot_updates", include_str!("../../../../data/migrations/0007_bot_updates.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
 const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
-    ("0001_init", include_str!("../../../data/migrations/postgres/0001_init.sql")),
-    ("0002_orphan_refunds", include_str!("../../../data/migrations/postgres/0002_orphan_refunds.sql")),
-    ("0003_admin_outbox", include_str!("../../../data/migrations/postgres/0003_admin_outbox.sql")),
-    ("0004_notification_message_id", include_str!("../../../data/migrations/postgres/0004_notification_message_id.sql")),
-    ("0005_money_integrity", include_str!("../../../data/migrations/postgres/0005_money_integrity.sql")),
-    ("0006_hardening", include_str!("../../../data/migrations/postgres/0006_hardening.sql")),
-    ("0007_bot_updates", include_str!("../../../data/migrations/postgres/0007_bot_updates.sql")),
+    ("0001_init", include_str!("../../../../data/migrations/postgres/0001_init.sql")),
+    ("0002_orphan_refunds", include_str!("../../../../data/migrations/postgres/0002_orphan_refunds.sql")),
+    ("0003_admin_outbox", include_str!("../../../../data/migrations/postgres/0003_admin_outbox.sql")),
+    ("0004_notification_message_id", include_str!("../../../../data/migrations/postgres/0004_notification_message_id.sql")),
+    ("0005_money_integrity", include_str!("../../../../data/migrations/postgres/0005_money_integrity.sql")),
+    ("0006_hardening", include_str!("../../../../data/migrations/postgres/0006_hardening.sql")),
+    ("0007_bot_updates", include_str!("../../../../data/migrations/postgres/0007_bot_updates.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.
@@ -121,8 +133,12 @@ pub async fn open_sized(url: &str, busy_timeout: Duration, max_connections: Opti
         Dialect::Sqlite => {
             // Create the file and switch it to WAL (a property of the file) with the native driver;
             // the per-connection PRAGMAs run on every pooled connection below.
-            let mut first =
-                SqliteConnectOptions::from_str(url)?.create_if_missing(true).journal_mode(SqliteJournalMode::Wal).connect().await?;
+            let file = SqliteConnectOptions::from_str(url)?;
+            if let Some(parent) = file.get_filename().parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| sqlx::Error::Configuration(format!("cannot create {}: {e}", parent.display()).into()))?;
+            }
+            let mut first = file.create_if_missing(true).journal_mode(SqliteJournalMode::Wal).connect().await?;
             first.execute("SELECT 1").await?;
             first.close().await?;
             let options = AnyConnectOptions::from_str(url)?;
@@ -287,6 +303,43 @@ impl Drop for Tx {
     }
 }
 
+impl Exec for Tx {
+    fn dialect(&self) -> Dialect {
+        Dialect::of_conn(self)
+    }
+
+    fn run<'a>(&'a mut self, sql: &'a str, params: Vec<Param>) -> BoxFuture<'a, DomainResult<exec::Done>> {
+        let conn: &'a mut Conn = self;
+        conn.run(sql, params)
+    }
+}
+
+/// Runs one write: `work` gets a connection inside a write transaction and the write commits
+/// when it answers `Ok` (on an `Err`, nothing of it is written). Inside the server on SQLite
+/// it runs on the writer thread, in a savepoint of a group commit; otherwise (PostgreSQL, a
+/// process without a writer) in a `begin_write` transaction of the pool. Either way it is the
+/// same code; `work` must wait on nothing but its connection (no Telegram call, no timer).
+pub async fn write<T, F>(pool: &Pool, writer: Option<&Writer>, work: F) -> DomainResult<T>
+where
+    T: Send + 'static,
+    F: WriteFn<T>,
+{
+    if let Some(writer) = writer {
+        return writer.run(work).await;
+    }
+    let mut tx = begin_write(pool).await?;
+    match work(&mut tx).await {
+        Ok(v) => {
+            tx.commit().await?;
+            Ok(v)
+        }
+        Err(e) => {
+            tx.rollback().await?;
+            Err(e)
+        }
+    }
+}
+
 /// SQLite's write queue of one database: writers of this process take turns in arrival order
 /// (tokio's mutex is fair: FIFO), and only the holder of the turn runs `BEGIN IMMEDIATE`, so no
 /// writer of the process sleeps in SQLite's busy handler (whose back-off sleeps 1, 2, 5, 10 …
@@ -360,26 +413,33 @@ pub async fn begin_write_for(pool: &Pool, user_ids: &[i64]) -> DomainResult<Tx> 
 /// other transactions inserting rows that merely reference the player (a notification, a sale)
 /// are not held up by it.
 /// SQLite: nothing to do, `BEGIN IMMEDIATE` already excludes every other writer.
-pub async fn lock_users(conn: &mut Conn, user_ids: &[i64]) -> DomainResult<()> {
-    if Dialect::of_conn(conn) == Dialect::Sqlite {
+pub async fn lock_users(tx: &mut dyn Exec, user_ids: &[i64]) -> DomainResult<()> {
+    if !locks_rows(tx) {
         return Ok(());
     }
     let mut ids = user_ids.to_vec();
     ids.sort_unstable();
     ids.dedup();
     for id in ids {
-        sqlx::query("SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE").bind(id).execute(&mut *conn).await?;
+        query("SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE").bind(id).execute(tx).await?;
     }
     Ok(())
 }
 
+/// True when writers lock what they decide on row by row (PostgreSQL), false when one write
+/// lock already excludes every other writer (SQLite): a write whose set of rows to lock costs a
+/// read to find asks first.
+pub fn locks_rows(tx: &dyn Exec) -> bool {
+    tx.dialect() == Dialect::Postgres
+}
+
 /// A named lock held until the transaction ends, for writes that decide on something other than
 /// a player's row (the catalog upsert, a support ticket's state). SQLite: nothing to do.
-pub async fn lock_key(conn: &mut Conn, key: &str) -> DomainResult<()> {
-    if Dialect::of_conn(conn) == Dialect::Sqlite {
+pub async fn lock_key(tx: &mut dyn Exec, key: &str) -> DomainResult<()> {
+    if !locks_rows(tx) {
         return Ok(());
     }
-    sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(advisory_key(key)).execute(&mut *conn).await?;
+    query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS l").bind(advisory_key(key)).execute(tx).await?;
     Ok(())
 }
 
@@ -395,18 +455,11 @@ fn advisory_key(key: &str) -> i64 {
 
 /// What to append to a `SELECT` that picks outbox rows to send: on PostgreSQL the rows stay
 /// locked until the claim commits and other replicas skip them instead of waiting.
-pub fn claim_suffix(conn: &Conn) -> &'static str {
-    match Dialect::of_conn(conn) {
+pub fn claim_suffix(tx: &dyn Exec) -> &'static str {
+    match tx.dialect() {
         Dialect::Sqlite => "",
         Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
     }
-}
-
-/// A consistent copy of an SQLite database in a new file (`VACUUM INTO`), taken while the
-/// server keeps serving: readers and writers go on, the copy is one snapshot.
-pub async fn backup_sqlite(pool: &Pool, file: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("VACUUM INTO $1").bind(file).execute(pool).await?;
-    Ok(())
 }
 
 /// True when the error is a UNIQUE constraint violation.

@@ -13,12 +13,13 @@
 //! (b) and (d) use a second set of players, so their figures do not depend on how many items (a)
 //! left in its players' inventories;
 //! prints rate, p50/p99/max and errors for each, the server's peak RSS, then `fragbox audit`.
-//! In the same run, before the server starts, the raw bound: the statements of one open
-//! (`domain::cases::open`), no HTTP, JSON or auth —
-//!   SQLite: through synchronous SQLite (rusqlite, cached statements) on one connection, no async
-//!   runtime, one open per transaction and 32 per transaction;
-//!   PostgreSQL: through the driver (sqlx, native) on as many connections as the replicas' pools
-//!   hold, one player per connection, each open locking its player's row as the domain does.
+//! In the same run, before the server starts, the raw bound: the domain's own open
+//! (`domain::cases::Open::run`, imported, so its statements can never drift from the server's),
+//! no HTTP, JSON or auth —
+//!   SQLite: on the writer thread's kind of connection (rusqlite, cached statements), driven
+//!   synchronously with no async runtime, one open per transaction and 32 per transaction;
+//!   PostgreSQL: through sqlx on as many connections as the replicas' pools hold, one player per
+//!   connection, each open locking its player's row as the domain does.
 //!
 //! With `--sessions N` it measures sign-ins instead: sign-ins per second (closed loop, players
 //! already at their session cap, so each sign-in also ends one) with 10 000 live sessions and
@@ -37,6 +38,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use webapp_api::domain::cases::Open;
+use webapp_api::domain::catalog::Catalog;
+use webapp_api::domain::clock::OsRandom;
+use webapp_api::domain::store;
+use webapp_api::domain::store::exec::complete_now;
+use webapp_api::domain::store::writer::{self, SqliteExec};
 
 type Res<T> = Result<T, String>;
 
@@ -396,29 +403,6 @@ async fn open_loop(bases: &[String], users: &[User], case: &str, rate: f64, dura
 }
 
 // The statements of one open, as `domain::cases::open` runs them (the same texts on both engines).
-const Q_PREREAD: &str = "SELECT referred_by, first_case_at FROM users WHERE id = $1";
-const Q_LOCK: &str = "SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE";
-const Q_REQUEST: &str = "SELECT response FROM case_opens WHERE user_id = $1 AND request_id = $2";
-const Q_SEED: &str =
-    "SELECT id, server_seed, server_seed_hash, client_seed, next_nonce FROM fair_seeds WHERE user_id = $1 AND revealed_at IS NULL";
-const Q_OPEN: &str = "INSERT INTO case_opens(user_id, case_id, request_id, seed_id, server_seed_hash, client_seed, nonce, roll,
-                                total_weight, weights, item_id, price, response, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13) RETURNING id";
-const Q_KEY: &str = "SELECT id FROM ledger_entries WHERE idempotency_key = $1";
-const Q_DEBIT: &str = "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance";
-const Q_LEDGER: &str =
-    "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
-const Q_ITEM: &str = "INSERT INTO inventory_items(user_id, open_id, catalog_item_id, case_id, weapon, finish, rarity, condition, image,
-                                     token_price, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id";
-const Q_NONCE: &str = "UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1";
-const Q_FIRST: &str = "UPDATE users SET first_case_at = $1 WHERE id = $2 AND first_case_at IS NULL";
-const Q_READ: &str = "SELECT i.id, i.catalog_item_id, u.first_name FROM inventory_items i JOIN users u ON u.id = i.user_id
-     WHERE i.id = $1 AND i.user_id = $2 AND i.status <> 'sold'";
-const Q_RESPONSE: &str = "UPDATE case_opens SET response = $1 WHERE id = $2";
-const SEED: &str = "5d2b0f8e3a6c4b1d9e7f0a2c4e6b8d1f3a5c7e9b0d2f4a6c8e1b3d5f7a9c0e2b";
-const SEED_HASH: &str = "0dcac7aa5435ca628a31165c58ada40031599e7e97885547e4db61b6320463b5";
-const WEIGHTS: &str = "[[\"p250-sand-dune\",4000],[\"ak47-redline\",100]]";
 const BOUND_USER_BASE: i64 = 900_000_000_001;
 
 /// A raw bound's result: opens done, the time they took, per-open latencies (µs).
@@ -428,196 +412,94 @@ struct Bound {
     sample: Sample,
 }
 
-/// SQLite's raw bound: synchronous SQLite (rusqlite, prepared and cached statements) with the
-/// app's pragmas, one connection, one thread, no async runtime, `per_tx` opens in each
+/// The catalog the server loads (run from the repository root) and its cheapest case, the one
+/// every loop opens.
+fn catalog_and_case() -> Res<(Arc<Catalog>, String)> {
+    let catalog = Catalog::load(Path::new("data/catalog")).map_err(|e| format!("data/catalog: {e}"))?;
+    let case = catalog.cases.iter().min_by_key(|c| c.price.0).map(|c| c.id.clone()).ok_or("no cases in data/catalog")?;
+    Ok((Arc::new(catalog), case))
+}
+
+/// A player with tokens for any number of opens (a balance and its one ledger entry).
+fn bound_player(user: i64, c: i64) -> String {
+    format!(
+        "INSERT INTO users(id, first_name, last_name, balance, ref_code, created_at, updated_at) VALUES ({user}, 'Base', 'Line', 100000000000, 'b{c:09}', 0, 0);
+         INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ({user}, 100000000000, 100000000000, 'grant', 'bound-grant-{c}', 0);"
+    )
+}
+
+/// One open of the domain's own code (`cases::Open`), as the server runs it.
+fn bound_open(catalog: &Arc<Catalog>, case: &str, user: i64, n: u64) -> Open {
+    Open {
+        catalog: catalog.clone(),
+        random: Arc::new(OsRandom),
+        demo: false,
+        user_id: user,
+        case_id: case.to_owned(),
+        request_id: Some(format!("base-{user}-{n}")),
+        now: 1_763_800_000 + n as i64,
+    }
+}
+
+/// SQLite's raw bound: the domain's open (`cases::Open::run`, its very statements and rules)
+/// on one rusqlite connection with the app's pragmas (`store::writer::connect_file`), one
+/// thread, no async runtime, no HTTP, JSON or auth; `per_tx` opens in each
 /// `BEGIN IMMEDIATE … COMMIT`. Runs before the runtime starts.
 fn sqlite_bound(dir: &Path, duration: Duration, per_tx: u64) -> Res<Bound> {
-    use rusqlite::{named_params, Connection, OptionalExtension};
     let e = |e: rusqlite::Error| e.to_string();
-    let conn = Connection::open(dir.join(format!("bound-{per_tx}.db"))).map_err(e)?;
-    conn.set_prepared_statement_cache_capacity(32);
-    conn.execute_batch(
-        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;
-         PRAGMA temp_store = MEMORY; PRAGMA cache_size = -8000;",
-    )
-    .map_err(e)?;
-    for (_, sql) in webapp_api::domain::db::migrations(webapp_api::domain::db::Dialect::Sqlite) {
+    let (catalog, case) = catalog_and_case()?;
+    let mut conn = writer::connect_file(&dir.join(format!("bound-{per_tx}.db")), Duration::from_secs(5)).map_err(e)?;
+    for (_, sql) in store::migrations(store::Dialect::Sqlite) {
         conn.execute_batch(sql).map_err(e)?;
     }
     let user = BOUND_USER_BASE;
-    conn.execute_batch(&format!(
-        "INSERT INTO users(id, first_name, last_name, balance, ref_code, created_at, updated_at) VALUES ({user}, 'Base', 'Line', 100000000000, 'b0b0b0b0b0', 0, 0);
-         INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ({user}, 100000000000, 100000000000, 'grant', 'bound-grant', 0);
-         INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES ({user}, '{SEED}', '{SEED_HASH}', 'cs', 0);"
-    ))
-    .map_err(e)?;
-    let response = "x".repeat(700);
+    conn.execute_batch(&bound_player(user, 0)).map_err(e)?;
     let mut sample = Sample::default();
     let start = Instant::now();
     let mut n: u64 = 0;
     while start.elapsed() < duration {
         let t = Instant::now();
-        let tx = rusqlite::Transaction::new_unchecked(&conn, rusqlite::TransactionBehavior::Immediate).map_err(e)?;
+        conn.execute_batch("BEGIN IMMEDIATE").map_err(e)?;
         for _ in 0..per_tx {
-            let now = 1_763_800_000 + n as i64;
-            let rid = format!("base-{n}");
-            let _: Option<(Option<i64>, Option<i64>)> = tx
-                .prepare_cached(Q_PREREAD)
-                .map_err(e)?
-                .query_row(named_params! {"$1": user}, |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()
-                .map_err(e)?;
-            let _: Option<String> = tx
-                .prepare_cached(Q_REQUEST)
-                .map_err(e)?
-                .query_row(named_params! {"$1": user, "$2": rid}, |r| r.get(0))
-                .optional()
-                .map_err(e)?;
-            let (seed_id, hash, client_seed, nonce): (i64, String, String, i64) = tx
-                .prepare_cached(Q_SEED)
-                .map_err(e)?
-                .query_row(named_params! {"$1": user}, |r| Ok((r.get(0)?, r.get(2)?, r.get(3)?, r.get(4)?)))
-                .map_err(e)?;
-            let open_id: i64 = tx
-                .query_row(
-                    Q_OPEN,
-                    named_params! {"$1": user, "$2": "starter", "$3": rid, "$4": seed_id, "$5": hash, "$6": client_seed, "$7": nonce,
-                    "$8": 1234i64, "$9": 10_000i64, "$10": WEIGHTS, "$11": "p250-sand-dune", "$12": 2500i64, "$13": now},
-                    |r| r.get(0),
-                )
-                .map_err(e)?;
-            let key = format!("open:{open_id}");
-            let _: Option<i64> =
-                tx.prepare_cached(Q_KEY).map_err(e)?.query_row(named_params! {"$1": key}, |r| r.get(0)).optional().map_err(e)?;
-            let balance: i64 = tx
-                .prepare_cached(Q_DEBIT)
-                .map_err(e)?
-                .query_row(named_params! {"$1": -2500i64, "$2": user, "$3": now}, |r| r.get(0))
-                .map_err(e)?;
-            tx.prepare_cached(Q_LEDGER)
-                .map_err(e)?
-                .execute(named_params! {"$1": user, "$2": -2500i64, "$3": balance, "$4": "case_open", "$5": key, "$6": now})
-                .map_err(e)?;
-            let inv: i64 = tx
-                .query_row(
-                    Q_ITEM,
-                    named_params! {"$1": user, "$2": open_id, "$3": "p250-sand-dune", "$4": "starter", "$5": "P250", "$6": "Sand Dune",
-                    "$7": "consumer", "$8": "Field-Tested", "$9": "/catalog/images/items/p250-sand-dune.svg", "$10": 350i64,
-                    "$11": now, "$12": now},
-                    |r| r.get(0),
-                )
-                .map_err(e)?;
-            tx.prepare_cached(Q_NONCE).map_err(e)?.execute(named_params! {"$1": seed_id}).map_err(e)?;
-            tx.prepare_cached(Q_FIRST).map_err(e)?.execute(named_params! {"$1": now, "$2": user}).map_err(e)?;
-            let _: Option<i64> = tx
-                .prepare_cached(Q_READ)
-                .map_err(e)?
-                .query_row(named_params! {"$1": inv, "$2": user}, |r| r.get(0))
-                .optional()
-                .map_err(e)?;
-            tx.prepare_cached(Q_RESPONSE).map_err(e)?.execute(named_params! {"$1": response, "$2": open_id}).map_err(e)?;
+            let open = bound_open(&catalog, &case, user, n);
+            let mut tx = SqliteExec::new(&mut conn);
+            complete_now(Box::pin(open.run(&mut tx)))
+                .ok_or("the open waited on something other than the store")?
+                .map_err(|e| format!("open: {e}"))?;
             n += 1;
         }
-        tx.commit().map_err(e)?;
+        conn.execute_batch("COMMIT").map_err(e)?;
         sample.ok(t.elapsed());
     }
     Ok(Bound { opens: n, elapsed: start.elapsed(), sample })
 }
 
-/// PostgreSQL's raw bound: the open's statements through the driver (sqlx, native PostgreSQL),
-/// on `conns` connections at once, one player per connection, each open locking its player's row
-/// as the domain does. No HTTP, JSON, auth or `Any` layer.
+/// PostgreSQL's raw bound: the domain's open (`cases::Open::run`) through sqlx on `conns`
+/// connections at once, one player per connection, each open locking its player's row as the
+/// domain does. No HTTP, JSON or auth.
 async fn postgres_bound(db_url: &str, conns: usize, duration: Duration) -> Res<Bound> {
-    use sqlx::postgres::PgPoolOptions;
     let e = |e: sqlx::Error| e.to_string();
-    let pool = PgPoolOptions::new().max_connections(conns as u32).min_connections(conns as u32).connect(db_url).await.map_err(e)?;
-    for (_, sql) in webapp_api::domain::db::migrations(webapp_api::domain::db::Dialect::Postgres) {
-        sqlx::raw_sql(sql).execute(&pool).await.map_err(e)?;
-    }
+    let (catalog, case) = catalog_and_case()?;
+    let pool = store::open_sized(db_url, Duration::from_secs(10), Some(conns as u32)).await.map_err(e)?;
+    store::migrate(&pool).await.map_err(e)?;
     for c in 0..conns as i64 {
-        let user = BOUND_USER_BASE + c;
-        sqlx::raw_sql(&format!(
-            "INSERT INTO users(id, first_name, last_name, balance, ref_code, created_at, updated_at) VALUES ({user}, 'Base', 'Line', 100000000000, 'b{c:09}', 0, 0);
-             INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ({user}, 100000000000, 100000000000, 'grant', 'bound-grant-{c}', 0);
-             INSERT INTO fair_seeds(user_id, server_seed, server_seed_hash, client_seed, created_at) VALUES ({user}, '{SEED}', '{SEED_HASH}', 'cs', 0);"
-        ))
-        .execute(&pool)
-        .await
-        .map_err(e)?;
+        sqlx::raw_sql(&bound_player(BOUND_USER_BASE + c, c)).execute(&pool).await.map_err(e)?;
     }
     let stop = Arc::new(AtomicBool::new(false));
     let start = Instant::now();
     let mut tasks = Vec::new();
     for c in 0..conns as i64 {
-        let (pool, stop) = (pool.clone(), stop.clone());
+        let (pool, stop, catalog, case) = (pool.clone(), stop.clone(), catalog.clone(), case.clone());
         tasks.push(tokio::spawn(async move {
             let mut sample = Sample::default();
             let user = BOUND_USER_BASE + c;
-            let response = "x".repeat(700);
-            let mut n: i64 = 0;
+            let mut n: u64 = 0;
             while !stop.load(Ordering::Relaxed) {
                 let t = Instant::now();
-                let r: Result<(), sqlx::Error> = async {
-                    let now = 1_763_800_000 + n;
-                    let rid = format!("base-{c}-{n}");
-                    let mut tx = pool.begin().await?;
-                    let _: Option<(Option<i64>, Option<i64>)> = sqlx::query_as(Q_PREREAD).bind(user).fetch_optional(&mut *tx).await?;
-                    sqlx::query(Q_LOCK).bind(user).execute(&mut *tx).await?;
-                    let _: Option<(String,)> = sqlx::query_as(Q_REQUEST).bind(user).bind(&rid).fetch_optional(&mut *tx).await?;
-                    let (seed_id, _, hash, client_seed, nonce): (i64, String, String, String, i64) =
-                        sqlx::query_as(Q_SEED).bind(user).fetch_one(&mut *tx).await?;
-                    let (open_id,): (i64,) = sqlx::query_as(Q_OPEN)
-                        .bind(user)
-                        .bind("starter")
-                        .bind(&rid)
-                        .bind(seed_id)
-                        .bind(&hash)
-                        .bind(&client_seed)
-                        .bind(nonce)
-                        .bind(1234i64)
-                        .bind(10_000i64)
-                        .bind(WEIGHTS)
-                        .bind("p250-sand-dune")
-                        .bind(2500i64)
-                        .bind(now)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                    let key = format!("open:{open_id}");
-                    let _: Option<(i64,)> = sqlx::query_as(Q_KEY).bind(&key).fetch_optional(&mut *tx).await?;
-                    let (balance,): (i64,) = sqlx::query_as(Q_DEBIT).bind(-2500i64).bind(user).bind(now).fetch_one(&mut *tx).await?;
-                    sqlx::query(Q_LEDGER)
-                        .bind(user)
-                        .bind(-2500i64)
-                        .bind(balance)
-                        .bind("case_open")
-                        .bind(&key)
-                        .bind(now)
-                        .execute(&mut *tx)
-                        .await?;
-                    let (inv,): (i64,) = sqlx::query_as(Q_ITEM)
-                        .bind(user)
-                        .bind(open_id)
-                        .bind("p250-sand-dune")
-                        .bind("starter")
-                        .bind("P250")
-                        .bind("Sand Dune")
-                        .bind("consumer")
-                        .bind("Field-Tested")
-                        .bind("/catalog/images/items/p250-sand-dune.svg")
-                        .bind(350i64)
-                        .bind(now)
-                        .bind(now)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                    sqlx::query(Q_NONCE).bind(seed_id).execute(&mut *tx).await?;
-                    sqlx::query(Q_FIRST).bind(now).bind(user).execute(&mut *tx).await?;
-                    let _: Option<(i64, String, String)> = sqlx::query_as(Q_READ).bind(inv).bind(user).fetch_optional(&mut *tx).await?;
-                    sqlx::query(Q_RESPONSE).bind(&response).bind(open_id).execute(&mut *tx).await?;
-                    tx.commit().await
-                }
-                .await;
+                let open = bound_open(&catalog, &case, user, n);
+                let r = store::write(&pool, None, move |tx| Box::pin(open.run(tx))).await;
                 match r {
-                    Ok(()) => sample.ok(t.elapsed()),
+                    Ok(_) => sample.ok(t.elapsed()),
                     Err(err) => sample.err(err.to_string()),
                 }
                 n += 1;
@@ -638,7 +520,6 @@ async fn postgres_bound(db_url: &str, conns: usize, duration: Duration) -> Res<B
     Ok(Bound { opens: all.lat.len() as u64, elapsed, sample: all })
 }
 
-/// A fresh database on the PostgreSQL server; answers its URL.
 async fn create_database(server: &str, name: &str) -> Res<String> {
     use sqlx::{Connection, Executor};
     let mut admin = sqlx::PgConnection::connect(server).await.map_err(|e| format!("--postgres-url: {e}"))?;

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use sqlx::Row;
 
-use crate::domain::db::{self, Dialect, Pool};
+use crate::domain::store::{self, Dialect, Pool};
 use crate::domain::{audit, DomainError, DomainResult};
 
 /// Rows per multi-row `INSERT`.
@@ -254,9 +254,9 @@ pub async fn open_pair(from: &str, to: &str) -> DomainResult<(Pool, Pool)> {
     if !std::path::Path::new(path).exists() {
         return Err(DomainError::BadRequest(format!("no SQLite file at {path}")));
     }
-    let source = db::open(from).await?;
-    db::migrate(&source).await?;
-    let target = db::open(to).await?;
-    db::migrate(&target).await?;
+    let source = store::open(from).await?;
+    store::migrate(&source).await?;
+    let target = store::open(to).await?;
+    store::migrate(&target).await?;
     Ok((source, target))
 }

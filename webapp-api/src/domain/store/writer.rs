@@ -5,23 +5,27 @@
 //! failed as a whole): an answered write is on disk as far as SQLite's `synchronous = NORMAL` in
 //! WAL puts it, exactly as a pooled `COMMIT` would.
 //!
-//! The thread takes the process's write turn (`db::write_turn`'s FIFO queue) for each batch, so
-//! it never races the sqlx writers of the same process for SQLite's lock; writers outside the
-//! process (the CLI) are met by SQLite's busy timeout, as on the pool.
+//! A request's work is the same `async fn` over `&mut dyn Exec` that runs on sqlx elsewhere
+//! (`store::write`): here its connection answers every call at once, so the thread drives the
+//! future to its end without a runtime (`exec::complete_now`). Work that waits on anything else
+//! is refused as an internal error, never left half-done.
 //!
-//! Only hot, money-moving paths whose rules fit in synchronous code use it (a case open); every
-//! other write goes through `db::begin_write`. PostgreSQL has no writer.
+//! The thread takes the process's write turn (`write_turn`'s FIFO queue) for each batch, so it
+//! never races the sqlx writers of the same process for SQLite's lock; writers outside the
+//! process (the CLI) are met by SQLite's busy timeout, as on the pool.
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 use sqlx::sqlite::SqliteConnectOptions;
 use tokio::sync::oneshot;
 
-use crate::domain::db::{self, Dialect, Pool};
+use crate::domain::store::exec::{complete_now, BoxFuture, Done, Exec, Param, Value};
+use crate::domain::store::{self, Dialect, Pool};
 use crate::domain::{DomainError, DomainResult};
 
 /// The most requests one transaction carries: enough to amortise a commit, small enough that the
@@ -33,10 +37,71 @@ pub const MAX_BATCH: usize = 64;
 /// under load), which would stall every request of the batch that happened to trigger it.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 
+/// A write: given a connection inside the write transaction, the future of its work.
+pub trait WriteFn<T>: for<'a> FnOnce(&'a mut dyn Exec) -> BoxFuture<'a, DomainResult<T>> + Send + 'static {}
+impl<T, F> WriteFn<T> for F where F: for<'a> FnOnce(&'a mut dyn Exec) -> BoxFuture<'a, DomainResult<T>> + Send + 'static {}
+
+/// The writer thread's connection as an `Exec`: each call runs at once, synchronously.
+pub struct SqliteExec<'c> {
+    // `&mut`: a shared rusqlite connection cannot cross threads, an exclusive one can.
+    conn: &'c mut Connection,
+}
+
+impl<'c> SqliteExec<'c> {
+    pub fn new(conn: &'c mut Connection) -> Self {
+        SqliteExec { conn }
+    }
+}
+
+impl Exec for SqliteExec<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn run<'a>(&'a mut self, sql: &'a str, params: Vec<Param>) -> BoxFuture<'a, DomainResult<Done>> {
+        let done = run_now(self.conn, sql, params).map_err(|e| error(&e));
+        Box::pin(std::future::ready(done))
+    }
+}
+
+/// One statement on a rusqlite connection (prepared once per connection and cached).
+pub fn run_now(conn: &Connection, sql: &str, params: Vec<Param>) -> rusqlite::Result<Done> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    for (i, p) in params.into_iter().enumerate() {
+        // `$N` is a named parameter to SQLite: the same name twice is one parameter.
+        let Some(idx) = stmt.parameter_index(&format!("${}", i + 1))? else { continue };
+        match p {
+            Param::Int(v) => stmt.raw_bind_parameter(idx, v)?,
+            Param::Real(v) => stmt.raw_bind_parameter(idx, v)?,
+            Param::Text(v) => stmt.raw_bind_parameter(idx, v)?,
+        }
+    }
+    let columns = stmt.column_count();
+    let readonly = stmt.readonly();
+    let mut done = Done::default();
+    let mut rows = stmt.raw_query();
+    while let Some(row) = rows.next()? {
+        let mut values = Vec::with_capacity(columns);
+        for c in 0..columns {
+            values.push(match row.get_ref(c)? {
+                ValueRef::Null => Value::Null,
+                ValueRef::Integer(i) => Value::Int(i),
+                ValueRef::Real(r) => Value::Real(r),
+                ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+                ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+            });
+        }
+        done.rows.push(values);
+    }
+    drop(rows);
+    done.affected = if readonly { 0 } else { conn.changes() };
+    Ok(done)
+}
+
 /// One request's work, run on the writer thread.
 trait Work: Send {
     /// Runs the work inside the batch's transaction; true when its writes are to be kept.
-    fn run(&mut self, conn: &Connection) -> bool;
+    fn run(&mut self, conn: &mut Connection) -> bool;
     /// Answers the request once the batch has ended: `Err` when the batch did not commit.
     fn finish(self: Box<Self>, outcome: Result<(), DomainError>);
 }
@@ -50,11 +115,13 @@ struct Pending<T, F> {
 impl<T, F> Work for Pending<T, F>
 where
     T: Send,
-    F: FnOnce(&Connection) -> DomainResult<T> + Send,
+    F: WriteFn<T>,
 {
-    fn run(&mut self, conn: &Connection) -> bool {
+    fn run(&mut self, conn: &mut Connection) -> bool {
         let Some(work) = self.work.take() else { return false };
-        let result = work(conn);
+        let mut exec = SqliteExec::new(conn);
+        let result = complete_now(work(&mut exec))
+            .unwrap_or_else(|| Err(DomainError::Internal("a write waited on something other than the store".into())));
         let keep = result.is_ok();
         self.result = Some(result);
         keep
@@ -107,8 +174,8 @@ impl Writer {
             return None;
         }
         let url = pool.connect_options().database_url.to_string();
-        let (turn, busy) = db::sqlite_write_queue(&url);
-        let conn = match connect(&url, busy) {
+        let (turn, busy) = store::sqlite_write_queue(&url);
+        let mut conn = match connect(&url, busy) {
             Ok(Some(conn)) => conn,
             Ok(None) => return None,
             Err(e) => {
@@ -139,7 +206,7 @@ impl Writer {
                 }
                 let n = batch.len() as u64;
                 counters.batches.fetch_add(1, Ordering::Relaxed);
-                if run_batch(&conn, batch) {
+                if run_batch(&mut conn, batch) {
                     counters.committed.fetch_add(n, Ordering::Relaxed);
                 }
             }
@@ -159,7 +226,7 @@ impl Writer {
     pub async fn run<T, F>(&self, work: F) -> DomainResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Connection) -> DomainResult<T> + Send + 'static,
+        F: WriteFn<T>,
     {
         let (reply, answer) = oneshot::channel();
         self.jobs
@@ -188,16 +255,21 @@ fn connect(url: &str, busy: Duration) -> Result<Option<Connection>, String> {
     if path.as_os_str() == ":memory:" || url.contains("mode=memory") {
         return Ok(None);
     }
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .map_err(|e| e.to_string())?;
+    connect_file(path, busy).map(Some).map_err(|e| e.to_string())
+}
+
+/// A synchronous connection to an SQLite file with the pool's pragmas: the writer's, the
+/// checkpoint thread's, and the benchmark's raw bound's.
+pub fn connect_file(path: &std::path::Path, busy: Duration) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags)?;
     conn.execute_batch(&format!(
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
          PRAGMA busy_timeout = {}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -8000;",
         busy.as_millis().min(i64::MAX as u128)
-    ))
-    .map_err(|e| e.to_string())?;
+    ))?;
     conn.set_prepared_statement_cache_capacity(64);
-    Ok(Some(conn))
+    Ok(conn)
 }
 
 /// The checkpoint thread: its own connection runs a passive checkpoint every `CHECKPOINT_EVERY`
@@ -232,7 +304,7 @@ fn start_checkpoints(url: &str, busy: Duration) -> Option<mpsc::Sender<()>> {
 
 /// One transaction for the batch, a savepoint per request, one commit, then every answer. True
 /// when the batch committed.
-fn run_batch(conn: &Connection, mut batch: Vec<Box<dyn Work>>) -> bool {
+fn run_batch(conn: &mut Connection, mut batch: Vec<Box<dyn Work>>) -> bool {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
         fail_all(batch, &e);
         return false;
