@@ -4,7 +4,7 @@ use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 use webapp_api::domain::lang::Lang;
-use webapp_api::domain::{inventory, tickets, users, Domain};
+use webapp_api::domain::{inventory, registration, tickets, users, Domain};
 
 use crate::config::Config;
 use crate::handlers::telegram_user;
@@ -32,7 +32,7 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
         Command::Start(payload) => {
             let payload = payload.trim();
             let payload = (!payload.is_empty() && valid_payload(payload)).then_some(payload);
-            users::register(&domain, &user, payload).await?;
+            registration::register(&domain, &user, payload).await?;
             let lang = users::language(&domain, user.id).await;
             if let Some((item_id, code)) = payload.and_then(shared_item) {
                 let (text, url) = match inventory::public(&domain, item_id, code).await {
@@ -58,13 +58,13 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
             bot.send_message(msg.chat.id, text).await?;
         }
         Command::Paysupport => {
-            users::register(&domain, &user, None).await?;
+            registration::register(&domain, &user, None).await?;
             let lang = users::language(&domain, user.id).await;
             let (ticket_id, opened_now) = tickets::open_payment_help(&domain, user.id).await?;
             bot.send_message(msg.chat.id, texts::paysupport(lang, ticket_id, opened_now)).await?;
         }
         Command::Language => {
-            users::register(&domain, &user, None).await?;
+            registration::register(&domain, &user, None).await?;
             let lang = users::language(&domain, user.id).await;
             let kb = InlineKeyboardMarkup::new([[
                 InlineKeyboardButton::callback("Русский", "lang:ru"),
@@ -97,7 +97,7 @@ pub async fn callback(bot: Bot, q: CallbackQuery, domain: Domain) -> HandlerResu
     let data = q.data.as_deref().unwrap_or("");
     if let Some(code) = data.strip_prefix("lang:") {
         let user = telegram_user(&q.from);
-        users::register(&domain, &user, None).await?;
+        registration::register(&domain, &user, None).await?;
         users::set_language(&domain, user.id, code).await?;
         let lang = Lang::parse(code).unwrap_or(Lang::En);
         bot.answer_callback_query(q.id.clone()).text(texts::language_set(lang)).await?;

@@ -3,33 +3,20 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::RwLock;
 
 use hmac::{Hmac, Mac};
-use serde::Deserialize;
+
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::domain::clock::random_hex;
 use crate::domain::store::query;
-use crate::domain::{users, Domain, DomainError, DomainResult};
+use crate::domain::{registration, Domain, DomainError, DomainResult};
 
 type HmacSha256 = Hmac<Sha256>;
 
 /// Init data auth_date may run ahead of our clock by this much (clock skew), no more.
 const MAX_FUTURE_SKEW_SECS: i64 = 300;
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct TelegramUser {
-    pub id: i64,
-    #[serde(default)]
-    pub first_name: String,
-    #[serde(default)]
-    pub last_name: Option<String>,
-    #[serde(default)]
-    pub username: Option<String>,
-    #[serde(default)]
-    pub language_code: Option<String>,
-    #[serde(default)]
-    pub photo_url: Option<String>,
-}
+pub use crate::domain::users::TelegramUser;
 
 /// Init data whose signature, age and user were checked. Holding one means it is genuine.
 #[derive(Clone, Debug, PartialEq)]
@@ -217,7 +204,7 @@ pub async fn sign_in(domain: &Domain, raw_init_data: &str) -> DomainResult<(Stri
                         return Err(DomainError::Unauthorized);
                     }
                 }
-                users::register_in(tx, random.as_ref(), demo_mode, &init.user, init.start_param.as_deref(), now).await?;
+                registration::register_in(tx, random.as_ref(), demo_mode, &init.user, init.start_param.as_deref(), now).await?;
                 // The provably-fair seed exists before anything reads it, so reading it never writes.
                 crate::domain::fair::active_seed(tx, random.as_ref(), user_id, now).await?;
                 let live: Vec<(String,)> = query(

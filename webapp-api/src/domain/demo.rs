@@ -4,19 +4,12 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 use crate::domain::auth::sign_init_data;
 use crate::domain::clock::random_hex;
+pub use crate::domain::registration::{is_demo_id, DEMO_GRANT, DEMO_ID_BASE};
 use crate::domain::telegram::{BoxFuture, Button, Invoice, SharedSkin, Telegram, TgResult};
-use crate::domain::{Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{Domain, DomainError, DomainResult};
 
-/// Demo users get ids from here up, far above real Telegram ids in use.
-pub const DEMO_ID_BASE: i64 = 900_000_000_000;
-/// What a demo user starts with, so every screen can be tried.
-pub const DEMO_GRANT: Tokens = Tokens::whole(5000);
 /// Demo invoice links end in this slug prefix followed by the transaction id.
 pub const DEMO_INVOICE_PREFIX: &str = "https://t.me/$demo";
-
-pub fn is_demo_id(id: i64) -> bool {
-    (DEMO_ID_BASE..DEMO_ID_BASE + 1_000_000_000).contains(&id)
-}
 
 /// Signed init data for a demo user: `demo_id` when it is one, else a fresh one.
 pub fn init_data(domain: &Domain, demo_id: Option<i64>, start_param: Option<&str>) -> DomainResult<(String, i64)> {

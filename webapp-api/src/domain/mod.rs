@@ -16,6 +16,7 @@ pub mod money;
 pub mod notifications;
 pub mod payments;
 pub mod referrals;
+pub mod registration;
 pub mod rewards;
 pub mod settings;
 pub mod store;

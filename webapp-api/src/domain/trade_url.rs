@@ -1,4 +1,5 @@
 //! Steam trade-offer links.
+use crate::domain::store::{query, Exec};
 use crate::domain::{DomainError, DomainResult};
 
 /// A trade link that passed the rule: `https://steamcommunity.com/tradeoffer/new/?partner=N&token=T`
@@ -38,6 +39,17 @@ impl std::fmt::Display for TradeUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{PREFIX}partner={}&token={}", self.partner, self.token)
     }
+}
+
+/// Stores `url` as the player's trade link.
+pub async fn save(conn: &mut dyn Exec, user_id: i64, url: &TradeUrl, now: i64) -> DomainResult<()> {
+    query("UPDATE users SET trade_url = $1, updated_at = $2 WHERE id = $3")
+        .bind(url.to_string())
+        .bind(now)
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 #[cfg(test)]

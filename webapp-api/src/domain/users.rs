@@ -1,12 +1,29 @@
-//! Players: registration from Telegram, profile, trade link, agreement, language.
+//! Players: who they are on Telegram, profile, trade link, agreement, language, what unlocks
+//! withdrawals. Registration is `registration.rs`.
 use serde::Serialize;
 
-use crate::domain::auth::TelegramUser;
-use crate::domain::clock::{random_hex, Random};
+use serde::Deserialize;
+
 use crate::domain::lang::Lang;
 use crate::domain::store::{query, Exec};
-use crate::domain::trade_url::TradeUrl;
-use crate::domain::{demo, ledger, referrals, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::trade_url::{self, TradeUrl};
+use crate::domain::{Domain, DomainError, DomainResult, Tokens};
+
+/// A Telegram user as init data or an update names them.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct TelegramUser {
+    pub id: i64,
+    #[serde(default)]
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: Option<String>,
+    #[serde(default)]
+    pub username: Option<String>,
+    #[serde(default)]
+    pub language_code: Option<String>,
+    #[serde(default)]
+    pub photo_url: Option<String>,
+}
 
 /// What `/me` and sign-in answer.
 #[derive(Clone, Debug, Serialize)]
@@ -33,77 +50,6 @@ pub struct Profile {
     pub withdrawals_unlocked: bool,
     /// Stars of purchases still needed before withdrawals unlock (0 when met or off).
     pub stars_to_unlock_withdrawals: i64,
-}
-
-/// Inserts a user seen for the first time or refreshes their Telegram fields. True when new.
-/// Insert first, `ON CONFLICT DO NOTHING`: two first contacts at once (two replicas) make one
-/// user; the second waits for the first and then refreshes it. Either way this transaction holds
-/// the user's row from here on.
-pub async fn upsert_from_telegram(conn: &mut dyn Exec, random: &dyn Random, user: &TelegramUser, now: i64) -> DomainResult<bool> {
-    let inserted = query(
-        "INSERT INTO users(id, first_name, last_name, username, language_code, photo_url, ref_code, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT(id) DO NOTHING",
-    )
-    .bind(user.id)
-    .bind(&user.first_name)
-    .bind(user.last_name.as_deref().unwrap_or(""))
-    .bind(&user.username)
-    .bind(&user.language_code)
-    .bind(&user.photo_url)
-    .bind(random_hex(random, 5))
-    .bind(now)
-    .bind(now)
-    .execute(conn)
-    .await?;
-    if inserted == 1 {
-        return Ok(true);
-    }
-    query(
-        "UPDATE users SET first_name = $1, last_name = $2, username = $3, language_code = $4, photo_url = $5, updated_at = $6
-         WHERE id = $7",
-    )
-    .bind(&user.first_name)
-    .bind(user.last_name.as_deref().unwrap_or(""))
-    .bind(&user.username)
-    .bind(&user.language_code)
-    .bind(&user.photo_url)
-    .bind(now)
-    .bind(user.id)
-    .execute(conn)
-    .await?;
-    Ok(false)
-}
-
-/// A first or repeated contact (mini-app sign-in or bot `/start`): registers or refreshes the
-/// user; for a new user, attributes the referral in `start_param` and (demo mode) grants the
-/// demo tokens. True when the user is new.
-pub async fn register_in(
-    conn: &mut dyn Exec,
-    random: &dyn Random,
-    demo_mode: bool,
-    user: &TelegramUser,
-    start_param: Option<&str>,
-    now: i64,
-) -> DomainResult<bool> {
-    let is_new = upsert_from_telegram(conn, random, user, now).await?;
-    if is_new {
-        if let Some(code) = start_param.and_then(referrals::code_from_start_param) {
-            referrals::attribute(conn, user.id, &code, now).await?;
-        }
-        if demo_mode && demo::is_demo_id(user.id) {
-            query("UPDATE users SET is_demo = 1 WHERE id = $1").bind(user.id).execute(conn).await?;
-            ledger::post(conn, user.id, demo::DEMO_GRANT, "demo_grant", &format!("demo-grant:{}", user.id), now).await?;
-        }
-    }
-    Ok(is_new)
-}
-
-pub async fn register(domain: &Domain, user: &TelegramUser, start_param: Option<&str>) -> DomainResult<bool> {
-    let (random, demo_mode, now) = (domain.random.clone(), domain.config.demo, domain.now());
-    let (user, start_param) = (user.clone(), start_param.map(str::to_owned));
-    domain
-        .write(move |tx| Box::pin(async move { register_in(tx, random.as_ref(), demo_mode, &user, start_param.as_deref(), now).await }))
-        .await
 }
 
 // Flags are stored as 0/1 integers on both engines.
@@ -134,7 +80,7 @@ pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
     .fetch_optional(&mut conn)
     .await?;
     let r = row.ok_or(DomainError::Unauthorized)?;
-    let stars_left = crate::domain::withdrawals::stars_to_unlock(domain.config.withdraw_min_stars, &mut *conn, user_id).await?;
+    let stars_left = stars_to_unlock(domain.config.withdraw_min_stars, &mut *conn, user_id).await?;
     Ok(Profile {
         telegram_id: r.0,
         first_name: r.1,
@@ -208,18 +154,8 @@ pub async fn trade_url(domain: &Domain, user_id: i64) -> DomainResult<Option<Str
 pub async fn set_trade_url(domain: &Domain, user_id: i64, raw: &str) -> DomainResult<TradeUrl> {
     let url = TradeUrl::parse(raw)?;
     let (saved, now) = (url.clone(), domain.now());
-    domain.write(move |tx| Box::pin(async move { save_trade_url(tx, user_id, &saved, now).await })).await?;
+    domain.write(move |tx| Box::pin(async move { trade_url::save(tx, user_id, &saved, now).await })).await?;
     Ok(url)
-}
-
-pub async fn save_trade_url(conn: &mut dyn Exec, user_id: i64, url: &TradeUrl, now: i64) -> DomainResult<()> {
-    query("UPDATE users SET trade_url = $1, updated_at = $2 WHERE id = $3")
-        .bind(url.to_string())
-        .bind(now)
-        .bind(user_id)
-        .execute(conn)
-        .await?;
-    Ok(())
 }
 
 pub async fn has_agreed(domain: &Domain, user_id: i64) -> DomainResult<bool> {
@@ -248,4 +184,22 @@ pub fn display_name(first: &str, last: &str, username: Option<&str>) -> String {
     } else {
         username.map(|u| format!("@{u}")).unwrap_or_else(|| "Player".into())
     }
+}
+
+/// Lifetime Stars a player paid that stand (refunded purchases do not count). Demo mode's
+/// purchases are ordinary rows, so there they count too.
+pub async fn paid_stars(conn: &mut dyn Exec, user_id: i64) -> DomainResult<i64> {
+    let (stars,): (i64,) = query("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND status = 'success'")
+        .bind(user_id)
+        .fetch_one(conn)
+        .await?;
+    Ok(stars)
+}
+
+/// Stars still to pay before withdrawals unlock (0 = unlocked, or the rule is off).
+pub async fn stars_to_unlock(min: i64, conn: &mut dyn Exec, user_id: i64) -> DomainResult<i64> {
+    if min <= 0 {
+        return Ok(0);
+    }
+    Ok((min - paid_stars(conn, user_id).await?).max(0))
 }

@@ -12,7 +12,7 @@ use crate::domain::inventory::{self, Item};
 use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
-use crate::domain::trade_url::TradeUrl;
+use crate::domain::trade_url::{self, TradeUrl};
 use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
 
 /// Why a withdrawal failed, as a machine code the player's texts translate.
@@ -35,24 +35,6 @@ pub fn parse_failure(text: &str) -> Option<(String, Option<String>)> {
         return Some((first_lc, Some(rest.to_owned()).filter(|r| !r.is_empty())));
     }
     Some(("other".into(), Some(text.to_owned())))
-}
-
-/// Lifetime Stars a player paid that stand (refunded purchases do not count). Demo mode's
-/// purchases are ordinary rows, so there they count too.
-pub async fn paid_stars(conn: &mut dyn Exec, user_id: i64) -> DomainResult<i64> {
-    let (stars,): (i64,) = query("SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND status = 'success'")
-        .bind(user_id)
-        .fetch_one(conn)
-        .await?;
-    Ok(stars)
-}
-
-/// Stars still to pay before withdrawals unlock (0 = unlocked, or the rule is off).
-pub async fn stars_to_unlock(min: i64, conn: &mut dyn Exec, user_id: i64) -> DomainResult<i64> {
-    if min <= 0 {
-        return Ok(0);
-    }
-    Ok((min - paid_stars(conn, user_id).await?).max(0))
 }
 
 #[derive(Debug, Serialize)]
@@ -96,7 +78,7 @@ async fn request_in(
     if debt > 0 {
         return Err(DomainError::DebtOutstanding(Tokens(debt)));
     }
-    let left = stars_to_unlock(min_stars, tx, user_id).await?;
+    let left = users::stars_to_unlock(min_stars, tx, user_id).await?;
     if left > 0 {
         return Err(DomainError::DepositRequired { min_stars, stars_left: left });
     }
@@ -119,7 +101,7 @@ async fn request_in(
             .bind(now)
             .fetch_one(tx)
             .await?;
-    users::save_trade_url(tx, user_id, &url, now).await?;
+    trade_url::save(tx, user_id, &url, now).await?;
     let item = inventory::item_in(tx, user_id, item_id).await?;
     Ok(Requested { item, withdrawal_id })
 }
