@@ -1,11 +1,12 @@
 //! The axum side: routes, middleware, static files. Translation only: each handler makes one
 //! domain call and maps its result.
 //!
-//! Module layers, each using only those above it (no module uses this one):
-//! - leaves: `error`, `health`, `ratelimit`, `dto`, `openapi`;
+//! The modules form layers; each uses only modules of the layers before it, and none uses this
+//! file (`bot/tests/it/hardening.rs` checks there is no circle):
+//! - `error`, `health`, `ratelimit` (no other `http` module), `dto` (error), `openapi` (dto);
 //! - `metrics` (error, health), `config` (metrics, ratelimit), `state` (config, metrics,
 //!   ratelimit), `extract` (error, state);
-//! - what serves requests: `gate`, `ops`, `routes`;
+//! - what serves requests: `gate`, `ops`, `routes` (each area: dto, error, extract, state);
 //! - this file: the router and its outermost layer.
 pub mod config;
 pub mod dto;
