@@ -306,10 +306,10 @@ impl From<IpAddr> for AddressKey {
 /// the map per this many requests.
 const SWEEP_EVERY: u32 = 4096;
 
-/// One budget (an action, per user or per address) over all its keys.
 /// governor's keyed limiter (`DefaultKeyedRateLimiter` when `C` is the default clock).
 type Keyed<K, C> = RateLimiter<K, DefaultKeyedStateStore<K>, C, NoOpMiddleware<<C as Clock>::Instant>>;
 
+/// One budget (an action, per user or per address) over all its keys.
 struct Buckets<K: std::hash::Hash + Eq + Clone, C: Clock> {
     limiter: Keyed<K, C>,
     checks: AtomicU32,
@@ -438,6 +438,14 @@ mod tests {
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()
+    }
+
+    /// Production runs governor's default keyed limiter; only the tests swap the clock.
+    #[allow(dead_code)]
+    fn the_default_clock_gives_governors_default_keyed_limiter(
+        l: Keyed<AddressKey, DefaultClock>,
+    ) -> governor::DefaultKeyedRateLimiter<AddressKey> {
+        l
     }
 
     #[test]
