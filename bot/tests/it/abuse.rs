@@ -219,6 +219,91 @@ async fn metrics_are_off_by_default_and_behind_the_token_when_set() {
     app.stop().await;
 }
 
+/// What dashboards read: each family's name, type and help text, and the label names of its
+/// series. A change here breaks a dashboard or an alert.
+const EXPOSITION: &[(&str, &str, &str, &[&str])] = &[
+    ("fragbox_http_requests_total", "counter", "HTTP requests answered, by route, method and status.", &["route", "method", "status"]),
+    ("fragbox_http_request_duration_seconds", "histogram", "Time to answer, by route.", &["route"]),
+    ("fragbox_errors_total", "counter", "Error responses, by error code.", &["code"]),
+    ("fragbox_case_opens_total", "counter", "Cases opened (committed).", &[]),
+    ("fragbox_tokens_credited_total", "counter", "Tokens credited to players (ledger entries > 0).", &[]),
+    ("fragbox_tokens_debited_total", "counter", "Tokens debited from players (ledger entries < 0).", &[]),
+    ("fragbox_stars_received_total", "counter", "Telegram Stars received in successful payments.", &[]),
+    ("fragbox_payments_total", "counter", "Successful Stars payments.", &[]),
+    ("fragbox_bot_updates_total", "counter", "Telegram updates handled by the dispatcher.", &[]),
+    ("fragbox_uptime_seconds", "gauge", "Seconds since the process started.", &[]),
+    ("fragbox_bot_up", "gauge", "1 while the bot reaches Telegram (0 when it does not, or in demo mode).", &[]),
+    ("fragbox_resident_memory_bytes", "gauge", "Resident set size.", &[]),
+    ("fragbox_resident_memory_peak_bytes", "gauge", "Peak resident set size.", &[]),
+];
+
+/// Only where the SQLite writer thread runs (not on PostgreSQL).
+const WRITER_EXPOSITION: &[(&str, &str, &str, &[&str])] = &[
+    ("fragbox_sqlite_writer_requests_total", "counter", "Writes handed to the SQLite writer thread.", &[]),
+    ("fragbox_sqlite_writer_batches_total", "counter", "Transactions the SQLite writer ran (group commit: several writes each).", &[]),
+    ("fragbox_sqlite_writer_committed_total", "counter", "Writes whose SQLite writer transaction committed.", &[]),
+];
+
+/// The label names of a series line (`name{a="x",b="y"} 1`), in order.
+fn label_names(series: &str) -> Vec<String> {
+    let Some((_, labels)) = series.split_once('{') else { return Vec::new() };
+    let labels = labels.trim_end_matches('}');
+    labels.split("\",").filter(|l| !l.is_empty()).map(|l| l.split_once('=').unwrap().0.to_owned()).collect()
+}
+
+#[tokio::test]
+async fn the_metrics_exposition_keeps_every_name_type_help_text_and_label() {
+    let app = TestApp::start(Options { env: vec![("METRICS_ENABLED", "true".into())], ..Options::default() }).await;
+    let t = app.sign_in(803, "D").await;
+    let (s, b) = app.post("/api/v1/cases/covert-ops/open", Some(&t), json!({})).await;
+    assert_error(s, &b, 409, "insufficient_tokens");
+
+    let res = app.http.get(format!("{}/metrics", app.base)).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "text/plain; version=0.0.4; charset=utf-8");
+    let text = res.text().await.unwrap();
+
+    let mut expected: Vec<_> = EXPOSITION.to_vec();
+    if !on_postgres() {
+        expected.extend_from_slice(WRITER_EXPOSITION);
+    }
+    let mut families: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("# TYPE ")).map(|l| l.split(' ').next().unwrap()).collect();
+    families.sort();
+    let mut names: Vec<&str> = expected.iter().map(|e| e.0).collect();
+    names.sort();
+    assert_eq!(families, names, "{text}");
+    for (name, kind, help, _) in &expected {
+        assert!(text.contains(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n")), "{name}: help or type changed\n{text}");
+    }
+
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let series = line.rsplit_once(' ').unwrap().0;
+        let sample = series.split('{').next().unwrap();
+        let (family, extra): (&str, &[&str]) = match expected.iter().find(|e| e.0 == sample) {
+            Some(e) => (e.0, &[]),
+            None => match sample.strip_suffix("_bucket") {
+                Some(f) => (f, &["le"]),
+                None => (sample.strip_suffix("_sum").or_else(|| sample.strip_suffix("_count")).unwrap_or(sample), &[]),
+            },
+        };
+        let labels = expected.iter().find(|e| e.0 == family).unwrap_or_else(|| panic!("unknown series {line}")).3;
+        let want: Vec<&str> = labels.iter().chain(extra).copied().collect();
+        assert_eq!(label_names(series), want, "{line}");
+    }
+
+    let route = r#"route="/api/v1/cases/{id}/open""#;
+    let bounds: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with(&format!("fragbox_http_request_duration_seconds_bucket{{{route},")))
+        .map(|l| l.split("le=\"").nth(1).unwrap().split('"').next().unwrap())
+        .collect();
+    let want = ["0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "+Inf"];
+    assert_eq!(bounds, want, "{text}");
+    assert!(text.contains(&format!(r#"fragbox_http_requests_total{{{route},method="POST",status="409"}} 1"#)), "{text}");
+    assert_eq!(metric(&text, r#"fragbox_errors_total{code="insufficient_tokens"}"#), 1.0);
+    app.stop().await;
+}
+
 /// Every route that takes an id in its path, and what another user's id must get. A new route
 /// with an id fails `the_sweep_covers_every_route_with_an_id` until it is added here.
 const ID_ROUTES: &[&str] = &[

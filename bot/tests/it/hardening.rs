@@ -1,6 +1,6 @@
 //! The contract holds for every input: bounded metrics, one error shape, object bodies only,
 //! the OpenAPI document, sessions, rate limits on writes, long ticket forwards, the server-side
-//! dev gate and the guarded public card.
+//! dev gate, the guarded public card, and HTTP modules that import each other in layers.
 use std::sync::Arc;
 
 use reqwest::{Method, StatusCode};
@@ -188,6 +188,82 @@ async fn the_openapi_document_covers_every_route_with_its_errors() {
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
     app.stop().await;
+}
+
+/// Each module of `webapp-api/src/http` (`""` is `http/mod.rs`, `"routes::cases"` a route area)
+/// and the `http` modules its code (its tests aside) names, through `crate::http::` or `super::`.
+fn http_module_imports() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let root = repo_root().join("webapp-api/src/http");
+    let mut sources = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path.strip_prefix(&root).unwrap().with_extension("");
+                let name = rel.to_str().unwrap().replace('/', "::");
+                let name = if name == "mod" { String::new() } else { name.strip_suffix("::mod").unwrap_or(&name).to_owned() };
+                sources.push((name, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    let modules: Vec<String> = sources.iter().map(|(n, _)| n.clone()).collect();
+    let parent = |m: &str| m.rsplit_once("::").map(|(p, _)| p.to_owned()).unwrap_or_default();
+    let mut imports = std::collections::BTreeMap::new();
+    for (name, src) in &sources {
+        let code = src.split("#[cfg(test)]").next().unwrap();
+        let mut uses = std::collections::BTreeSet::new();
+        for chunk in code.split("crate::http::").skip(1) {
+            let path: String = chunk.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':').collect();
+            let segments: Vec<&str> = path.split("::").collect();
+            // The longest prefix of the path that is a module.
+            let module = (1..=segments.len()).rev().map(|n| segments[..n].join("::")).find(|m| modules.contains(m));
+            uses.insert(module.unwrap_or_default());
+        }
+        if !name.is_empty() && code.contains("super::") {
+            uses.insert(parent(name));
+        }
+        uses.remove(name);
+        imports.insert(name.clone(), uses);
+    }
+    imports
+}
+
+#[test]
+fn the_http_modules_import_each_other_without_circles() {
+    let imports = http_module_imports();
+    assert!(imports.len() >= 20 && imports.contains_key("routes::cases"), "{imports:?}");
+    // Depth-first: a module met again while still on the path closes a circle.
+    fn visit<'a>(
+        m: &'a str,
+        imports: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        path: &mut Vec<&'a str>,
+        done: &mut std::collections::BTreeSet<&'a str>,
+    ) {
+        if let Some(i) = path.iter().position(|p| *p == m) {
+            let mut circle = path[i..].to_vec();
+            circle.push(m);
+            panic!("the http modules import each other in a circle: {circle:?}");
+        }
+        if !done.insert(m) {
+            return;
+        }
+        path.push(m);
+        for next in imports.get(m).into_iter().flatten() {
+            visit(next, imports, path, done);
+        }
+        path.pop();
+    }
+    let mut done = std::collections::BTreeSet::new();
+    for m in imports.keys() {
+        visit(m, &imports, &mut Vec::new(), &mut done);
+    }
+    // Nothing below the router uses it.
+    for (m, uses) in &imports {
+        assert!(m.is_empty() || !uses.contains(""), "{m} uses http/mod.rs");
+    }
 }
 
 #[tokio::test]

@@ -1,4 +1,7 @@
 //! The one mapping from errors to HTTP: status, and `{"success":false,"error","message","code"}`.
+//!
+//! A leaf of the HTTP layer: it uses nothing else of `crate::http`, so every other module may
+//! use it.
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
@@ -9,6 +12,11 @@ tokio::task_local! {
     /// The language of the request being answered (set by the `language` middleware).
     pub static REQUEST_LANG: Lang;
 }
+
+/// The error code an error response carried (set here, read by the metrics as the response
+/// leaves).
+#[derive(Clone, Copy, Debug)]
+pub struct ErrorCode(pub &'static str);
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -64,7 +72,7 @@ pub fn error_body(code: &str, text: &str) -> String {
 fn json_response(status: StatusCode, code: &'static str, text: &str) -> Response {
     let mut res = (status, error_body(code, text)).into_response();
     res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    res.extensions_mut().insert(crate::http::metrics::ErrorCode(code));
+    res.extensions_mut().insert(ErrorCode(code));
     res
 }
 

@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 
 use crate::domain::{auth, DomainError};
 use crate::http::error::ApiError;
-use crate::http::AppState;
+use crate::http::state::AppState;
 
 /// The Telegram id of the user behind the request's bearer token.
 #[derive(Clone, Copy, Debug)]

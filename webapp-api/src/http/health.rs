@@ -1,25 +1,11 @@
-//! `GET /readyz` and the bot's link to Telegram as the process sees it.
-//!
-//! `/healthz` says the process answers; `/readyz` says it can do its job: the database answers
-//! and, with a bot token, the bot has reached Telegram recently. A proxy or an orchestrator
-//! sends players only to ready replicas.
+//! The bot's link to Telegram as the process sees it: written by the bot's loops, read by
+//! `/readyz` and `/metrics` (both in `ops`). A leaf: it uses nothing else of `crate::http`.
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
-use serde_json::json;
-
-use crate::http::AppState;
 
 /// The bot counts as up while its last call to Telegram succeeded and is at most this old.
 /// The bot polls (or, on webhooks, checks in) far more often than this.
 pub const BOT_RECENT: Duration = Duration::from_secs(90);
-
-/// How long `/readyz` waits for the database.
-pub const DB_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Link {
@@ -99,33 +85,6 @@ impl BotHealth {
         let s = self.lock();
         s.enabled && s.link == Link::Up && s.last_ok.is_some_and(|t| t.elapsed() <= BOT_RECENT)
     }
-}
-
-/// `GET /readyz`: 200 when every part is up, else 503; the body names each part's state
-/// (`up`, `down`, or `off` for a bot in demo mode) and lists the parts that are down.
-pub async fn readyz(State(state): State<AppState>) -> Response {
-    let db_up = matches!(tokio::time::timeout(DB_CHECK_TIMEOUT, sqlx::query("SELECT 1").execute(&state.domain.db)).await, Ok(Ok(_)));
-    let bot = &state.metrics.bot;
-    let bot_state = match (bot.enabled(), bot.is_up()) {
-        (false, _) => "off",
-        (true, true) => "up",
-        (true, false) => "down",
-    };
-    let mut down = Vec::new();
-    if !db_up {
-        down.push("database");
-    }
-    if bot_state == "down" {
-        down.push("bot");
-    }
-    let status = if down.is_empty() { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
-    let body = json!({
-        "ready": down.is_empty(),
-        "database": if db_up { "up" } else { "down" },
-        "bot": bot_state,
-        "down": down,
-    });
-    (status, Json(body)).into_response()
 }
 
 #[cfg(test)]

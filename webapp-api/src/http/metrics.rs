@@ -1,49 +1,65 @@
-//! Request ids, the access log and `GET /metrics` in the Prometheus text format.
+//! Request ids, the access log and the Prometheus exposition served at `GET /metrics` (the text
+//! format 0.0.4, written by `prometheus-client`).
 //!
 //! HTTP figures (requests by route, method and status; latency; error codes) are counted in
 //! memory as responses leave. Money and game figures (opens, tokens credited and debited, Stars
 //! received) are read from the database at scrape time, incrementally past the last row seen,
 //! so they count what was committed, by anyone (API, bot or CLI), and cost O(new rows).
-use std::collections::HashMap;
+//!
+//! Names, types, help texts and labels are what dashboards and alerts read: they do not change
+//! (`bot/tests/it/abuse.rs` holds the list).
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::response::{IntoResponse, Response};
-use subtle::ConstantTimeEq;
+use axum::extract::{MatchedPath, Request};
+use axum::http::{HeaderValue, Method};
+use axum::response::Response;
+use prometheus_client::encoding::{prometheus_text, EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
 use tracing::Instrument;
 
 use crate::domain::store::Pool;
-use crate::domain::{DomainError, Tokens};
-use crate::http::error::ApiError;
-use crate::http::{extract, AppState};
-
-/// The error code an error response carried (set by `ApiError`, read by the metrics).
-#[derive(Clone, Copy, Debug)]
-pub struct ErrorCode(pub &'static str);
+use crate::http::error::ErrorCode;
+use crate::http::health::BotHealth;
 
 /// Upper bounds of the latency histogram, in seconds.
 const BUCKETS: [f64; 13] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
 
-#[derive(Default)]
-struct Histogram {
-    buckets: [AtomicU64; BUCKETS.len()],
-    count: AtomicU64,
-    sum_micros: AtomicU64,
+fn latency_histogram() -> Histogram {
+    Histogram::new(BUCKETS)
 }
 
-impl Histogram {
-    fn observe(&self, d: Duration) {
-        let secs = d.as_secs_f64();
-        if let Some(i) = BUCKETS.iter().position(|b| secs <= *b) {
-            self.buckets[i].fetch_add(1, Ordering::Relaxed);
-        }
-        self.count.fetch_add(1, Ordering::Relaxed);
-        self.sum_micros.fetch_add(d.as_micros() as u64, Ordering::Relaxed);
+/// A route pattern as a label value: shared, so counting a request clones a pointer, not the text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Route(Arc<str>);
+
+impl EncodeLabelValue for Route {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> std::fmt::Result {
+        encoder.write_str(&self.0)
     }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct RequestLabels {
+    route: Route,
+    method: &'static str,
+    status: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct RouteLabels {
+    route: Route,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct ErrorLabels {
+    code: &'static str,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -55,8 +71,23 @@ struct DbTotals {
     opens: i64,
 }
 
-/// Route pattern, method label, status.
-type RequestKey = (Arc<str>, &'static str, u16);
+/// The SQLite writer thread's counters at scrape time.
+#[derive(Clone, Copy)]
+struct WriterFigures {
+    requests: u64,
+    batches: u64,
+    committed: u64,
+}
+
+/// What a scrape reads outside the in-memory counters.
+struct Scraped {
+    totals: DbTotals,
+    stars: i64,
+    paid: i64,
+    writer: Option<WriterFigures>,
+    /// Current and peak resident memory, where the system tells.
+    memory: Option<(u64, u64)>,
+}
 
 /// The method as a label: the standard methods by name, anything else `OTHER`, so made-up
 /// methods cannot grow the label set (or the memory that holds it).
@@ -75,16 +106,16 @@ pub fn method_label(m: &Method) -> &'static str {
     }
 }
 
-/// Counters of one process. Cheap to share; every update is an atomic add under a read lock
-/// (the write lock is taken only the first time a label set is seen).
+/// Counters of one process. Cheap to share: every update is an atomic add under a read lock
+/// (a family takes its write lock only the first time it sees a label set).
 pub struct Metrics {
     started: Instant,
-    requests: RwLock<HashMap<RequestKey, AtomicU64>>,
-    latency: RwLock<HashMap<Arc<str>, Histogram>>,
-    errors: RwLock<HashMap<&'static str, AtomicU64>>,
-    bot_updates: AtomicU64,
+    requests: Family<RequestLabels, Counter>,
+    latency: Family<RouteLabels, Histogram, fn() -> Histogram>,
+    errors: Family<ErrorLabels, Counter>,
+    bot_updates: Counter,
     /// The bot's link to Telegram (`fragbox_bot_up`, `/readyz`).
-    pub bot: crate::http::health::BotHealth,
+    pub bot: BotHealth,
     db: tokio::sync::Mutex<DbTotals>,
     request_seq: AtomicU64,
     request_prefix: u32,
@@ -96,11 +127,11 @@ impl Default for Metrics {
         let _ = getrandom::getrandom(&mut prefix);
         Metrics {
             started: Instant::now(),
-            requests: RwLock::default(),
-            latency: RwLock::default(),
-            errors: RwLock::default(),
-            bot_updates: AtomicU64::new(0),
-            bot: Default::default(),
+            requests: Family::default(),
+            latency: Family::new_with_constructor(latency_histogram),
+            errors: Family::default(),
+            bot_updates: Counter::default(),
+            bot: BotHealth::default(),
             db: tokio::sync::Mutex::default(),
             request_seq: AtomicU64::new(0),
             request_prefix: u32::from_be_bytes(prefix),
@@ -108,30 +139,18 @@ impl Default for Metrics {
     }
 }
 
-fn bump<K: std::hash::Hash + Eq>(map: &RwLock<HashMap<K, AtomicU64>>, key: K) {
-    if let Some(c) = map.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
-        c.fetch_add(1, Ordering::Relaxed);
-        return;
-    }
-    map.write().unwrap_or_else(|p| p.into_inner()).entry(key).or_default().fetch_add(1, Ordering::Relaxed);
-}
-
 impl Metrics {
     /// One Telegram update went through the dispatcher.
     pub fn bot_update(&self) {
-        self.bot_updates.fetch_add(1, Ordering::Relaxed);
+        self.bot_updates.inc();
     }
 
     fn record(&self, route: Arc<str>, method: &'static str, status: u16, elapsed: Duration, error: Option<ErrorCode>) {
-        {
-            let found = self.latency.read().unwrap_or_else(|p| p.into_inner()).get(&route).map(|h| h.observe(elapsed)).is_some();
-            if !found {
-                self.latency.write().unwrap_or_else(|p| p.into_inner()).entry(route.clone()).or_default().observe(elapsed);
-            }
-        }
-        bump(&self.requests, (route, method, status));
+        let route = Route(route);
+        self.latency.get_or_create(&RouteLabels { route: route.clone() }).observe(elapsed.as_secs_f64());
+        self.requests.get_or_create(&RequestLabels { route, method, status }).inc();
         if let Some(ErrorCode(code)) = error {
-            bump(&self.errors, code);
+            self.errors.get_or_create(&ErrorLabels { code }).inc();
         }
     }
 
@@ -147,100 +166,67 @@ impl Metrics {
         )
         .fetch_one(db)
         .await?;
-        let mut out = String::with_capacity(8 * 1024);
-        let w = &mut out;
+        let writer = writer.map(|w| {
+            let s = w.stats();
+            WriterFigures { requests: s.requests, batches: s.batches, committed: s.committed }
+        });
+        Ok(self.encode(&Scraped { totals, stars, paid, writer, memory: memory() }))
+    }
 
-        let _ = writeln!(w, "# HELP fragbox_http_requests_total HTTP requests answered, by route, method and status.");
-        let _ = writeln!(w, "# TYPE fragbox_http_requests_total counter");
-        let mut rows: Vec<(String, u64)> = self
-            .requests
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .iter()
-            .map(|((route, method, status), c)| {
-                (format!("route=\"{}\",method=\"{method}\",status=\"{status}\"", escape(route)), c.load(Ordering::Relaxed))
-            })
-            .collect();
-        rows.sort();
-        for (labels, v) in rows {
-            let _ = writeln!(w, "fragbox_http_requests_total{{{labels}}} {v}");
-        }
-
-        let _ = writeln!(w, "# HELP fragbox_http_request_duration_seconds Time to answer, by route.");
-        let _ = writeln!(w, "# TYPE fragbox_http_request_duration_seconds histogram");
-        {
-            let latency = self.latency.read().unwrap_or_else(|p| p.into_inner());
-            let mut routes: Vec<&Arc<str>> = latency.keys().collect();
-            routes.sort();
-            for route in routes {
-                let h = &latency[route];
-                let r = escape(route);
-                let mut cumulative = 0;
-                for (i, bound) in BUCKETS.iter().enumerate() {
-                    cumulative += h.buckets[i].load(Ordering::Relaxed);
-                    let _ = writeln!(w, "fragbox_http_request_duration_seconds_bucket{{route=\"{r}\",le=\"{bound}\"}} {cumulative}");
-                }
-                let count = h.count.load(Ordering::Relaxed);
-                let _ = writeln!(w, "fragbox_http_request_duration_seconds_bucket{{route=\"{r}\",le=\"+Inf\"}} {count}");
-                let sum = h.sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
-                let _ = writeln!(w, "fragbox_http_request_duration_seconds_sum{{route=\"{r}\"}} {sum}");
-                let _ = writeln!(w, "fragbox_http_request_duration_seconds_count{{route=\"{r}\"}} {count}");
-            }
-        }
-
-        let _ = writeln!(w, "# HELP fragbox_errors_total Error responses, by error code.");
-        let _ = writeln!(w, "# TYPE fragbox_errors_total counter");
-        let mut errors: Vec<(&'static str, u64)> =
-            self.errors.read().unwrap_or_else(|p| p.into_inner()).iter().map(|(k, v)| (*k, v.load(Ordering::Relaxed))).collect();
-        errors.sort();
-        for (code, v) in errors {
-            let _ = writeln!(w, "fragbox_errors_total{{code=\"{code}\"}} {v}");
-        }
-
-        let counters: [(&str, &str, String); 6] = [
-            ("fragbox_case_opens_total", "Cases opened (committed).", totals.opens.to_string()),
-            ("fragbox_tokens_credited_total", "Tokens credited to players (ledger entries > 0).", Tokens(totals.credited).to_string()),
-            ("fragbox_tokens_debited_total", "Tokens debited from players (ledger entries < 0).", Tokens(totals.debited).to_string()),
-            ("fragbox_stars_received_total", "Telegram Stars received in successful payments.", stars.to_string()),
-            ("fragbox_payments_total", "Successful Stars payments.", paid.to_string()),
-            (
-                "fragbox_bot_updates_total",
-                "Telegram updates handled by the dispatcher.",
-                self.bot_updates.load(Ordering::Relaxed).to_string(),
-            ),
-        ];
-        for (name, help, v) in counters {
-            let _ = writeln!(w, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}");
-        }
-        let _ = writeln!(w, "# HELP fragbox_uptime_seconds Seconds since the process started.\n# TYPE fragbox_uptime_seconds gauge");
-        let _ = writeln!(w, "fragbox_uptime_seconds {}", self.started.elapsed().as_secs());
-        let _ = writeln!(w, "# HELP fragbox_bot_up 1 while the bot reaches Telegram (0 when it does not, or in demo mode).");
-        let _ = writeln!(w, "# TYPE fragbox_bot_up gauge\nfragbox_bot_up {}", u8::from(self.bot.is_up()));
-        if let Some(writer) = writer {
-            let s = writer.stats();
-            let lines: [(&str, &str, u64); 3] = [
-                ("fragbox_sqlite_writer_requests_total", "Writes handed to the SQLite writer thread.", s.requests),
-                (
-                    "fragbox_sqlite_writer_batches_total",
-                    "Transactions the SQLite writer ran (group commit: several writes each).",
-                    s.batches,
-                ),
-                ("fragbox_sqlite_writer_committed_total", "Writes whose SQLite writer transaction committed.", s.committed),
-            ];
-            for (name, help, v) in lines {
-                let _ = writeln!(w, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}");
-            }
-        }
-        if let Some((rss, hwm)) = memory() {
-            let _ = writeln!(w, "# HELP fragbox_resident_memory_bytes Resident set size.\n# TYPE fragbox_resident_memory_bytes gauge");
-            let _ = writeln!(w, "fragbox_resident_memory_bytes {rss}");
-            let _ = writeln!(
-                w,
-                "# HELP fragbox_resident_memory_peak_bytes Peak resident set size.\n# TYPE fragbox_resident_memory_peak_bytes gauge"
+    /// Every family, in the order of the exposition. A registry per scrape: the in-memory
+    /// families are registered by handle (their counts live on), the scraped figures as
+    /// constants; a scrape every few seconds makes the few allocations nothing.
+    fn registry(&self, s: &Scraped) -> Registry {
+        // prometheus-client ends each help text with the full stop itself.
+        let mut r = Registry::default();
+        r.register("fragbox_http_requests", "HTTP requests answered, by route, method and status", self.requests.clone());
+        r.register("fragbox_http_request_duration_seconds", "Time to answer, by route", self.latency.clone());
+        r.register("fragbox_errors", "Error responses, by error code", self.errors.clone());
+        r.register("fragbox_case_opens", "Cases opened (committed)", ConstCounter::new(nonnegative(s.totals.opens)));
+        r.register(
+            "fragbox_tokens_credited",
+            "Tokens credited to players (ledger entries > 0)",
+            ConstCounter::new(tokens(s.totals.credited)),
+        );
+        r.register(
+            "fragbox_tokens_debited",
+            "Tokens debited from players (ledger entries < 0)",
+            ConstCounter::new(tokens(s.totals.debited)),
+        );
+        r.register("fragbox_stars_received", "Telegram Stars received in successful payments", ConstCounter::new(nonnegative(s.stars)));
+        r.register("fragbox_payments", "Successful Stars payments", ConstCounter::new(nonnegative(s.paid)));
+        r.register("fragbox_bot_updates", "Telegram updates handled by the dispatcher", self.bot_updates.clone());
+        r.register("fragbox_uptime_seconds", "Seconds since the process started", ConstGauge::new(self.started.elapsed().as_secs()));
+        r.register(
+            "fragbox_bot_up",
+            "1 while the bot reaches Telegram (0 when it does not, or in demo mode)",
+            ConstGauge::new(u32::from(self.bot.is_up())),
+        );
+        if let Some(w) = s.writer {
+            r.register("fragbox_sqlite_writer_requests", "Writes handed to the SQLite writer thread", ConstCounter::new(w.requests));
+            r.register(
+                "fragbox_sqlite_writer_batches",
+                "Transactions the SQLite writer ran (group commit: several writes each)",
+                ConstCounter::new(w.batches),
             );
-            let _ = writeln!(w, "fragbox_resident_memory_peak_bytes {hwm}");
+            r.register(
+                "fragbox_sqlite_writer_committed",
+                "Writes whose SQLite writer transaction committed",
+                ConstCounter::new(w.committed),
+            );
         }
-        Ok(out)
+        if let Some((rss, hwm)) = s.memory {
+            r.register("fragbox_resident_memory_bytes", "Resident set size", ConstGauge::new(rss));
+            r.register("fragbox_resident_memory_peak_bytes", "Peak resident set size", ConstGauge::new(hwm));
+        }
+        r
+    }
+
+    fn encode(&self, scraped: &Scraped) -> String {
+        let mut out = String::with_capacity(8 * 1024);
+        // Writing to a String cannot fail.
+        let _ = prometheus_text::encode(&mut out, &self.registry(scraped));
+        out
     }
 
     async fn db_totals(&self, db: &Pool) -> Result<DbTotals, sqlx::Error> {
@@ -268,8 +254,14 @@ impl Metrics {
     }
 }
 
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+/// Tokens are counted in hundredths; the exposition shows whole tokens.
+fn tokens(hundredths: i64) -> f64 {
+    hundredths as f64 / 100.0
+}
+
+/// A count from the database as a counter value (a sum or count of rows is never negative).
+fn nonnegative(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
 }
 
 /// Current and peak resident memory in bytes (Linux).
@@ -306,13 +298,13 @@ fn route_label(req: &Request) -> Arc<str> {
 /// Gives every request an id (the response's `x-request-id`, and a span around everything
 /// logged while answering), counts it, and logs failures. Logs carry the route pattern, never
 /// the path, query, headers or body: init data, tokens and trade links stay out of the logs.
-pub async fn observe<F, Fut>(state: &AppState, req: Request, inner: F) -> Response
+pub async fn observe<F, Fut>(metrics: &Metrics, req: Request, inner: F) -> Response
 where
     F: FnOnce(Request) -> Fut,
     Fut: std::future::Future<Output = Response>,
 {
     let start = Instant::now();
-    let id = incoming_request_id(&req).unwrap_or_else(|| state.metrics.next_request_id());
+    let id = incoming_request_id(&req).unwrap_or_else(|| metrics.next_request_id());
     let route = route_label(&req);
     let method = method_label(req.method());
     let span = tracing::info_span!("request", id = %id, method = method, route = %route);
@@ -320,7 +312,7 @@ where
     let elapsed = start.elapsed();
     let status = res.status();
     let code = res.extensions().get::<ErrorCode>().copied();
-    state.metrics.record(route, method, status.as_u16(), elapsed, code);
+    metrics.record(route, method, status.as_u16(), elapsed, code);
     if let Ok(v) = HeaderValue::from_str(&id) {
         res.headers_mut().insert("x-request-id", v);
     }
@@ -358,40 +350,84 @@ impl std::fmt::Debug for MetricsAccess {
     }
 }
 
-/// `GET /metrics`.
-pub async fn endpoint(State(state): State<AppState>, req: Request) -> Response {
-    match &state.config.metrics {
-        MetricsAccess::Off => return ApiError::Domain(DomainError::NotFound).into_response(),
-        MetricsAccess::Open => {}
-        MetricsAccess::Token(expected) => {
-            let (parts, _) = req.into_parts();
-            let given = extract::bearer(&parts).unwrap_or("");
-            if !bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
-                return ApiError::Domain(DomainError::Unauthorized).into_response();
-            }
-        }
-    }
-    match state.metrics.render(&state.domain.db, state.domain.writer.as_deref()).await {
-        Ok(text) => (StatusCode::OK, [(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"))], text)
-            .into_response(),
-        Err(e) => ApiError::Domain(DomainError::Database(e)).into_response(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn scraped() -> Scraped {
+        Scraped {
+            totals: DbTotals { credited: 20_050, debited: 1_200, opens: 3, ..DbTotals::default() },
+            stars: 150,
+            paid: 2,
+            writer: Some(WriterFigures { requests: 7, batches: 4, committed: 6 }),
+            memory: Some((1024, 2048)),
+        }
+    }
+
     #[test]
-    fn a_histogram_puts_each_duration_in_its_first_fitting_bucket() {
-        let h = Histogram::default();
-        h.observe(Duration::from_micros(900));
-        h.observe(Duration::from_millis(3));
-        h.observe(Duration::from_secs(60));
-        assert_eq!(h.buckets[0].load(Ordering::Relaxed), 1);
-        assert_eq!(h.buckets[2].load(Ordering::Relaxed), 1);
-        assert_eq!(h.count.load(Ordering::Relaxed), 3);
-        assert_eq!(h.buckets.iter().map(|b| b.load(Ordering::Relaxed)).sum::<u64>(), 2);
+    fn the_exposition_keeps_each_familys_name_type_help_and_labels() {
+        let m = Metrics::default();
+        let route: Arc<str> = Arc::from("/api/v1/cases/{id}/open");
+        m.record(route.clone(), "POST", 200, Duration::from_millis(250), None);
+        m.record(route, "POST", 409, Duration::from_millis(500), Some(ErrorCode("insufficient_tokens")));
+        m.bot_update();
+
+        let text = m.encode(&scraped());
+
+        for block in [
+            "# HELP fragbox_http_requests_total HTTP requests answered, by route, method and status.\n\
+             # TYPE fragbox_http_requests_total counter\n",
+            "fragbox_http_requests_total{route=\"/api/v1/cases/{id}/open\",method=\"POST\",status=\"200\"} 1\n",
+            "fragbox_http_requests_total{route=\"/api/v1/cases/{id}/open\",method=\"POST\",status=\"409\"} 1\n",
+            "# HELP fragbox_http_request_duration_seconds Time to answer, by route.\n\
+             # TYPE fragbox_http_request_duration_seconds histogram\n\
+             fragbox_http_request_duration_seconds_bucket{route=\"/api/v1/cases/{id}/open\",le=\"0.001\"} 0\n\
+             fragbox_http_request_duration_seconds_bucket{route=\"/api/v1/cases/{id}/open\",le=\"0.0025\"} 0\n\
+             fragbox_http_request_duration_seconds_bucket{route=\"/api/v1/cases/{id}/open\",le=\"0.005\"} 0\n",
+            "fragbox_http_request_duration_seconds_bucket{route=\"/api/v1/cases/{id}/open\",le=\"0.1\"} 0\n\
+             fragbox_http_request_duration_seconds_bucket{route=\"/api/v1/cases/{id}/open\",le=\"0.25\"} 1\n\
+             fragbox_http_request_duration_seconds_bucket{route=\"/api/v1/cases/{id}/open\",le=\"0.5\"} 2\n",
+            "fragbox_http_request_duration_seconds_bucket{route=\"/api/v1/cases/{id}/open\",le=\"10\"} 2\n\
+             fragbox_http_request_duration_seconds_bucket{route=\"/api/v1/cases/{id}/open\",le=\"+Inf\"} 2\n\
+             fragbox_http_request_duration_seconds_sum{route=\"/api/v1/cases/{id}/open\"} 0.75\n\
+             fragbox_http_request_duration_seconds_count{route=\"/api/v1/cases/{id}/open\"} 2\n",
+            "# HELP fragbox_errors_total Error responses, by error code.\n\
+             # TYPE fragbox_errors_total counter\n\
+             fragbox_errors_total{code=\"insufficient_tokens\"} 1\n",
+            "# HELP fragbox_case_opens_total Cases opened (committed).\n# TYPE fragbox_case_opens_total counter\nfragbox_case_opens_total 3\n",
+            "# HELP fragbox_tokens_credited_total Tokens credited to players (ledger entries > 0).\n\
+             # TYPE fragbox_tokens_credited_total counter\nfragbox_tokens_credited_total 200.5\n",
+            "# HELP fragbox_tokens_debited_total Tokens debited from players (ledger entries < 0).\n\
+             # TYPE fragbox_tokens_debited_total counter\nfragbox_tokens_debited_total 12.0\n",
+            "# HELP fragbox_stars_received_total Telegram Stars received in successful payments.\n\
+             # TYPE fragbox_stars_received_total counter\nfragbox_stars_received_total 150\n",
+            "# HELP fragbox_payments_total Successful Stars payments.\n# TYPE fragbox_payments_total counter\nfragbox_payments_total 2\n",
+            "# HELP fragbox_bot_updates_total Telegram updates handled by the dispatcher.\n\
+             # TYPE fragbox_bot_updates_total counter\nfragbox_bot_updates_total 1\n",
+            "# HELP fragbox_uptime_seconds Seconds since the process started.\n# TYPE fragbox_uptime_seconds gauge\nfragbox_uptime_seconds ",
+            "# HELP fragbox_bot_up 1 while the bot reaches Telegram (0 when it does not, or in demo mode).\n\
+             # TYPE fragbox_bot_up gauge\nfragbox_bot_up 0\n",
+            "# HELP fragbox_sqlite_writer_requests_total Writes handed to the SQLite writer thread.\n\
+             # TYPE fragbox_sqlite_writer_requests_total counter\nfragbox_sqlite_writer_requests_total 7\n",
+            "# HELP fragbox_sqlite_writer_batches_total Transactions the SQLite writer ran (group commit: several writes each).\n\
+             # TYPE fragbox_sqlite_writer_batches_total counter\nfragbox_sqlite_writer_batches_total 4\n",
+            "# HELP fragbox_sqlite_writer_committed_total Writes whose SQLite writer transaction committed.\n\
+             # TYPE fragbox_sqlite_writer_committed_total counter\nfragbox_sqlite_writer_committed_total 6\n",
+            "# HELP fragbox_resident_memory_bytes Resident set size.\n# TYPE fragbox_resident_memory_bytes gauge\nfragbox_resident_memory_bytes 1024\n",
+            "# HELP fragbox_resident_memory_peak_bytes Peak resident set size.\n\
+             # TYPE fragbox_resident_memory_peak_bytes gauge\nfragbox_resident_memory_peak_bytes 2048\n",
+        ] {
+            assert!(text.contains(block), "missing:\n{block}\nin:\n{text}");
+        }
+        assert_eq!(text.lines().filter(|l| l.starts_with("# TYPE ")).count(), 16, "{text}");
+    }
+
+    #[test]
+    fn without_a_writer_thread_its_families_are_left_out() {
+        let m = Metrics::default();
+        let text = m.encode(&Scraped { writer: None, ..scraped() });
+        assert!(!text.contains("fragbox_sqlite_writer"), "{text}");
+        assert!(text.contains("fragbox_case_opens_total 3\n"), "{text}");
     }
 
     #[test]
@@ -400,12 +436,14 @@ mod tests {
         let route: Arc<str> = Arc::from("/api (unmatched)");
         m.record(route.clone(), method_label(&Method::GET), 404, Duration::from_millis(1), None);
         m.record(route.clone(), method_label(&Method::from_bytes(b"FIRST").unwrap()), 404, Duration::from_millis(1), None);
-        let before = m.requests.read().unwrap().len();
+        let series = |m: &Metrics| m.encode(&scraped()).lines().filter(|l| l.starts_with("fragbox_http_requests_total{")).count();
+        let before = series(&m);
         for i in 0..1000 {
             let method = Method::from_bytes(format!("M{i:04}{}", "X".repeat(i % 50)).as_bytes()).unwrap();
             m.record(route.clone(), method_label(&method), 404, Duration::from_millis(1), None);
         }
-        assert_eq!(m.requests.read().unwrap().len(), before);
+        assert_eq!(series(&m), before);
+        assert_eq!(before, 2);
         assert_eq!(method_label(&Method::from_bytes(b"PROPFIND").unwrap()), "OTHER");
     }
 

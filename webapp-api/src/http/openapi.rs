@@ -1,33 +1,17 @@
 //! The OpenAPI 3.1 document of `/api/v1`, generated from the handlers' annotations and the
 //! request and response types (utoipa), served at `GET /api/v1/openapi.json`.
-use std::sync::OnceLock;
-
+//!
+//! What every operation shares (info, security schemes, envelopes) is here; each area of
+//! `routes` lists its own operations, and `routes::api` hands them to `Document::build`. So
+//! this module needs nothing of the routes, and a new handler is listed beside its route.
+use axum::body::Bytes;
+use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToSchema};
+use utoipa::{Modify, OpenApi};
 
-use crate::http::routes;
-
-/// Every refusal: `{"success":false,"error","message","code"}`; `code` is from the registry in
-/// docs/api.md.
-#[derive(Serialize, ToSchema)]
-pub struct ErrorBody {
-    pub success: bool,
-    /// The human text, in the request's `Accept-Language` (ru or en).
-    pub error: String,
-    /// The same text.
-    pub message: String,
-    /// The stable machine code.
-    pub code: String,
-}
-
-/// `{"success": true}`.
-#[derive(Serialize, ToSchema)]
-pub struct Ok {
-    pub success: bool,
-}
+use crate::http::dto::{ErrorBody, Ok};
 
 struct Security;
 
@@ -44,33 +28,30 @@ impl Modify for Security {
     info(title = "FragBox API", description = "The mini app's API. Prose guide, conventions and the error-code registry: docs/api.md."),
     servers((url = "/api/v1")),
     modifiers(&Security),
-    paths(
-        routes::public::status, routes::public::config, routes::public::dev_gate, routes::public::demo_init_data,
-        routes::public::sign_in, routes::public::logout,
-        routes::users::me, routes::users::settings, routes::users::trade_url, routes::users::set_trade_url,
-        routes::users::check_agreements, routes::users::agree,
-        routes::cases::list, routes::cases::one, routes::cases::open,
-        routes::fair::state, routes::fair::client_seed, routes::fair::rotate, routes::fair::verify, routes::fair::opens,
-        routes::inventory::list, routes::inventory::one, routes::inventory::withdraw, routes::inventory::public, routes::inventory::sell,
-        routes::rewards::check, routes::rewards::streak, routes::rewards::claim, routes::rewards::claim_bonus,
-        routes::rewards::subscription, routes::rewards::referral_page, routes::rewards::share,
-        routes::payments::packages, routes::payments::create_invoice_link, routes::payments::status, routes::payments::demo_pay,
-        routes::support::list, routes::support::create, routes::support::one, routes::support::messages,
-        routes::support::add_message, routes::support::close,
-        document_endpoint,
-    ),
+    paths(document_endpoint),
     components(schemas(ErrorBody, Ok))
 )]
-pub struct ApiDoc;
+struct Base;
 
-/// The document (built once).
-pub fn document() -> &'static str {
-    static DOC: OnceLock<String> = OnceLock::new();
-    DOC.get_or_init(|| {
-        let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
+/// The document as served: built once per router, shared by every request for it.
+#[derive(Clone)]
+pub struct Document(Bytes);
+
+impl Document {
+    /// The shared parts with every area's operations.
+    pub fn build(areas: impl IntoIterator<Item = utoipa::openapi::OpenApi>) -> Document {
+        let mut api = Base::openapi();
+        for area in areas {
+            api.merge(area);
+        }
+        let mut doc = serde_json::to_value(api).expect("the OpenAPI document serializes");
         spell_links(&mut doc);
-        serde_json::to_string_pretty(&doc).expect("the OpenAPI document serializes")
-    })
+        Document(Bytes::from(serde_json::to_string_pretty(&doc).expect("the OpenAPI document serializes")))
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
 }
 
 /// utoipa 5 writes a Link Object's fields in snake case; OpenAPI spells them `operationId`,
@@ -97,6 +78,6 @@ fn spell_links(doc: &mut serde_json::Value) {
 
 /// This document.
 #[utoipa::path(get, path = "/openapi.json", tag = "public", responses((status = 200, description = "The OpenAPI 3.1 document", body = Object)))]
-pub async fn document_endpoint() -> Response {
-    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], document()).into_response()
+pub async fn document_endpoint(State(doc): State<Document>) -> Response {
+    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], doc.0).into_response()
 }

@@ -1,23 +1,26 @@
 //! Rate limits per user and per client address on every endpoint that writes or calls Telegram
-//! (any method but GET, HEAD and OPTIONS), grouped into actions with their own budgets. Token buckets in memory: one process serves the API, so
-//! there is nothing to share; a restart forgets the buckets, which only errs on the player's side.
+//! (any method but GET, HEAD and OPTIONS), grouped into actions with their own budgets. Token
+//! buckets in memory (governor's keyed limiters, GCRA): one process serves the API, so there is
+//! nothing to share; a restart forgets the buckets, which only errs on the player's side.
 //!
 //! Behind the HTTPS proxy every connection comes from the proxy, so `X-Forwarded-For` is read
 //! only when the peer is one of `TRUSTED_PROXIES`; otherwise a client could name any address.
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+//!
+//! An IPv6 client is its /64: providers hand one to each subscriber, so the addresses inside it
+//! are one client's to rotate through at will.
+//!
+//! This module is a leaf of the HTTP layer: the middleware that applies it lives in `gate`.
+use std::net::{IpAddr, Ipv4Addr};
+use std::num::NonZeroU32;
 use std::str::FromStr;
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
-use axum::extract::{ConnectInfo, MatchedPath, Request};
 use axum::http::{HeaderMap, Method};
-use axum::response::{IntoResponse, Response};
-
-use crate::domain::{auth, DomainError};
-use crate::http::error::ApiError;
-use crate::http::extract::{self, AuthUser};
-use crate::http::AppState;
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
 
 /// `burst` requests at once, refilled at `burst` per `per_secs` seconds. `burst == 0` is off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,8 +211,9 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr
     client
 }
 
+/// A group of routes sharing one budget.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum Action {
+pub enum Action {
     SignIn,
     Open,
     Claim,
@@ -221,106 +225,44 @@ enum Action {
     DevGate,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum Who {
-    User(i64),
-    Ip(IpAddr),
-}
+impl Action {
+    const ALL: [Action; 9] = [
+        Action::SignIn,
+        Action::Open,
+        Action::Claim,
+        Action::Ticket,
+        Action::Fair,
+        Action::Item,
+        Action::Telegram,
+        Action::Account,
+        Action::DevGate,
+    ];
 
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
-
-/// The buckets of one process.
-pub struct Limiter {
-    limits: RateLimits,
-    buckets: Mutex<HashMap<(Action, Who), Bucket>>,
-}
-
-/// Buckets kept before idle (full) ones are swept.
-const SWEEP_AT: usize = 50_000;
-
-impl Limiter {
-    pub fn new(limits: RateLimits) -> Limiter {
-        Limiter { limits, buckets: Mutex::new(HashMap::new()) }
+    /// Whether the action is also limited per signed-in player (signing in and the dev gate
+    /// come before there is one).
+    pub fn per_user(self) -> bool {
+        !matches!(self, Action::SignIn | Action::DevGate)
     }
 
-    fn limit(&self, action: Action, who: &Who) -> Limit {
-        limit_for(&self.limits, action, who)
+    /// `(per user, per address)`.
+    fn limits(self, l: &RateLimits) -> (Limit, Limit) {
+        match self {
+            Action::SignIn => (Limit::OFF, l.sign_in_ip),
+            Action::Open => (l.open_user, l.open_ip),
+            Action::Claim => (l.claim_user, l.claim_ip),
+            Action::Ticket => (l.ticket_user, l.ticket_ip),
+            Action::Fair => (l.fair_user, l.fair_ip),
+            Action::Item => (l.item_user, l.item_ip),
+            Action::Telegram => (l.telegram_user, l.telegram_ip),
+            Action::Account => (l.account_user, l.account_ip),
+            Action::DevGate => (Limit::OFF, l.dev_gate_ip),
+        }
     }
-
-    /// Takes one token from each bucket, or answers the seconds until the emptiest one has a
-    /// token again (nothing is taken then).
-    fn take(&self, action: Action, keys: &[Who], now: Instant) -> Result<(), u64> {
-        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        if buckets.len() > SWEEP_AT {
-            let limits = self.limits;
-            buckets.retain(|(a, w), b| {
-                let l = limit_for(&limits, *a, w);
-                refill(b, l, now) < f64::from(l.burst)
-            });
-        }
-        let mut wait = 0u64;
-        for who in keys {
-            let limit = self.limit(action, who);
-            if limit.is_off() {
-                continue;
-            }
-            let b = buckets.entry((action, *who)).or_insert(Bucket { tokens: f64::from(limit.burst), at: now });
-            let tokens = refill(b, limit, now);
-            if tokens < 1.0 {
-                let rate = f64::from(limit.burst) / f64::from(limit.per_secs);
-                wait = wait.max(((1.0 - tokens) / rate).ceil().max(1.0) as u64);
-            }
-        }
-        if wait > 0 {
-            return Err(wait);
-        }
-        for who in keys {
-            if let Some(b) = buckets.get_mut(&(action, *who)) {
-                b.tokens -= 1.0;
-            }
-        }
-        Ok(())
-    }
-}
-
-fn limit_for(l: &RateLimits, action: Action, who: &Who) -> Limit {
-    match (action, who) {
-        (Action::SignIn, Who::Ip(_)) => l.sign_in_ip,
-        (Action::SignIn, Who::User(_)) => Limit::OFF,
-        (Action::Open, Who::User(_)) => l.open_user,
-        (Action::Open, Who::Ip(_)) => l.open_ip,
-        (Action::Claim, Who::User(_)) => l.claim_user,
-        (Action::Claim, Who::Ip(_)) => l.claim_ip,
-        (Action::Ticket, Who::User(_)) => l.ticket_user,
-        (Action::Ticket, Who::Ip(_)) => l.ticket_ip,
-        (Action::Fair, Who::User(_)) => l.fair_user,
-        (Action::Fair, Who::Ip(_)) => l.fair_ip,
-        (Action::Item, Who::User(_)) => l.item_user,
-        (Action::Item, Who::Ip(_)) => l.item_ip,
-        (Action::Telegram, Who::User(_)) => l.telegram_user,
-        (Action::Telegram, Who::Ip(_)) => l.telegram_ip,
-        (Action::Account, Who::User(_)) => l.account_user,
-        (Action::Account, Who::Ip(_)) => l.account_ip,
-        (Action::DevGate, Who::Ip(_)) => l.dev_gate_ip,
-        (Action::DevGate, Who::User(_)) => Limit::OFF,
-    }
-}
-
-/// Brings a bucket up to date; answers its tokens.
-fn refill(b: &mut Bucket, limit: Limit, now: Instant) -> f64 {
-    let rate = f64::from(limit.burst) / f64::from(limit.per_secs);
-    let elapsed = now.saturating_duration_since(b.at).as_secs_f64();
-    b.tokens = (b.tokens + elapsed * rate).min(f64::from(limit.burst));
-    b.at = now;
-    b.tokens
 }
 
 /// Which limited action a request is, from its method and route: every method but GET, HEAD
 /// and OPTIONS is limited (a write, or a call to Telegram); unlisted writes count as `Account`.
-fn action(method: &Method, route: &str) -> Option<Action> {
+pub fn action(method: &Method, route: &str) -> Option<Action> {
     if method == Method::GET || method == Method::HEAD || method == Method::OPTIONS {
         return None;
     }
@@ -338,39 +280,125 @@ fn action(method: &Method, route: &str) -> Option<Action> {
     })
 }
 
-/// The middleware. Limited routes resolve the bearer token here (from the in-memory session
-/// cache) so the per-user bucket is known; the handler reuses the resolved user.
-/// The rate limit of a request: `Ok` with the request (the signed-in player's id attached when
-/// the token was checked here), or the `429` to answer.
-pub async fn admit(state: &AppState, req: Request) -> Result<Request, Response> {
-    // Only matched routes: an unknown path or method is refused without touching a bucket.
-    let route = req.extensions().get::<MatchedPath>().map(|m| m.as_str().to_owned());
-    let Some(action) = route.as_deref().and_then(|r| action(req.method(), r)) else {
-        return Ok(req);
-    };
-    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]));
-    let ip = client_ip(peer, req.headers(), &state.config.trusted_proxies);
-    let (mut parts, body) = req.into_parts();
-    let mut keys = vec![Who::Ip(ip)];
-    if action != Action::SignIn && action != Action::DevGate {
-        if let Some(token) = extract::bearer(&parts) {
-            if let Ok(id) = auth::authenticate(&state.domain, token).await {
-                parts.extensions.insert(AuthUser(id));
-                keys.push(Who::User(id));
-            }
+/// Whom a per-address bucket belongs to: an IPv4 address, or the /64 network of an IPv6 one
+/// (its upper 64 bits). An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) is its IPv4 address.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum AddressKey {
+    V4(Ipv4Addr),
+    V6Net(u64),
+}
+
+impl From<IpAddr> for AddressKey {
+    fn from(ip: IpAddr) -> AddressKey {
+        match canonical(ip) {
+            IpAddr::V4(v4) => AddressKey::V4(v4),
+            IpAddr::V6(v6) => AddressKey::V6Net((u128::from(v6) >> 64) as u64),
         }
     }
-    if let Err(secs) = state.limiter.take(action, &keys, Instant::now()) {
-        tracing::info!(?action, route = route.as_deref().unwrap_or(""), retry_after = secs, "rate limited");
-        return Err(ApiError::Domain(DomainError::RateLimited(secs)).into_response());
+}
+
+/// Checks between two sweeps of a keyed limiter's idle keys.
+///
+/// governor keeps one entry per key ever seen until `retain_recent` drops those whose bucket is
+/// full again (a key's bucket is full at most one period — `per_secs` — after its last request).
+/// Sweeping every this many checks keeps a limiter at the keys of the last period plus at most
+/// this many, whatever the number of addresses a flood comes from, at the cost of one pass over
+/// the map per this many requests.
+const SWEEP_EVERY: u32 = 4096;
+
+/// governor's keyed limiter (`DefaultKeyedRateLimiter` when `C` is the default clock).
+type Keyed<K, C> = RateLimiter<K, DefaultKeyedStateStore<K>, C, NoOpMiddleware<<C as Clock>::Instant>>;
+
+/// One budget (an action, per user or per address) over all its keys.
+struct Buckets<K: std::hash::Hash + Eq + Clone, C: Clock> {
+    limiter: Keyed<K, C>,
+    checks: AtomicU32,
+}
+
+impl<K: std::hash::Hash + Eq + Clone, C: Clock + Clone> Buckets<K, C> {
+    /// `None` when the limit is off.
+    fn new(limit: Limit, clock: &C) -> Option<Self> {
+        let burst = NonZeroU32::new(limit.burst)?;
+        // One token back every `per_secs / burst` (at least a nanosecond, which governor needs).
+        let period = (Duration::from_secs(u64::from(limit.per_secs)) / burst.get()).max(Duration::from_nanos(1));
+        let quota = Quota::with_period(period)?.allow_burst(burst);
+        Some(Buckets { limiter: RateLimiter::dashmap_with_clock(quota, clock.clone()), checks: AtomicU32::new(0) })
     }
-    Ok(Request::from_parts(parts, body))
+
+    /// Takes a token of `key`'s bucket, or answers the whole seconds until it has one (at least 1).
+    fn take(&self, key: &K) -> Result<(), u64> {
+        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            self.limiter.retain_recent();
+            self.limiter.shrink_to_fit();
+        }
+        self.limiter.check_key(key).map_err(|refused| {
+            let wait = refused.wait_time_from(self.limiter.clock().now());
+            (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+        })
+    }
+}
+
+struct ActionBuckets<C: Clock> {
+    user: Option<Buckets<i64, C>>,
+    address: Option<Buckets<AddressKey, C>>,
+}
+
+/// The buckets of one process: per action, one keyed limiter per user and one per address
+/// (either absent when its limit is off).
+pub struct Limiter<C: Clock = DefaultClock> {
+    actions: Vec<ActionBuckets<C>>,
+}
+
+impl Limiter {
+    pub fn new(limits: RateLimits) -> Limiter {
+        Limiter::with_clock(limits, DefaultClock::default())
+    }
+}
+
+impl<C: Clock + Clone> Limiter<C> {
+    /// Buckets timed by `clock` (tests move a fake one).
+    pub fn with_clock(limits: RateLimits, clock: C) -> Limiter<C> {
+        let actions = Action::ALL
+            .iter()
+            .map(|a| {
+                let (user, address) = a.limits(&limits);
+                ActionBuckets { user: Buckets::new(user, &clock), address: Buckets::new(address, &clock) }
+            })
+            .collect();
+        Limiter { actions }
+    }
+
+    /// Takes one token from the player's bucket and one from the address's, or answers the
+    /// seconds to wait. The player's bucket is asked first, so a player over their own limit
+    /// spends nothing of the budget they share with everyone behind the same address (a mobile
+    /// carrier's NAT); governor cannot give a token back, so a refusal by the address's bucket
+    /// does spend the player's token.
+    pub fn take(&self, action: Action, ip: IpAddr, user: Option<i64>) -> Result<(), u64> {
+        let Some(buckets) = self.actions.get(action as usize) else { return Ok(()) };
+        if let (Some(b), Some(id)) = (&buckets.user, user) {
+            b.take(&id)?;
+        }
+        if let Some(b) = &buckets.address {
+            b.take(&AddressKey::from(ip))?;
+        }
+        Ok(())
+    }
+
+    /// Keys held over all buckets.
+    #[cfg(test)]
+    fn keys_held(&self) -> usize {
+        self.actions
+            .iter()
+            .map(|a| a.user.as_ref().map_or(0, |b| b.limiter.len()) + a.address.as_ref().map_or(0, |b| b.limiter.len()))
+            .sum()
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use governor::clock::FakeRelativeClock;
+
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn every_write_route_is_limited_and_no_read_is() {
@@ -403,30 +431,131 @@ mod tests {
         assert!("1/0".parse::<Limit>().is_err());
     }
 
-    #[test]
-    fn a_bucket_allows_its_burst_then_refuses_until_it_refills() {
-        let limiter = Limiter::new(RateLimits { open_user: Limit::new(3, 3), ..RateLimits::OFF });
-        let t0 = Instant::now();
-        let me = [Who::User(1)];
-        for _ in 0..3 {
-            assert!(limiter.take(Action::Open, &me, t0).is_ok());
-        }
-        assert_eq!(limiter.take(Action::Open, &me, t0), Err(1));
-        // Another user has their own bucket.
-        assert!(limiter.take(Action::Open, &[Who::User(2)], t0).is_ok());
-        assert!(limiter.take(Action::Open, &me, t0 + Duration::from_millis(1100)).is_ok());
+    fn fake_limiter(limits: RateLimits) -> (Limiter<FakeRelativeClock>, FakeRelativeClock) {
+        let clock = FakeRelativeClock::default();
+        (Limiter::with_clock(limits, clock.clone()), clock)
+    }
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    /// Production runs governor's default keyed limiter; only the tests swap the clock.
+    #[allow(dead_code)]
+    fn the_default_clock_gives_governors_default_keyed_limiter(
+        l: Keyed<AddressKey, DefaultClock>,
+    ) -> governor::DefaultKeyedRateLimiter<AddressKey> {
+        l
     }
 
     #[test]
-    fn a_refusal_by_one_bucket_takes_nothing_from_the_others() {
-        let limiter = Limiter::new(RateLimits { open_user: Limit::new(1, 60), open_ip: Limit::new(2, 60), ..RateLimits::OFF });
-        let t0 = Instant::now();
-        let ip = Who::Ip(IpAddr::from([1, 2, 3, 4]));
-        assert!(limiter.take(Action::Open, &[ip, Who::User(1)], t0).is_ok());
-        assert_eq!(limiter.take(Action::Open, &[ip, Who::User(1)], t0), Err(60));
+    fn every_action_finds_its_own_buckets() {
+        for (i, a) in Action::ALL.iter().enumerate() {
+            assert_eq!(*a as usize, i, "{a:?}");
+        }
+    }
+
+    #[test]
+    fn a_bucket_allows_its_burst_then_refuses_until_it_refills() {
+        let (limiter, clock) = fake_limiter(RateLimits { open_user: Limit::new(3, 3), ..RateLimits::OFF });
+        let here = ip("1.2.3.4");
+        for _ in 0..3 {
+            assert!(limiter.take(Action::Open, here, Some(1)).is_ok());
+        }
+        assert_eq!(limiter.take(Action::Open, here, Some(1)), Err(1));
+        // Another user has their own bucket.
+        assert!(limiter.take(Action::Open, here, Some(2)).is_ok());
+        clock.advance(Duration::from_millis(1100));
+        assert!(limiter.take(Action::Open, here, Some(1)).is_ok());
+    }
+
+    #[test]
+    fn retry_after_is_the_whole_seconds_until_the_next_token() {
+        let (limiter, clock) = fake_limiter(RateLimits { sign_in_ip: Limit::new(1, 60), ..RateLimits::OFF });
+        let here = ip("1.2.3.4");
+        assert!(limiter.take(Action::SignIn, here, None).is_ok());
+        assert_eq!(limiter.take(Action::SignIn, here, None), Err(60));
+        clock.advance(Duration::from_millis(59_500));
+        assert_eq!(limiter.take(Action::SignIn, here, None), Err(1));
+        clock.advance(Duration::from_millis(500));
+        assert!(limiter.take(Action::SignIn, here, None).is_ok());
+    }
+
+    #[test]
+    fn a_refusal_by_the_players_bucket_spends_nothing_of_the_addresss() {
+        let (limiter, _) = fake_limiter(RateLimits { open_user: Limit::new(1, 60), open_ip: Limit::new(2, 60), ..RateLimits::OFF });
+        let shared = ip("1.2.3.4");
+        assert!(limiter.take(Action::Open, shared, Some(1)).is_ok());
+        assert_eq!(limiter.take(Action::Open, shared, Some(1)), Err(60));
         // The address still has one token: user 1's refusal did not spend it.
-        assert!(limiter.take(Action::Open, &[ip, Who::User(2)], t0).is_ok());
-        assert!(limiter.take(Action::Open, &[ip, Who::User(3)], t0).is_err());
+        assert!(limiter.take(Action::Open, shared, Some(2)).is_ok());
+        assert!(limiter.take(Action::Open, shared, Some(3)).is_err());
+    }
+
+    #[test]
+    fn actions_have_separate_budgets_and_an_off_limit_refuses_nothing() {
+        let (limiter, _) = fake_limiter(RateLimits { claim_user: Limit::new(1, 60), ..RateLimits::OFF });
+        let here = ip("1.2.3.4");
+        assert!(limiter.take(Action::Claim, here, Some(1)).is_ok());
+        assert!(limiter.take(Action::Claim, here, Some(1)).is_err());
+        for _ in 0..100 {
+            assert!(limiter.take(Action::Ticket, here, Some(1)).is_ok());
+        }
+    }
+
+    #[test]
+    fn ipv6_addresses_in_one_slash_64_share_a_bucket() {
+        let (limiter, _) = fake_limiter(RateLimits { sign_in_ip: Limit::new(2, 60), ..RateLimits::OFF });
+        assert!(limiter.take(Action::SignIn, ip("2001:db8:1:2::1"), None).is_ok());
+        assert!(limiter.take(Action::SignIn, ip("2001:db8:1:2:ffff:ffff:ffff:fffe"), None).is_ok());
+        assert!(limiter.take(Action::SignIn, ip("2001:db8:1:2:dead:beef:0:7"), None).is_err());
+        // The next /64 is another client.
+        assert!(limiter.take(Action::SignIn, ip("2001:db8:1:3::1"), None).is_ok());
+        assert_eq!(AddressKey::from(ip("2001:db8:1:2::1")), AddressKey::from(ip("2001:db8:1:2:abcd::")));
+        assert_ne!(AddressKey::from(ip("2001:db8:1:2::1")), AddressKey::from(ip("2001:db8:1:3::1")));
+    }
+
+    #[test]
+    fn ipv4_addresses_are_limited_one_by_one() {
+        let (limiter, _) = fake_limiter(RateLimits { sign_in_ip: Limit::new(1, 60), ..RateLimits::OFF });
+        assert!(limiter.take(Action::SignIn, ip("198.51.100.1"), None).is_ok());
+        assert!(limiter.take(Action::SignIn, ip("198.51.100.2"), None).is_ok());
+        assert!(limiter.take(Action::SignIn, ip("198.51.100.1"), None).is_err());
+        assert_ne!(AddressKey::from(ip("198.51.100.1")), AddressKey::from(ip("198.51.100.2")));
+    }
+
+    #[test]
+    fn an_ipv4_mapped_ipv6_address_counts_as_its_ipv4_address() {
+        let (limiter, _) = fake_limiter(RateLimits { sign_in_ip: Limit::new(1, 60), ..RateLimits::OFF });
+        assert!(limiter.take(Action::SignIn, ip("203.0.113.9"), None).is_ok());
+        assert!(limiter.take(Action::SignIn, ip("::ffff:203.0.113.9"), None).is_err());
+        assert_eq!(AddressKey::from(ip("::ffff:203.0.113.9")), AddressKey::V4("203.0.113.9".parse().unwrap()));
+        // Another mapped address is another IPv4 client, not the same "/64" (all mapped
+        // addresses share their upper 64 bits).
+        assert!(limiter.take(Action::SignIn, ip("::ffff:203.0.113.10"), None).is_ok());
+    }
+
+    #[test]
+    fn idle_keys_are_swept_so_a_flood_of_addresses_holds_bounded_memory() {
+        let (limiter, clock) = fake_limiter(RateLimits { sign_in_ip: Limit::new(5, 60), ..RateLimits::OFF });
+        let flood = |from: u32| {
+            for n in from..from + SWEEP_EVERY {
+                let _ = limiter.take(Action::SignIn, IpAddr::from(Ipv4Addr::from(n)), None);
+            }
+        };
+        flood(0);
+        assert_eq!(limiter.keys_held(), SWEEP_EVERY as usize, "every key is still in its period");
+        // A period later the first flood's buckets are full again: the next sweep drops them.
+        clock.advance(Duration::from_secs(61));
+        flood(1 << 20);
+        assert!(limiter.keys_held() <= SWEEP_EVERY as usize, "{} keys held", limiter.keys_held());
+        // A key still inside its period survives a sweep (its budget is not handed back).
+        let busy = ip("192.0.2.1");
+        for _ in 0..5 {
+            assert!(limiter.take(Action::SignIn, busy, None).is_ok());
+        }
+        flood(2 << 20);
+        assert!(limiter.take(Action::SignIn, busy, None).is_err());
     }
 
     #[test]

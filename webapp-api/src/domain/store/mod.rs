@@ -367,7 +367,7 @@ fn write_queue(url: &str, busy: Option<Duration>) -> (Arc<tokio::sync::Mutex<()>
 }
 
 /// The write queue of an SQLite database by its URL, and how long a writer waits for its turn
-/// (the pool's busy timeout): for the writer thread (`domain::writer`), which takes the same turns.
+/// (the pool's busy timeout): for the writer thread (`store::writer`), which takes the same turns.
 pub(crate) fn sqlite_write_queue(url: &str) -> (Arc<tokio::sync::Mutex<()>>, Duration) {
     write_queue(url, None)
 }

@@ -6,13 +6,18 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use utoipa::ToSchema;
+use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::{cases, DomainError};
+use crate::http::dto::ErrorBody;
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppPath, AuthUser};
-use crate::http::openapi::ErrorBody;
-use crate::http::AppState;
+use crate::http::state::AppState;
+
+/// This area's operations in the OpenAPI document (`routes::api` merges the areas).
+#[derive(OpenApi)]
+#[openapi(paths(list, one, open))]
+pub struct Doc;
 
 pub fn routes() -> Router<AppState> {
     Router::new().route("/cases", get(list)).route("/cases/{id}", get(one)).route("/cases/{id}/open", post(open))

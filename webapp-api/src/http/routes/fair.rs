@@ -4,13 +4,18 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::{IntoParams, OpenApi, ToSchema};
 
 use crate::domain::fair;
+use crate::http::dto::{ErrorBody, PageQuery};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppQuery, AuthUser};
-use crate::http::openapi::ErrorBody;
-use crate::http::AppState;
+use crate::http::state::AppState;
+
+/// This area's operations in the OpenAPI document (`routes::api` merges the areas).
+#[derive(OpenApi)]
+#[openapi(paths(state, client_seed, rotate, verify, opens))]
+pub struct Doc;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -74,25 +79,6 @@ pub struct VerifyQuery {
 pub async fn verify(State(app): State<AppState>, AppQuery(q): AppQuery<VerifyQuery>) -> Result<Json<Value>, ApiError> {
     let v = fair::verify(&app.domain, &q.server_seed, &q.client_seed, q.nonce, &q.case_id)?;
     Ok(Json(json!({ "success": true, "data": v })))
-}
-
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    /// From 1 to 1000000 (default 1).
-    #[param(minimum = 1, maximum = 1000000)]
-    pub page: Option<i64>,
-}
-
-impl PageQuery {
-    /// The page asked for, or `bad_request` past the documented range.
-    pub fn page(&self) -> Result<i64, ApiError> {
-        match self.page {
-            None => Ok(1),
-            Some(p) if (1..=1_000_000).contains(&p) => Ok(p),
-            Some(_) => Err(crate::domain::DomainError::BadRequest("page: 1 to 1000000".into()).into()),
-        }
-    }
 }
 
 /// The player's past opens, newest first, with what verifies them.

@@ -4,13 +4,18 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::{IntoParams, OpenApi, ToSchema};
 
 use crate::domain::{inventory, withdrawals};
+use crate::http::dto::ErrorBody;
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppPath, AppQuery, AuthUser};
-use crate::http::openapi::ErrorBody;
-use crate::http::AppState;
+use crate::http::state::AppState;
+
+/// This area's operations in the OpenAPI document (`routes::api` merges the areas).
+#[derive(OpenApi)]
+#[openapi(paths(list, one, withdraw, public, sell))]
+pub struct Doc;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

@@ -1,4 +1,5 @@
-//! One file per area; `api()` is everything under `/api/v1`.
+//! One file per area, each with its routes and its part of the OpenAPI document; `api()` is
+//! everything under `/api/v1`.
 pub mod cases;
 pub mod fair;
 pub mod inventory;
@@ -8,12 +9,27 @@ pub mod rewards;
 pub mod support;
 pub mod users;
 
+use axum::routing::get;
 use axum::Router;
+use utoipa::OpenApi;
 
-use crate::http::AppState;
+use crate::http::openapi::{self, Document};
+use crate::http::state::AppState;
 
+/// Every route under `/api/v1`, and the OpenAPI document that describes them.
 pub fn api() -> Router<AppState> {
+    let doc = Document::build([
+        public::Doc::openapi(),
+        users::Doc::openapi(),
+        cases::Doc::openapi(),
+        fair::Doc::openapi(),
+        inventory::Doc::openapi(),
+        rewards::Doc::openapi(),
+        payments::Doc::openapi(),
+        support::Doc::openapi(),
+    ]);
     Router::new()
+        .route("/openapi.json", get(openapi::document_endpoint).with_state(doc))
         .merge(public::routes())
         .merge(users::routes())
         .merge(cases::routes())

@@ -4,13 +4,18 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use utoipa::ToSchema;
+use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::payments;
+use crate::http::dto::ErrorBody;
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppPath, AuthUser, OptionalJson};
-use crate::http::openapi::ErrorBody;
-use crate::http::AppState;
+use crate::http::state::AppState;
+
+/// This area's operations in the OpenAPI document (`routes::api` merges the areas).
+#[derive(OpenApi)]
+#[openapi(paths(packages, create_invoice_link, status, demo_pay))]
+pub struct Doc;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

@@ -6,13 +6,18 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use subtle::ConstantTimeEq;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::{IntoParams, OpenApi, ToSchema};
 
 use crate::domain::{auth, demo, settings, users, DomainError};
+use crate::http::dto::{ErrorBody, Ok as OkBody};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppQuery};
-use crate::http::openapi::{ErrorBody, Ok as OkBody};
-use crate::http::AppState;
+use crate::http::state::AppState;
+
+/// This area's operations in the OpenAPI document (`routes::api` merges the areas).
+#[derive(OpenApi)]
+#[openapi(paths(status, config, dev_gate, demo_init_data, sign_in, logout))]
+pub struct Doc;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

@@ -4,14 +4,18 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use utoipa::ToSchema;
+use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::{inventory, referrals, rewards};
+use crate::http::dto::{ErrorBody, PageQuery};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppQuery, AuthUser};
-use crate::http::openapi::ErrorBody;
-use crate::http::routes::fair::PageQuery;
-use crate::http::AppState;
+use crate::http::state::AppState;
+
+/// This area's operations in the OpenAPI document (`routes::api` merges the areas).
+#[derive(OpenApi)]
+#[openapi(paths(check, streak, claim, claim_bonus, subscription, referral_page, share))]
+pub struct Doc;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

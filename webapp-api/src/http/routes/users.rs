@@ -4,13 +4,18 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use utoipa::ToSchema;
+use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::users;
+use crate::http::dto::{ErrorBody, Ok as OkBody};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AuthUser, OptionalJson};
-use crate::http::openapi::{ErrorBody, Ok as OkBody};
-use crate::http::AppState;
+use crate::http::state::AppState;
+
+/// This area's operations in the OpenAPI document (`routes::api` merges the areas).
+#[derive(OpenApi)]
+#[openapi(paths(me, settings, trade_url, set_trade_url, check_agreements, agree))]
+pub struct Doc;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

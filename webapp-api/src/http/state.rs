@@ -1,0 +1,35 @@
+//! The router's state. Below every handler and middleware, above the parts it holds (config,
+//! metrics, limiter), so that none of those needs the router to name it.
+use std::sync::Arc;
+
+use crate::domain::Domain;
+use crate::http::config::HttpConfig;
+use crate::http::metrics::Metrics;
+use crate::http::ratelimit::Limiter;
+
+/// The router's state: one `Arc`, so the per-request clones (one per middleware and handler)
+/// cost one reference count, not one per field.
+#[derive(Clone)]
+pub struct AppState(Arc<Shared>);
+
+pub struct Shared {
+    pub domain: Domain,
+    pub config: Arc<HttpConfig>,
+    pub metrics: Arc<Metrics>,
+    pub limiter: Arc<Limiter>,
+}
+
+impl AppState {
+    /// The state of one router; the rate limits' buckets start empty.
+    pub fn new(domain: Domain, config: HttpConfig, metrics: Arc<Metrics>) -> AppState {
+        let limiter = Arc::new(Limiter::new(config.rate_limits));
+        AppState(Arc::new(Shared { domain, config: Arc::new(config), metrics, limiter }))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
