@@ -5,6 +5,7 @@ pub mod handlers;
 pub mod outbox;
 pub mod runtime;
 pub mod schema;
+pub mod serve;
 pub mod telegram;
 pub mod texts;
 pub mod webhook;
@@ -176,13 +177,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     }
     let app = http::router_with_metrics(domain.clone(), http, metrics.clone());
     let rx = stop_rx.clone();
-    tasks.push(tokio::spawn(async move {
-        let server =
-            axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).with_graceful_shutdown(stopped(rx));
-        if let Err(e) = server.await {
-            tracing::error!(error = %e, "http server stopped");
-        }
-    }));
+    tasks.push(tokio::spawn(serve::serve(listener, app, serve::Limits::from_config(&config), stopped(rx))));
     tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url(), stopped(stop_rx.clone()))));
 
     if let Some(bot) = bot {
