@@ -308,10 +308,11 @@ pub async fn existing_shop(database_url: &str) -> Result<(), String> {
             let mut conn = sqlx::sqlite::SqliteConnection::connect_with(&options)
                 .await
                 .map_err(|e| format!("DATABASE_URL {shown}: cannot open {file}: {e}"))?;
-            let found = sqlx::query_scalar::<_, i64>("select count(*) from sqlite_master where type = 'table' and name = 'schema_migrations'")
-                .fetch_one(&mut conn)
-                .await
-                .map_err(|e| format!("DATABASE_URL {shown}: {file} is not a FragBox database: {e}"));
+            let found =
+                sqlx::query_scalar::<_, i64>("select count(*) from sqlite_master where type = 'table' and name = 'schema_migrations'")
+                    .fetch_one(&mut conn)
+                    .await
+                    .map_err(|e| format!("DATABASE_URL {shown}: {file} is not a FragBox database: {e}"));
             let _ = conn.close().await;
             found? > 0
         }

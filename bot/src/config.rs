@@ -370,13 +370,9 @@ impl Config {
     fn webhook(&self) -> Result<Option<Webhook>, ConfigError> {
         let (url, secret) = match (&self.telegram_webhook_url, &self.telegram_webhook_secret) {
             (None, None) => return Ok(None),
-            (None, Some(_)) => {
-                return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: set it only together with TELEGRAM_WEBHOOK_URL".into()))
-            }
+            (None, Some(_)) => return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: set it only together with TELEGRAM_WEBHOOK_URL".into())),
             (Some(_), None) => {
-                return Err(ConfigError(
-                    "TELEGRAM_WEBHOOK_SECRET: required with TELEGRAM_WEBHOOK_URL (1-256 of A-Z a-z 0-9 _ -)".into(),
-                ))
+                return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: required with TELEGRAM_WEBHOOK_URL (1-256 of A-Z a-z 0-9 _ -)".into()))
             }
             (Some(u), Some(s)) => (u, s),
         };
@@ -385,9 +381,7 @@ impl Config {
         }
         let parsed = url::Url::parse(url).map_err(|_| ConfigError(format!("TELEGRAM_WEBHOOK_URL: not a URL: {url:?}")))?;
         if parsed.scheme() != "https" || parsed.host_str().is_none_or(str::is_empty) {
-            return Err(ConfigError(
-                "TELEGRAM_WEBHOOK_URL: must be an https:// URL (Telegram delivers webhooks over HTTPS only)".into(),
-            ));
+            return Err(ConfigError("TELEGRAM_WEBHOOK_URL: must be an https:// URL (Telegram delivers webhooks over HTTPS only)".into()));
         }
         let path = parsed.path().to_owned();
         let reserved = RESERVED_PATHS.iter().any(|r| path == *r || path.starts_with(&format!("{r}/")));
@@ -397,8 +391,7 @@ impl Config {
                 RESERVED_PATHS.join(", ")
             )));
         }
-        let secret_ok =
-            (1..=256).contains(&secret.len()) && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        let secret_ok = (1..=256).contains(&secret.len()) && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
         if !secret_ok {
             return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: 1-256 characters of A-Z a-z 0-9 _ -".into()));
         }

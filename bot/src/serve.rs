@@ -140,6 +140,8 @@ impl Drop for Admission {
 /// Requests of one connection: how many are in flight, and since when it has been idle.
 struct Activity {
     state: Mutex<ActivityState>,
+    /// Wakes the connection's watch when a request begins or ends, so its deadline moves.
+    changed: tokio::sync::Notify,
 }
 
 struct ActivityState {
@@ -157,6 +159,7 @@ impl Activity {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         s.in_flight += 1;
         s.started += 1;
+        self.changed.notify_one();
         InFlight(self.clone())
     }
 
@@ -177,6 +180,7 @@ impl Drop for InFlight {
         let mut s = self.0.state.lock().unwrap_or_else(PoisonError::into_inner);
         s.in_flight = s.in_flight.saturating_sub(1);
         s.idle_since = Instant::now();
+        self.0.changed.notify_one();
     }
 }
 
@@ -286,7 +290,10 @@ struct Connection {
 impl Connection {
     async fn run(mut self, stream: TcpStream, peer: SocketAddr) {
         let accepted = Instant::now();
-        let activity = Arc::new(Activity { state: Mutex::new(ActivityState { in_flight: 0, started: 0, idle_since: accepted }) });
+        let activity = Arc::new(Activity {
+            state: Mutex::new(ActivityState { in_flight: 0, started: 0, idle_since: accepted }),
+            changed: tokio::sync::Notify::new(),
+        });
         let app = self.app.clone();
         let requests = activity.clone();
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
@@ -321,6 +328,7 @@ impl Connection {
                     }
                     return;
                 }
+                _ = activity.changed.notified(), if close_by.is_none() => {}
                 _ = self.closing.changed(), if !stopping => {
                     stopping = true;
                     conn.as_mut().graceful_shutdown();
