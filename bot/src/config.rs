@@ -560,6 +560,18 @@ mod tests {
     }
 
     #[test]
+    fn every_setting_is_listed_in_env_example_and_the_readme() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let example = std::fs::read_to_string(root.join(".env.example")).unwrap();
+        let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+        for arg in Config::augment_args(clap::Command::new("fragbox")).get_arguments() {
+            let var = arg.get_env().and_then(|e| e.to_str()).unwrap_or_default();
+            assert!(example.contains(&format!("{var}=")), ".env.example lacks {var}");
+            assert!(readme.contains(&format!("`{var}`")), "README's table lacks {var}");
+        }
+    }
+
+    #[test]
     fn a_webhook_needs_an_https_url_of_its_own_path_and_a_plain_secret() {
         let base = [("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io")];
         let with = |extra: &[(&'static str, &'static str)]| {
