@@ -362,8 +362,8 @@ def check(crate_dir, out=sys.stdout):
             rel, line, shown = edges[(a, b)]
             print(f"    {name(a)} -> {name(b)}: src/{rel}:{line} {shown}", file=out)
     if len(found) >= MAX_CYCLES:
-        print(f"{label}: more circles than {MAX_CYCLES}; showing the first", file=out)
-    if found:
+        print(f"{label}: {MAX_CYCLES}+ circles (the first {MAX_CYCLES} shown; the knots above hold them all)", file=out)
+    elif found:
         print(f"{label}: {len(found)} circles", file=out)
     else:
         print(f"{label}: no circles ({len(crate.files)} modules, {len(edges)} dependencies)", file=out)
