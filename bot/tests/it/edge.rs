@@ -3,10 +3,12 @@
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
+use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::common::*;
+use crate::fake_bot_api::Script;
 
 async fn app_with(env: &[(&'static str, &str)]) -> TestApp {
     TestApp::start(Options { env: env.iter().map(|(k, v)| (*k, v.to_string())).collect(), ..Options::default() }).await
@@ -146,5 +148,29 @@ async fn ordinary_requests_keep_working_over_kept_alive_connections() {
     }
     let (status, _) = app.get("/healthz", None).await;
     assert_eq!(status, StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_stop_lets_the_request_in_flight_finish_and_accepts_no_new_connection() {
+    let mut app = TestApp::with_bot().await;
+    let token = app.sign_in(4343, "Late").await;
+    // Arrange: a request that waits on a slow Telegram call.
+    app.fake().script("createInvoiceLink", Script::Delay(Duration::from_millis(800)));
+    let body = json!({"pack_id": "pack-l", "telegram_id": 4343, "init_data": app.init_data(4343, "Late", None)});
+    let request = reqwest::Client::new().post(format!("{}/api/v1/payments/create-invoice-link", app.base)).bearer_auth(&token).json(&body);
+    let pending = tokio::spawn(request.send());
+    app.fake().wait_calls("createInvoiceLink", 1).await;
+
+    // Act: stop while it is in flight.
+    let running = app.running.take().unwrap();
+    let addr = running.addr;
+    let stopping = tokio::spawn(running.shutdown());
+
+    // Assert: the request is answered in full, the stop completes, the port is closed.
+    let answer = pending.await.unwrap().expect("the request in flight is answered");
+    assert_eq!(answer.status(), StatusCode::OK);
+    tokio::time::timeout(Duration::from_secs(15), stopping).await.expect("the stop completes").unwrap();
+    assert!(TcpStream::connect(addr).await.is_err(), "nothing listens after the stop");
     app.stop().await;
 }
