@@ -1,68 +1,178 @@
-//! Operator commands of the `fragbox` binary. Safe while the server runs: each is one short
-//! write transaction on the same database.
+//! The `fragbox` command line: one clap table. `fragbox` alone serves; every other command is an
+//! operator's action, safe while the server runs (each is one short write transaction on the
+//! same database). Next season's commands are one more variant of [`Command`] and one more arm
+//! in [`run`].
+use std::path::PathBuf;
+
+use clap::builder::PossibleValuesParser;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use webapp_api::domain::admin::{self, Actor};
 use webapp_api::domain::store;
 use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
 use webapp_api::domain::{audit, settings, Domain, Tokens};
 
-use crate::config::Config;
+use crate::config::{self, Config};
 
-pub const USAGE: &str = "usage: fragbox [serve]
-       fragbox grant <telegram_id> <tokens> --reason <text>
-       fragbox audit
-       fragbox catalog check
-       fragbox withdrawals list | sent <id> | error <id> [<code>] [--reason <note>]
-         codes: trade_url_invalid, inventory_private, trade_restricted, item_unavailable, steam_unavailable, other
-         (a note alone means code other)
-       fragbox maintenance on|off|status
-       fragbox backup <file>
-       fragbox migrate-db --from sqlite://<file> --to postgres://<user>@<host>/<db>";
+/// The process's arguments: a command (none = serve) and the settings.
+#[derive(Parser)]
+#[command(name = "fragbox", version, about = "FragBox: the Telegram bot, the mini app and its API, and the operator's commands")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub config: Config,
+}
+
+impl Cli {
+    /// Parses the process's arguments and environment; `--help`, `--version` and a malformed
+    /// command line end the process here (clap prints them; exit code 2 for an error).
+    pub fn from_process() -> Cli {
+        let matches = config::blank_variables_unset(Cli::command()).get_matches();
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+}
+
+#[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Serve the mini app, its API and the bot (the default).
+    Serve,
+    /// Add tokens to a player's balance (a negative amount takes them), as a ledger entry.
+    Grant {
+        /// The player's Telegram user id.
+        telegram_id: i64,
+        /// Tokens with at most 2 decimals, e.g. 12.5 or -3.
+        #[arg(allow_negative_numbers = true, value_parser = an_amount)]
+        tokens: Tokens,
+        /// Why (kept in the ledger and the admin audit log); the rest of the line.
+        #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "TEXT")]
+        reason: Vec<String>,
+    },
+    /// Check the books: balance = ledger sum, nothing negative, items consistent. Exit 2 on a violation.
+    Audit,
+    /// The catalog in CATALOG_DIR.
+    Catalog {
+        #[command(subcommand)]
+        command: CatalogCommand,
+    },
+    /// Withdrawals waiting for the operator (no subcommand = list).
+    Withdrawals {
+        #[command(subcommand)]
+        command: Option<WithdrawalsCommand>,
+    },
+    /// The maintenance switch: players see a notice and cannot spend while it is on.
+    Maintenance {
+        #[command(subcommand)]
+        command: MaintenanceCommand,
+    },
+    /// Write a consistent copy of the live database to a new file (PostgreSQL: pg_dump).
+    Backup {
+        /// A file that does not exist yet.
+        file: PathBuf,
+    },
+    /// Copy a shop from its SQLite file into an empty PostgreSQL database, and verify the copy.
+    MigrateDb {
+        /// The shop's SQLite file: sqlite://<file>.
+        #[arg(long, value_name = "sqlite://FILE")]
+        from: String,
+        /// The empty PostgreSQL database: postgres://<user>@<host>/<db>.
+        #[arg(long, value_name = "postgres://URL")]
+        to: String,
+    },
+}
+
+#[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum CatalogCommand {
+    /// Per case: price, expected value, return-to-player, odds. Exit 1 outside the 80-92 % band.
+    Check,
+}
+
+#[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum WithdrawalsCommand {
+    /// Pending withdrawals with each player's risk summary.
+    List,
+    /// The skin was sent: the withdrawal is done.
+    Sent {
+        /// The withdrawal's id (#N in the list).
+        id: i64,
+    },
+    /// The withdrawal failed: the item is available again and the player is told why.
+    Error {
+        /// The withdrawal's id (#N in the list).
+        id: i64,
+        /// Why it failed (a note alone means `other`).
+        #[arg(ignore_case = true, value_parser = PossibleValuesParser::new(withdrawals::REASON_CODES))]
+        code: Option<String>,
+        /// A note for the player; the rest of the line.
+        #[arg(long, num_args = 1.., allow_hyphen_values = true, value_name = "NOTE")]
+        reason: Option<Vec<String>>,
+    },
+}
+
+#[derive(Subcommand, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaintenanceCommand {
+    /// Switch maintenance on.
+    On,
+    /// Switch maintenance off.
+    Off,
+    /// Print whether maintenance is on.
+    Status,
+}
+
+impl Command {
+    /// Whether the command reads or writes the shop in DATABASE_URL, which must then already
+    /// exist: an operator's typo must never create an empty shop. Every new command answers here.
+    pub fn needs_shop(&self) -> bool {
+        match self {
+            Command::Grant { .. } | Command::Audit | Command::Withdrawals { .. } | Command::Maintenance { .. } | Command::Backup { .. } => {
+                true
+            }
+            // `serve` creates a new shop on purpose; `catalog check` reads files only;
+            // `migrate-db` names its own databases and checks them itself.
+            Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => false,
+        }
+    }
+}
+
+fn an_amount(s: &str) -> Result<Tokens, String> {
+    Tokens::parse(s).filter(|a| a.0 != 0).ok_or_else(|| format!("not an amount with at most 2 decimals: {s}"))
+}
 
 /// The operator id recorded in the admin audit log for CLI actions.
 const CLI_OPERATOR: i64 = 0;
 
-fn flag(args: &[String], name: &str) -> Option<String> {
-    let i = args.iter().position(|a| a == name)?;
-    let rest: Vec<&str> = args[i + 1..].iter().map(String::as_str).collect();
-    (!rest.is_empty()).then(|| rest.join(" "))
+/// Runs one operator command; answers the process exit code.
+pub async fn run(config: &Config, command: Command) -> Result<i32, String> {
+    if command.needs_shop() {
+        existing_shop(&config.database_url).await?;
+    }
+    let domain = match &command {
+        Command::Serve => return Err("`serve` is not an operator command".into()),
+        Command::Catalog { command: CatalogCommand::Check } => return catalog_check(config),
+        Command::MigrateDb { from, to } => return migrate_db(from, to).await,
+        _ => crate::build_domain(
+            config,
+            crate::open_store(config).await?.0,
+            load_catalog(config)?,
+            None,
+            config.bot_username.clone(),
+            std::sync::Arc::new(webapp_api::domain::clock::SystemClock),
+        ),
+    };
+    let code = run_on(config, &domain, command).await;
+    domain.db.close().await;
+    code
 }
 
-/// Runs one operator command; answers the process exit code.
-pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    if words.first() == Some(&"catalog") {
-        if words.get(1) != Some(&"check") {
-            return Err(USAGE.into());
-        }
-        let catalog = webapp_api::domain::catalog::Catalog::load(&config.catalog_dir).map_err(|e| format!("catalog: {e}"))?;
-        let (report, ok) = catalog.check_report();
-        print!("{report}");
-        println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-92 % band" });
-        return Ok(if ok { 0 } else { 1 });
-    }
-    if words.first() == Some(&"migrate-db") {
-        return migrate_db(args).await;
-    }
-    let domain = crate::build_domain(
-        config,
-        crate::open_store(config).await?.0,
-        load_catalog(config)?,
-        None,
-        config.bot_username.clone(),
-        std::sync::Arc::new(webapp_api::domain::clock::SystemClock),
-    );
-    match words.as_slice() {
-        ["grant", id, amount, ..] => {
-            let id: i64 = id.parse().map_err(|_| format!("not a Telegram id: {id}"))?;
-            let amount =
-                Tokens::parse(amount).filter(|a| a.0 != 0).ok_or_else(|| format!("not an amount with at most 2 decimals: {amount}"))?;
-            let reason = flag(args, "--reason").ok_or("--reason <text> is required")?;
-            let balance = grant(&domain, id, amount, &reason).await?;
+async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i32, String> {
+    match command {
+        Command::Grant { telegram_id: id, tokens: amount, reason } => {
+            let reason = reason.join(" ");
+            let balance = grant(domain, id, amount, &reason).await?;
             println!("user {id}: {amount:+} tokens ({reason}); balance {balance}", amount = amount.to_string());
             Ok(0)
         }
-        ["audit"] => {
+        Command::Audit => {
             let problems = audit::run(&domain.db).await.map_err(|e| e.to_string())?;
             if problems.is_empty() {
                 println!("audit clean");
@@ -75,8 +185,8 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
                 Ok(2)
             }
         }
-        ["withdrawals", "list"] | ["withdrawals"] => {
-            for w in withdrawals::pending(&domain).await.map_err(|e| e.to_string())? {
+        Command::Withdrawals { command: None | Some(WithdrawalsCommand::List) } => {
+            for w in withdrawals::pending(domain).await.map_err(|e| e.to_string())? {
                 let r = &w.risk;
                 println!(
                     "#{} user {} ({}) item {} {} [{}] price {} steam {} {} since {}",
@@ -111,58 +221,63 @@ pub async fn run(config: &Config, args: &[String]) -> Result<i32, String> {
             }
             Ok(0)
         }
-        ["withdrawals", "sent", id] => {
-            let id: i64 = id.parse().map_err(|_| format!("not a withdrawal id: {id}"))?;
-            withdrawals::resolve(&domain, id, Resolution::Sent, CLI_OPERATOR).await.map_err(|e| e.to_string())?;
+        Command::Withdrawals { command: Some(WithdrawalsCommand::Sent { id }) } => {
+            withdrawals::resolve(domain, id, Resolution::Sent, CLI_OPERATOR).await.map_err(|e| e.to_string())?;
             println!("withdrawal #{id} sent");
             Ok(0)
         }
-        ["withdrawals", "error", id, rest @ ..] => {
-            let id: i64 = id.parse().map_err(|_| format!("not a withdrawal id: {id}"))?;
-            let note = flag(args, "--reason");
-            let code = match rest.first() {
-                Some(c) if !c.starts_with("--") => {
-                    let c = c.to_ascii_lowercase();
-                    if !withdrawals::REASON_CODES.contains(&c.as_str()) {
-                        return Err(format!("unknown reason code {c}; one of {}", withdrawals::REASON_CODES.join(", ")));
-                    }
-                    c
-                }
+        Command::Withdrawals { command: Some(WithdrawalsCommand::Error { id, code, reason }) } => {
+            let note = reason.map(|words| words.join(" "));
+            let code = match (code, &note) {
+                (Some(c), _) => c.to_ascii_lowercase(),
                 // A note alone (the older form) is code `other`.
-                _ if note.is_some() => "other".to_owned(),
-                _ => return Err(format!("a reason code is required: one of {}", withdrawals::REASON_CODES.join(", "))),
+                (None, Some(_)) => "other".to_owned(),
+                (None, None) => return Err(format!("a reason code is required: one of {}", withdrawals::REASON_CODES.join(", "))),
             };
-            withdrawals::resolve(&domain, id, Resolution::Failed { code: code.clone(), note }, CLI_OPERATOR)
+            withdrawals::resolve(domain, id, Resolution::Failed { code: code.clone(), note }, CLI_OPERATOR)
                 .await
                 .map_err(|e| e.to_string())?;
             println!("withdrawal #{id} failed ({code}); item available again");
             Ok(0)
         }
-        ["maintenance", "on"] | ["maintenance", "off"] => {
-            let on = words[1] == "on";
-            settings::set_maintenance_by_admin(&domain, CLI_OPERATOR, on).await.map_err(|e| e.to_string())?;
-            println!("maintenance {}", words[1]);
+        Command::Maintenance { command: MaintenanceCommand::Status } => {
+            println!("maintenance {}", if settings::maintenance(domain).await.map_err(|e| e.to_string())? { "on" } else { "off" });
             Ok(0)
         }
-        ["maintenance", "status"] => {
-            println!("maintenance {}", if settings::maintenance(&domain).await.map_err(|e| e.to_string())? { "on" } else { "off" });
+        Command::Maintenance { command: switch } => {
+            let on = switch == MaintenanceCommand::On;
+            settings::set_maintenance_by_admin(domain, CLI_OPERATOR, on).await.map_err(|e| e.to_string())?;
+            println!("maintenance {}", if on { "on" } else { "off" });
             Ok(0)
         }
-        ["backup", file] => {
+        Command::Backup { file } => {
+            let file = file.to_str().ok_or("the backup's file name must be UTF-8")?;
             println!("{}", store::backup::backup(&domain.db, &config.database_url, file).await?);
             Ok(0)
         }
-        _ => Err(USAGE.into()),
+        Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => Err("not a command on the shop's database".into()),
     }
+}
+
+fn catalog_check(config: &Config) -> Result<i32, String> {
+    let catalog = load_catalog(config)?;
+    let (report, ok) = catalog.check_report();
+    print!("{report}");
+    println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-92 % band" });
+    Ok(if ok { 0 } else { 1 })
+}
+
+/// Refuses a DATABASE_URL that holds no shop, and creates nothing while looking
+/// (`store::existing_shop`).
+pub async fn existing_shop(database_url: &str) -> Result<(), String> {
+    store::existing_shop(database_url, &config::redact_password(database_url)).await
 }
 
 /// `fragbox migrate-db --from sqlite://… --to postgres://…`: copies the shop into an empty
 /// PostgreSQL database and verifies the copy. Exit code 0 only when everything matches.
-async fn migrate_db(args: &[String]) -> Result<i32, String> {
-    let from = flag_value(args, "--from").ok_or("--from sqlite://<file> is required")?;
-    let to = flag_value(args, "--to").ok_or("--to postgres://… is required")?;
-    let (source, target) = transfer::open_pair(&from, &to).await.map_err(|e| e.to_string())?;
-    println!("copying {} -> {}", from, crate::config::redact_password(&to));
+async fn migrate_db(from: &str, to: &str) -> Result<i32, String> {
+    let (source, target) = transfer::open_pair(from, to).await.map_err(|e| e.to_string())?;
+    println!("copying {} -> {}", from, config::redact_password(to));
     let report = transfer::copy_sqlite_to_postgres(&source, &target).await.map_err(|e| e.to_string())?;
     for (table, s, t) in &report.tables {
         println!("{:<4} {table}: {s} -> {t}", if s == t { "ok" } else { "DIFF" });
@@ -187,12 +302,6 @@ async fn migrate_db(args: &[String]) -> Result<i32, String> {
         println!("migrate-db: the copy does not match (was the shop still writing? stop it and copy into a fresh database)");
         Ok(2)
     }
-}
-
-/// The word after `name` (`--from X`).
-fn flag_value(args: &[String], name: &str) -> Option<String> {
-    let i = args.iter().position(|a| a == name)?;
-    args.get(i + 1).filter(|v| !v.starts_with("--")).cloned()
 }
 
 fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {

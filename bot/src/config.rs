@@ -1,51 +1,198 @@
-//! Configuration from the environment (and an optional `.env`), parsed once in `main`.
+//! The settings: one clap struct, each field read from its flag or its environment variable
+//! (an optional `.env` is loaded into the environment first). Parsed once in `main`.
+//!
+//! A blank variable (`KEY=` in `.env`) counts as unset, as `.env.example` expects. Secrets
+//! (the bot token, the webhook secret, the dev-gate password, the metrics token) are plain
+//! strings checked in [`Config::finish`]: clap quotes a refused value in its error, and a
+//! secret must not reach the terminal or a log that way.
+use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use clap::builder::{BoolishValueParser, RangedI64ValueParser, RangedU64ValueParser};
+use clap::{ArgAction, Args, FromArgMatches, ValueEnum};
 use webapp_api::http::metrics::MetricsAccess;
 use webapp_api::http::ratelimit::{IpNet, Limit, RateLimits};
 
-#[derive(Clone)]
+/// Every setting of the process. The field name is the variable's name in lower case (clap
+/// shows it as the value name, so an error names the variable).
+#[derive(Args, Clone)]
+#[command(next_help_heading = "Settings (each also read from the environment variable shown)")]
 pub struct Config {
+    /// HTTP listen address; without a token (demo mode) it must be loopback unless DEMO_PUBLIC=true.
+    #[arg(long, env = "BIND_ADDR", default_value = "127.0.0.1:8080")]
     pub bind_addr: SocketAddr,
+    /// The shop's database: an SQLite file (sqlite://path) or postgres://user:password@host/db.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://data/fragbox.db")]
     pub database_url: String,
+    /// The bot's token from @BotFather (<bot id>:<secret>); unset = demo mode.
+    #[arg(long = "telegram-bot-token", env = "TELEGRAM_BOT_TOKEN", value_name = "TELEGRAM_BOT_TOKEN", hide_env_values = true)]
     pub bot_token: Option<String>,
+    /// Bot API server (a local Bot API server, or a test fake).
+    #[arg(long, env = "TELEGRAM_API_URL", default_value = "https://api.telegram.org", value_parser = a_url)]
     pub telegram_api_url: String,
-    pub webapp_url: String,
-    pub admin_ids: Vec<i64>,
+    /// Public https:// URL Telegram posts updates to; unset = long polling. Needs a token.
+    #[arg(long, env = "TELEGRAM_WEBHOOK_URL")]
+    pub telegram_webhook_url: Option<String>,
+    /// Required with TELEGRAM_WEBHOOK_URL: 1-256 of A-Z a-z 0-9 _ -.
+    #[arg(long, env = "TELEGRAM_WEBHOOK_SECRET", hide_env_values = true)]
+    pub telegram_webhook_secret: Option<String>,
+    /// Public URL of the mini app, for bot buttons; default http://<BIND_ADDR>; https:// with a token.
+    #[arg(long, env = "WEBAPP_URL", value_parser = a_url)]
+    pub webapp_url: Option<String>,
+    /// Comma-separated Telegram user ids of the operators.
+    #[arg(long, env = "ADMIN_IDS", default_value = "", value_parser = admin_ids)]
+    pub admin_ids: std::vec::Vec<i64>,
+    /// Channel of the subscribe task (@name or -100… id); default @fragbox_news in demo mode.
+    #[arg(long, env = "CHANNEL_ID")]
     pub channel_id: Option<String>,
+    /// The community chat link on the profile.
+    #[arg(long, env = "COMMUNITY_URL", default_value = "https://t.me/fragbox_chat")]
     pub community_url: String,
+    /// The channel's public link.
+    #[arg(long, env = "CHANNEL_URL", default_value = "https://t.me/fragbox_news")]
     pub channel_url: String,
+    /// The terms the onboarding links to.
+    #[arg(long, env = "TERMS_URL", default_value = "/legal/terms.html")]
     pub terms_url: String,
+    /// The privacy policy the onboarding links to.
+    #[arg(long, env = "PRIVACY_URL", default_value = "/legal/privacy.html")]
     pub privacy_url: String,
+    /// Used for links in demo mode; taken from getMe with a token.
+    #[arg(long, env = "BOT_USERNAME", default_value = "fragbox_bot")]
     pub bot_username: String,
+    /// Password of the /login development gate; unset = no gate.
+    #[arg(long, env = "DEV_GATE_PASSWORD", hide_env_values = true)]
     pub dev_gate_password: Option<String>,
+    /// Oldest init data accepted at sign-in, in seconds; 0 turns the age check off.
+    #[arg(long, env = "AUTH_MAX_AGE_SECS", default_value_t = 86_400, value_parser = RangedI64ValueParser::<i64>::new().range(0..))]
     pub auth_max_age_secs: i64,
+    /// Session token lifetime in seconds.
+    #[arg(long, env = "SESSION_TTL_SECS", default_value_t = 7 * 86_400, value_parser = RangedI64ValueParser::<i64>::new().range(1..))]
     pub session_ttl_secs: i64,
+    /// Cases, items, packages and their artwork.
+    #[arg(long, env = "CATALOG_DIR", default_value = "data/catalog")]
     pub catalog_dir: PathBuf,
+    /// The built mini app.
+    #[arg(long, env = "WEBAPP_DIST", default_value = "webapp/dist")]
     pub webapp_dist: PathBuf,
+    /// The legal documents served at /legal/.
+    #[arg(long, env = "LEGAL_DIR", default_value = "data/legal")]
     pub legal_dir: PathBuf,
-    pub log_format_json: bool,
-    /// `RATE_LIMIT_*`: per user and per client address; `RATE_LIMITS=off` turns all off.
-    pub rate_limits: RateLimits,
-    /// `TRUSTED_PROXIES`: addresses or CIDR blocks whose `X-Forwarded-For` is believed.
-    pub trusted_proxies: Vec<IpNet>,
-    /// `METRICS_TOKEN` (bearer) or `METRICS_ENABLED=true` (open); else `/metrics` is 404.
-    pub metrics: MetricsAccess,
-    /// `DB_BUSY_TIMEOUT_MS`: how long a write waits for SQLite's lock (PostgreSQL: a row lock)
-    /// before answering 503 busy.
+    /// Log lines as text, or as JSON (with request ids; never tokens or init data).
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// `off` turns every rate limit off (tests, the benchmark).
+    #[arg(long = "rate-limits", env = "RATE_LIMITS", value_name = "RATE_LIMITS", value_enum, default_value_t = Switch::On)]
+    pub rate_limits_switch: Switch,
+    /// Sign-ins per client address: <count>/<seconds> or off.
+    #[arg(long, env = "RATE_LIMIT_SIGN_IN_IP")]
+    pub rate_limit_sign_in_ip: Option<Limit>,
+    /// Case opens per player.
+    #[arg(long, env = "RATE_LIMIT_OPEN_USER")]
+    pub rate_limit_open_user: Option<Limit>,
+    /// Case opens per client address.
+    #[arg(long, env = "RATE_LIMIT_OPEN_IP")]
+    pub rate_limit_open_ip: Option<Limit>,
+    /// Daily reward, streak chest, subscription check, per player.
+    #[arg(long, env = "RATE_LIMIT_CLAIM_USER")]
+    pub rate_limit_claim_user: Option<Limit>,
+    /// The same claims per client address.
+    #[arg(long, env = "RATE_LIMIT_CLAIM_IP")]
+    pub rate_limit_claim_ip: Option<Limit>,
+    /// New tickets, ticket messages, closing a ticket, per player.
+    #[arg(long, env = "RATE_LIMIT_TICKET_USER")]
+    pub rate_limit_ticket_user: Option<Limit>,
+    /// The same ticket writes per client address.
+    #[arg(long, env = "RATE_LIMIT_TICKET_IP")]
+    pub rate_limit_ticket_ip: Option<Limit>,
+    /// Provably-fair seed writes per player.
+    #[arg(long, env = "RATE_LIMIT_FAIR_USER")]
+    pub rate_limit_fair_user: Option<Limit>,
+    /// Provably-fair seed writes per client address.
+    #[arg(long, env = "RATE_LIMIT_FAIR_IP")]
+    pub rate_limit_fair_ip: Option<Limit>,
+    /// Selling an item, asking for a withdrawal, per player.
+    #[arg(long, env = "RATE_LIMIT_ITEM_USER")]
+    pub rate_limit_item_user: Option<Limit>,
+    /// The same item actions per client address.
+    #[arg(long, env = "RATE_LIMIT_ITEM_IP")]
+    pub rate_limit_item_ip: Option<Limit>,
+    /// Calls that reach Telegram (invoice links, sharing a skin) per player.
+    #[arg(long, env = "RATE_LIMIT_TELEGRAM_USER")]
+    pub rate_limit_telegram_user: Option<Limit>,
+    /// Calls that reach Telegram per client address.
+    #[arg(long, env = "RATE_LIMIT_TELEGRAM_IP")]
+    pub rate_limit_telegram_ip: Option<Limit>,
+    /// Every other write (language, trade link, agreement, logout) per player.
+    #[arg(long, env = "RATE_LIMIT_ACCOUNT_USER")]
+    pub rate_limit_account_user: Option<Limit>,
+    /// Every other write per client address.
+    #[arg(long, env = "RATE_LIMIT_ACCOUNT_IP")]
+    pub rate_limit_account_ip: Option<Limit>,
+    /// Dev-gate password attempts per client address.
+    #[arg(long, env = "RATE_LIMIT_DEV_GATE_IP")]
+    pub rate_limit_dev_gate_ip: Option<Limit>,
+    /// Addresses or CIDR blocks (comma-separated) whose X-Forwarded-For is believed; they are
+    /// also exempt from HTTP_MAX_CONNECTIONS_PER_IP (a proxy carries many players).
+    #[arg(long, env = "TRUSTED_PROXIES", default_value = "", value_parser = ip_nets)]
+    pub trusted_proxies: std::vec::Vec<IpNet>,
+    /// GET /metrics with Authorization: Bearer <token> (16+ characters).
+    #[arg(long, env = "METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+    /// true serves /metrics without a token (bind privately).
+    #[arg(long, env = "METRICS_ENABLED", action = ArgAction::Set, value_parser = BoolishValueParser::new(), default_value_t = false)]
+    pub metrics_enabled: bool,
+    /// How long a write waits for the SQLite lock (PostgreSQL: a row lock), in ms, before 503 busy.
+    #[arg(long, env = "DB_BUSY_TIMEOUT_MS", default_value_t = 5_000, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
     pub db_busy_timeout_ms: u64,
-    /// `DB_MAX_CONNECTIONS`: the pool size of this process (default 8 on SQLite, 16 on PostgreSQL).
+    /// Connections in this process's pool (1-1000; default 8 on SQLite, 16 on PostgreSQL).
+    #[arg(long, env = "DB_MAX_CONNECTIONS", value_parser = RangedU64ValueParser::<u32>::new().range(1..=1000))]
     pub db_max_connections: Option<u32>,
-    /// `TELEGRAM_TIMEOUT_MS`: how long a player's request waits on a Telegram call.
+    /// How long a player's request waits on a Telegram call, in ms.
+    #[arg(long, env = "TELEGRAM_TIMEOUT_MS", default_value_t = 5_000, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
     pub telegram_timeout_ms: u64,
-    /// `WITHDRAW_MIN_STARS`: lifetime paid Stars (net of refunds) that unlock withdrawals;
-    /// unset = the smallest package's Stars, 0 = no such rule.
+    /// Lifetime paid Stars (net of refunds) that unlock withdrawals; unset = the smallest
+    /// package's Stars, 0 = no such rule.
+    #[arg(long, env = "WITHDRAW_MIN_STARS", value_parser = RangedI64ValueParser::<i64>::new().range(0..))]
     pub withdraw_min_stars: Option<i64>,
-    /// `DEMO_PUBLIC=true`: allow demo mode (no token) on a non-loopback `BIND_ADDR`.
+    /// true lets demo mode (free tokens for anyone) serve on a non-loopback BIND_ADDR on purpose.
+    #[arg(long, env = "DEMO_PUBLIC", action = ArgAction::Set, value_parser = BoolishValueParser::new(), default_value_t = false)]
     pub demo_public: bool,
-    /// `TELEGRAM_WEBHOOK_URL` with `TELEGRAM_WEBHOOK_SECRET`: Telegram posts updates to us; else long polling.
+    /// Seconds a client has to send a request's head (the first one counted from connecting).
+    #[arg(long, env = "HTTP_HEADER_TIMEOUT_SECS", default_value_t = 10, value_parser = RangedU64ValueParser::<u64>::new().range(1..=3600))]
+    pub http_header_timeout_secs: u64,
+    /// Seconds a kept-alive connection may sit without a request before it is closed.
+    #[arg(long, env = "HTTP_IDLE_TIMEOUT_SECS", default_value_t = 60, value_parser = RangedU64ValueParser::<u64>::new().range(1..=86_400))]
+    pub http_idle_timeout_secs: u64,
+    /// Open HTTP connections in all; past it a new one gets 503 with Retry-After.
+    #[arg(long, env = "HTTP_MAX_CONNECTIONS", default_value_t = 4096, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub http_max_connections: usize,
+    /// Open HTTP connections per client address (an IPv6 /64 counts as one address).
+    #[arg(long, env = "HTTP_MAX_CONNECTIONS_PER_IP", default_value_t = 256, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub http_max_connections_per_ip: usize,
+
+    /// Built by [`Config::finish`] from the `RATE_LIMIT*` settings.
+    #[arg(skip)]
+    pub rate_limits: RateLimits,
+    /// Built by [`Config::finish`] from `METRICS_TOKEN` and `METRICS_ENABLED`.
+    #[arg(skip)]
+    pub metrics: MetricsAccess,
+    /// Built by [`Config::finish`] from `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET`.
+    #[arg(skip)]
     pub webhook: Option<Webhook>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
 }
 
 /// Where Telegram delivers updates when the bot runs on webhooks.
@@ -68,36 +215,20 @@ impl std::fmt::Debug for Webhook {
 /// Paths our router serves itself; a webhook path must not shadow them.
 const RESERVED_PATHS: &[&str] = &["/api", "/healthz", "/readyz", "/metrics", "/catalog", "/legal"];
 
-/// `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET`: both or neither, and only with a token.
-fn webhook(get: &dyn Fn(&str) -> Option<String>, has_token: bool) -> Result<Option<Webhook>, ConfigError> {
-    let (url, secret) = match (var(get, "TELEGRAM_WEBHOOK_URL"), var(get, "TELEGRAM_WEBHOOK_SECRET")) {
-        (None, None) => return Ok(None),
-        (None, Some(_)) => return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: set it only together with TELEGRAM_WEBHOOK_URL".into())),
-        (Some(_), None) => {
-            return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: required with TELEGRAM_WEBHOOK_URL (1-256 of A-Z a-z 0-9 _ -)".into()))
-        }
-        (Some(u), Some(s)) => (u, s),
-    };
-    if !has_token {
-        return Err(ConfigError("TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN (demo mode has no bot)".into()));
-    }
-    let parsed = url::Url::parse(&url).map_err(|_| ConfigError(format!("TELEGRAM_WEBHOOK_URL: not a URL: {url:?}")))?;
-    if parsed.scheme() != "https" || parsed.host_str().is_none_or(str::is_empty) {
-        return Err(ConfigError("TELEGRAM_WEBHOOK_URL: must be an https:// URL (Telegram delivers webhooks over HTTPS only)".into()));
-    }
-    let path = parsed.path().to_owned();
-    let reserved = RESERVED_PATHS.iter().any(|r| path == *r || path.starts_with(&format!("{r}/")));
-    if path == "/" || reserved {
-        return Err(ConfigError(format!(
-            "TELEGRAM_WEBHOOK_URL: its path {path:?} must be a path of its own, e.g. /telegram/webhook (not / nor under {})",
-            RESERVED_PATHS.join(", ")
-        )));
-    }
-    let secret_ok = (1..=256).contains(&secret.len()) && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !secret_ok {
-        return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: 1-256 characters of A-Z a-z 0-9 _ -".into()));
-    }
-    Ok(Some(Webhook { url: parsed, path, secret }))
+fn a_url(s: &str) -> Result<String, String> {
+    url::Url::parse(s.trim()).map(|_| s.trim().to_owned()).map_err(|_| format!("not a URL: {s:?}"))
+}
+
+fn admin_ids(s: &str) -> Result<Vec<i64>, String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| p.parse::<i64>().map_err(|_| format!("{p:?} is not a Telegram user id")))
+        .collect()
+}
+
+fn ip_nets(s: &str) -> Result<Vec<IpNet>, String> {
+    s.split(',').map(str::trim).filter(|p| !p.is_empty()).map(str::parse::<IpNet>).collect()
 }
 
 /// Secrets (the bot token, the dev-gate password, the metrics token) never reach `Debug`.
@@ -116,6 +247,10 @@ impl std::fmt::Debug for Config {
             .field("trusted_proxies", &self.trusted_proxies)
             .field("metrics", &self.metrics)
             .field("webhook", &self.webhook)
+            .field("http_header_timeout_secs", &self.http_header_timeout_secs)
+            .field("http_idle_timeout_secs", &self.http_idle_timeout_secs)
+            .field("http_max_connections", &self.http_max_connections)
+            .field("http_max_connections_per_ip", &self.http_max_connections_per_ip)
             .finish_non_exhaustive()
     }
 }
@@ -140,57 +275,43 @@ impl std::fmt::Display for ConfigError {
     }
 }
 
-fn var(get: &dyn Fn(&str) -> Option<String>, name: &str) -> Option<String> {
-    get(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+/// `arg`'s variable is set to something other than blanks.
+fn set_in_environment(arg: &clap::Arg) -> bool {
+    arg.get_env().and_then(std::env::var_os).is_some_and(|v| !v.to_string_lossy().trim().is_empty())
 }
 
-fn parse<T: std::str::FromStr>(get: &dyn Fn(&str) -> Option<String>, name: &str, default: T) -> Result<T, ConfigError> {
-    match var(get, name) {
-        None => Ok(default),
-        Some(v) => v.parse().map_err(|_| ConfigError(format!("{name}: cannot parse {v:?}"))),
-    }
-}
-
-/// The `RATE_LIMIT_*` variables over the defaults; each is `<count>/<seconds>` or `off`.
-fn rate_limits(get: &dyn Fn(&str) -> Option<String>) -> Result<RateLimits, ConfigError> {
-    if var(get, "RATE_LIMITS").is_some_and(|v| v.eq_ignore_ascii_case("off")) {
-        return Ok(RateLimits::OFF);
-    }
-    let mut l = RateLimits::default();
-    for (name, slot) in [
-        ("RATE_LIMIT_SIGN_IN_IP", &mut l.sign_in_ip),
-        ("RATE_LIMIT_OPEN_USER", &mut l.open_user),
-        ("RATE_LIMIT_OPEN_IP", &mut l.open_ip),
-        ("RATE_LIMIT_CLAIM_USER", &mut l.claim_user),
-        ("RATE_LIMIT_CLAIM_IP", &mut l.claim_ip),
-        ("RATE_LIMIT_TICKET_USER", &mut l.ticket_user),
-        ("RATE_LIMIT_TICKET_IP", &mut l.ticket_ip),
-        ("RATE_LIMIT_FAIR_USER", &mut l.fair_user),
-        ("RATE_LIMIT_FAIR_IP", &mut l.fair_ip),
-        ("RATE_LIMIT_ITEM_USER", &mut l.item_user),
-        ("RATE_LIMIT_ITEM_IP", &mut l.item_ip),
-        ("RATE_LIMIT_TELEGRAM_USER", &mut l.telegram_user),
-        ("RATE_LIMIT_TELEGRAM_IP", &mut l.telegram_ip),
-        ("RATE_LIMIT_ACCOUNT_USER", &mut l.account_user),
-        ("RATE_LIMIT_ACCOUNT_IP", &mut l.account_ip),
-        ("RATE_LIMIT_DEV_GATE_IP", &mut l.dev_gate_ip),
-    ] {
-        if let Some(v) = var(get, name) {
-            *slot = v.parse::<Limit>().map_err(|e| ConfigError(format!("{name}: {e}")))?;
-        }
-    }
-    Ok(l)
+/// A blank variable counts as unset: clap would otherwise hand `""` to the value parser.
+pub fn blank_variables_unset(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| if a.get_env().is_some() && !set_in_environment(&a) { a.env(None) } else { a })
 }
 
 impl Config {
+    /// The settings from the process's environment only (no flags).
     pub fn from_env() -> Result<Config, ConfigError> {
-        Config::from_lookup(&|k| std::env::var(k).ok())
+        let cmd = blank_variables_unset(Config::augment_args(clap::Command::new("fragbox")));
+        let matches = cmd.try_get_matches_from(["fragbox"]).map_err(|e| ConfigError(clap_message(&e)))?;
+        Config::from_arg_matches(&matches).map_err(|e| ConfigError(clap_message(&e)))?.finish()
     }
 
-    /// Parses from any lookup (tests pass a map).
+    /// Parses from any lookup (tests pass a map): each variable the lookup answers becomes
+    /// its flag, and the process's own environment is not read at all.
     pub fn from_lookup(get: &dyn Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
-        let bot_token = var(get, "TELEGRAM_BOT_TOKEN");
-        if let Some(t) = &bot_token {
+        let mut args: Vec<OsString> = vec!["fragbox".into()];
+        let cmd = Config::augment_args(clap::Command::new("fragbox")).mut_args(|a| {
+            let value = a.get_env().and_then(|v| v.to_str()).and_then(get).filter(|v| !v.trim().is_empty());
+            if let (Some(long), Some(value)) = (a.get_long(), value) {
+                args.push(format!("--{long}={}", value.trim()).into());
+            }
+            a.env(None)
+        });
+        let matches = cmd.try_get_matches_from(args).map_err(|e| ConfigError(clap_message(&e)))?;
+        Config::from_arg_matches(&matches).map_err(|e| ConfigError(clap_message(&e)))?.finish()
+    }
+
+    /// The rules that span several settings, and the values built from them. Runs once, right
+    /// after clap has parsed each setting on its own.
+    pub fn finish(mut self) -> Result<Config, ConfigError> {
+        if let Some(t) = &self.bot_token {
             let ok = t
                 .split_once(':')
                 .is_some_and(|(id, secret)| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) && !secret.is_empty());
@@ -198,108 +319,92 @@ impl Config {
                 return Err(ConfigError("TELEGRAM_BOT_TOKEN: expected <bot id>:<secret> from BotFather".into()));
             }
         }
-        let bind_addr = parse(get, "BIND_ADDR", SocketAddr::from(([127, 0, 0, 1], 8080)))?;
-        let webapp_url = var(get, "WEBAPP_URL").unwrap_or_else(|| format!("http://{bind_addr}"));
-        if url::Url::parse(&webapp_url).is_err() {
-            return Err(ConfigError(format!("WEBAPP_URL: not a URL: {webapp_url:?}")));
-        }
-        if bot_token.is_some() && !webapp_url.starts_with("https://") {
+        let webapp_url = self.webapp_url.take().unwrap_or_else(|| format!("http://{}", self.bind_addr));
+        if self.bot_token.is_some() && !webapp_url.starts_with("https://") {
             return Err(ConfigError(
                 "WEBAPP_URL: must be https:// when TELEGRAM_BOT_TOKEN is set (Telegram refuses web-app buttons otherwise)".into(),
             ));
         }
-        let mut admin_ids = Vec::new();
-        if let Some(list) = var(get, "ADMIN_IDS") {
-            for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-                admin_ids.push(part.parse::<i64>().map_err(|_| ConfigError(format!("ADMIN_IDS: {part:?} is not a Telegram user id")))?);
-            }
+        self.webapp_url = Some(webapp_url);
+        if self.channel_id.is_none() && self.bot_token.is_none() {
+            self.channel_id = Some("@fragbox_news".into());
         }
-        let telegram_api_url = var(get, "TELEGRAM_API_URL").unwrap_or_else(|| "https://api.telegram.org".into());
-        if url::Url::parse(&telegram_api_url).is_err() {
-            return Err(ConfigError(format!("TELEGRAM_API_URL: not a URL: {telegram_api_url:?}")));
-        }
-        let auth_max_age_secs = parse(get, "AUTH_MAX_AGE_SECS", 86_400i64)?;
-        let session_ttl_secs = parse(get, "SESSION_TTL_SECS", 7 * 86_400i64)?;
-        if auth_max_age_secs < 0 || session_ttl_secs <= 0 {
-            return Err(ConfigError("AUTH_MAX_AGE_SECS must be >= 0 and SESSION_TTL_SECS > 0".into()));
-        }
-        let rate_limits = rate_limits(get)?;
-        let mut trusted_proxies = Vec::new();
-        for part in var(get, "TRUSTED_PROXIES").unwrap_or_default().split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            trusted_proxies.push(part.parse::<IpNet>().map_err(|e| ConfigError(format!("TRUSTED_PROXIES: {e}")))?);
-        }
-        let metrics = match (var(get, "METRICS_TOKEN"), var(get, "METRICS_ENABLED").as_deref()) {
+        self.rate_limits = self.rate_limits();
+        self.metrics = match (&self.metrics_token, self.metrics_enabled) {
             (Some(t), _) if t.len() < 16 => return Err(ConfigError("METRICS_TOKEN: use at least 16 characters".into())),
-            (Some(t), _) => MetricsAccess::Token(t),
-            (None, Some("true" | "1" | "yes")) => MetricsAccess::Open,
-            (None, None | Some("false" | "0" | "no")) => MetricsAccess::Off,
-            (None, Some(v)) => return Err(ConfigError(format!("METRICS_ENABLED: true or false, not {v:?}"))),
+            (Some(t), _) => MetricsAccess::Token(t.clone()),
+            (None, true) => MetricsAccess::Open,
+            (None, false) => MetricsAccess::Off,
         };
-        let db_busy_timeout_ms = parse(get, "DB_BUSY_TIMEOUT_MS", 5_000u64)?;
-        let db_max_connections = match var(get, "DB_MAX_CONNECTIONS") {
-            None => None,
-            Some(v) => Some(
-                v.parse::<u32>()
-                    .ok()
-                    .filter(|n| (1..=1000).contains(n))
-                    .ok_or_else(|| ConfigError(format!("DB_MAX_CONNECTIONS: a number from 1 to 1000, not {v:?}")))?,
-            ),
-        };
-        let telegram_timeout_ms = parse(get, "TELEGRAM_TIMEOUT_MS", 5_000u64)?;
-        if db_busy_timeout_ms == 0 || telegram_timeout_ms == 0 {
-            return Err(ConfigError("DB_BUSY_TIMEOUT_MS and TELEGRAM_TIMEOUT_MS must be > 0".into()));
+        self.webhook = self.webhook()?;
+        Ok(self)
+    }
+
+    /// The `RATE_LIMIT_*` settings over the defaults.
+    fn rate_limits(&self) -> RateLimits {
+        if self.rate_limits_switch == Switch::Off {
+            return RateLimits::OFF;
         }
-        let withdraw_min_stars = match var(get, "WITHDRAW_MIN_STARS") {
-            None => None,
-            Some(v) => match v.parse::<i64>() {
-                Ok(n) if n >= 0 => Some(n),
-                _ => return Err(ConfigError(format!("WITHDRAW_MIN_STARS: a whole number of Stars >= 0, not {v:?}"))),
-            },
-        };
-        let demo_public = match var(get, "DEMO_PUBLIC").as_deref() {
-            None | Some("false" | "0" | "no") => false,
-            Some("true" | "1" | "yes") => true,
-            Some(v) => return Err(ConfigError(format!("DEMO_PUBLIC: true or false, not {v:?}"))),
-        };
-        let webhook = webhook(get, bot_token.is_some())?;
-        let log_format = var(get, "LOG_FORMAT").unwrap_or_else(|| "text".into());
-        if log_format != "text" && log_format != "json" {
-            return Err(ConfigError("LOG_FORMAT: text or json".into()));
+        let d = RateLimits::default();
+        RateLimits {
+            sign_in_ip: self.rate_limit_sign_in_ip.unwrap_or(d.sign_in_ip),
+            open_user: self.rate_limit_open_user.unwrap_or(d.open_user),
+            open_ip: self.rate_limit_open_ip.unwrap_or(d.open_ip),
+            claim_user: self.rate_limit_claim_user.unwrap_or(d.claim_user),
+            claim_ip: self.rate_limit_claim_ip.unwrap_or(d.claim_ip),
+            ticket_user: self.rate_limit_ticket_user.unwrap_or(d.ticket_user),
+            ticket_ip: self.rate_limit_ticket_ip.unwrap_or(d.ticket_ip),
+            fair_user: self.rate_limit_fair_user.unwrap_or(d.fair_user),
+            fair_ip: self.rate_limit_fair_ip.unwrap_or(d.fair_ip),
+            item_user: self.rate_limit_item_user.unwrap_or(d.item_user),
+            item_ip: self.rate_limit_item_ip.unwrap_or(d.item_ip),
+            telegram_user: self.rate_limit_telegram_user.unwrap_or(d.telegram_user),
+            telegram_ip: self.rate_limit_telegram_ip.unwrap_or(d.telegram_ip),
+            account_user: self.rate_limit_account_user.unwrap_or(d.account_user),
+            account_ip: self.rate_limit_account_ip.unwrap_or(d.account_ip),
+            dev_gate_ip: self.rate_limit_dev_gate_ip.unwrap_or(d.dev_gate_ip),
         }
-        Ok(Config {
-            bind_addr,
-            database_url: var(get, "DATABASE_URL").unwrap_or_else(|| "sqlite://data/fragbox.db".into()),
-            telegram_api_url,
-            webapp_url,
-            admin_ids,
-            channel_id: var(get, "CHANNEL_ID").or_else(|| bot_token.is_none().then(|| "@fragbox_news".into())),
-            community_url: var(get, "COMMUNITY_URL").unwrap_or_else(|| "https://t.me/fragbox_chat".into()),
-            channel_url: var(get, "CHANNEL_URL").unwrap_or_else(|| "https://t.me/fragbox_news".into()),
-            terms_url: var(get, "TERMS_URL").unwrap_or_else(|| "/legal/terms.html".into()),
-            privacy_url: var(get, "PRIVACY_URL").unwrap_or_else(|| "/legal/privacy.html".into()),
-            bot_username: var(get, "BOT_USERNAME").unwrap_or_else(|| "fragbox_bot".into()),
-            dev_gate_password: var(get, "DEV_GATE_PASSWORD"),
-            auth_max_age_secs,
-            session_ttl_secs,
-            catalog_dir: var(get, "CATALOG_DIR").unwrap_or_else(|| "data/catalog".into()).into(),
-            webapp_dist: var(get, "WEBAPP_DIST").unwrap_or_else(|| "webapp/dist".into()).into(),
-            legal_dir: var(get, "LEGAL_DIR").unwrap_or_else(|| "data/legal".into()).into(),
-            log_format_json: log_format == "json",
-            rate_limits,
-            trusted_proxies,
-            metrics,
-            db_busy_timeout_ms,
-            db_max_connections,
-            telegram_timeout_ms,
-            withdraw_min_stars,
-            demo_public,
-            webhook,
-            bot_token,
-        })
+    }
+
+    /// `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET`: both or neither, and only with a token.
+    fn webhook(&self) -> Result<Option<Webhook>, ConfigError> {
+        let (url, secret) = match (&self.telegram_webhook_url, &self.telegram_webhook_secret) {
+            (None, None) => return Ok(None),
+            (None, Some(_)) => return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: set it only together with TELEGRAM_WEBHOOK_URL".into())),
+            (Some(_), None) => {
+                return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: required with TELEGRAM_WEBHOOK_URL (1-256 of A-Z a-z 0-9 _ -)".into()))
+            }
+            (Some(u), Some(s)) => (u, s),
+        };
+        if self.bot_token.is_none() {
+            return Err(ConfigError("TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN (demo mode has no bot)".into()));
+        }
+        let parsed = url::Url::parse(url).map_err(|_| ConfigError(format!("TELEGRAM_WEBHOOK_URL: not a URL: {url:?}")))?;
+        if parsed.scheme() != "https" || parsed.host_str().is_none_or(str::is_empty) {
+            return Err(ConfigError("TELEGRAM_WEBHOOK_URL: must be an https:// URL (Telegram delivers webhooks over HTTPS only)".into()));
+        }
+        let path = parsed.path().to_owned();
+        let reserved = RESERVED_PATHS.iter().any(|r| path == *r || path.starts_with(&format!("{r}/")));
+        if path == "/" || reserved {
+            return Err(ConfigError(format!(
+                "TELEGRAM_WEBHOOK_URL: its path {path:?} must be a path of its own, e.g. /telegram/webhook (not / nor under {})",
+                RESERVED_PATHS.join(", ")
+            )));
+        }
+        let secret_ok = (1..=256).contains(&secret.len()) && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !secret_ok {
+            return Err(ConfigError("TELEGRAM_WEBHOOK_SECRET: 1-256 characters of A-Z a-z 0-9 _ -".into()));
+        }
+        Ok(Some(Webhook { url: parsed, path, secret: secret.clone() }))
     }
 
     pub fn demo(&self) -> bool {
         self.bot_token.is_none()
+    }
+
+    /// The public URL of the mini app (`http://<BIND_ADDR>` unless `WEBAPP_URL` says otherwise).
+    pub fn webapp_url(&self) -> String {
+        self.webapp_url.clone().unwrap_or_else(|| format!("http://{}", self.bind_addr))
     }
 
     /// Why serving must not start: demo mode (free tokens for anyone who asks) on an address
@@ -314,6 +419,13 @@ impl Config {
             )
         })
     }
+}
+
+/// clap's error as one line for `ConfigError` (its usage hint and help pointer are for a terminal).
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or_default();
+    first.trim_start_matches("error: ").to_owned()
 }
 
 #[cfg(test)]
@@ -332,14 +444,48 @@ mod tests {
         assert!(c.demo());
         assert_eq!(c.bind_addr.to_string(), "127.0.0.1:8080");
         assert_eq!(c.auth_max_age_secs, 86400);
+        assert_eq!(c.webapp_url(), "http://127.0.0.1:8080");
+        assert_eq!(c.channel_id.as_deref(), Some("@fragbox_news"));
+        assert_eq!((c.http_header_timeout_secs, c.http_idle_timeout_secs), (10, 60));
     }
 
     #[test]
     fn a_bad_value_names_its_variable() {
-        for (k, v) in [("BIND_ADDR", "nope"), ("ADMIN_IDS", "1,x"), ("AUTH_MAX_AGE_SECS", "-1"), ("TELEGRAM_BOT_TOKEN", "abc")] {
+        for (k, v) in [
+            ("BIND_ADDR", "nope"),
+            ("ADMIN_IDS", "1,x"),
+            ("AUTH_MAX_AGE_SECS", "-1"),
+            ("SESSION_TTL_SECS", "0"),
+            ("TELEGRAM_BOT_TOKEN", "abc"),
+            ("TELEGRAM_API_URL", "not a url"),
+            ("LOG_FORMAT", "xml"),
+            ("DB_MAX_CONNECTIONS", "0"),
+            ("TELEGRAM_TIMEOUT_MS", "0"),
+            ("HTTP_HEADER_TIMEOUT_SECS", "0"),
+            ("HTTP_IDLE_TIMEOUT_SECS", "soon"),
+            ("HTTP_MAX_CONNECTIONS", "-3"),
+            ("HTTP_MAX_CONNECTIONS_PER_IP", "0"),
+            ("RATE_LIMITS", "maybe"),
+        ] {
             let err = cfg(&[(k, v)]).unwrap_err();
             assert!(err.0.contains(k), "{k}: {}", err.0);
         }
+    }
+
+    #[test]
+    fn a_blank_variable_counts_as_unset() {
+        let c = cfg(&[("TELEGRAM_BOT_TOKEN", ""), ("BIND_ADDR", "  "), ("WITHDRAW_MIN_STARS", "")]).unwrap();
+        assert!(c.demo());
+        assert_eq!(c.bind_addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.withdraw_min_stars, None);
+    }
+
+    #[test]
+    fn a_refused_secret_is_not_quoted_back() {
+        let err = cfg(&[("TELEGRAM_BOT_TOKEN", "topsecretwithoutcolon")]).unwrap_err();
+        assert!(err.0.contains("TELEGRAM_BOT_TOKEN") && !err.0.contains("topsecret"), "{}", err.0);
+        let err = cfg(&[("METRICS_TOKEN", "shortsecret")]).unwrap_err();
+        assert!(err.0.contains("METRICS_TOKEN") && !err.0.contains("shortsecret"), "{}", err.0);
     }
 
     #[test]
@@ -354,9 +500,13 @@ mod tests {
         assert_eq!(c.metrics, MetricsAccess::Token("0123456789abcdef".into()));
         assert_eq!(cfg(&[("RATE_LIMITS", "off")]).unwrap().rate_limits, RateLimits::OFF);
         assert_eq!(cfg(&[("METRICS_ENABLED", "true")]).unwrap().metrics, MetricsAccess::Open);
-        for (k, v) in
-            [("RATE_LIMIT_OPEN_IP", "lots"), ("TRUSTED_PROXIES", "proxy"), ("METRICS_TOKEN", "short"), ("DB_BUSY_TIMEOUT_MS", "0")]
-        {
+        for (k, v) in [
+            ("RATE_LIMIT_OPEN_IP", "lots"),
+            ("TRUSTED_PROXIES", "proxy"),
+            ("METRICS_TOKEN", "short"),
+            ("DB_BUSY_TIMEOUT_MS", "0"),
+            ("METRICS_ENABLED", "perhaps"),
+        ] {
             assert!(cfg(&[(k, v)]).unwrap_err().0.contains(k), "{k}");
         }
     }
@@ -387,11 +537,37 @@ mod tests {
             ("WEBAPP_URL", "https://x.io"),
             ("DEV_GATE_PASSWORD", "gatepass"),
             ("METRICS_TOKEN", "metricsmetrics123"),
+            ("TELEGRAM_WEBHOOK_URL", "https://bot.x.io/tg/hook"),
+            ("TELEGRAM_WEBHOOK_SECRET", "hooksecret"),
         ])
         .unwrap();
         let shown = format!("{c:?}");
-        for secret in ["supersecret", "gatepass", "metricsmetrics123"] {
+        for secret in ["supersecret", "gatepass", "metricsmetrics123", "hooksecret"] {
             assert!(!shown.contains(secret), "{shown}");
+        }
+    }
+
+    #[test]
+    fn every_setting_has_a_variable_and_a_line_of_help() {
+        let cmd = Config::augment_args(clap::Command::new("fragbox"));
+        for arg in cmd.get_arguments() {
+            assert!(arg.get_env().is_some(), "{} has no env", arg.get_id());
+            assert!(arg.get_help().is_some(), "{} has no help", arg.get_id());
+            let env = arg.get_env().and_then(|e| e.to_str()).unwrap_or_default();
+            let shown = arg.get_value_names().and_then(|v| v.first()).map(|v| v.to_string()).unwrap_or_default();
+            assert_eq!(shown, env, "an error about {} must name its variable", arg.get_id());
+        }
+    }
+
+    #[test]
+    fn every_setting_is_listed_in_env_example_and_the_readme() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let example = std::fs::read_to_string(root.join(".env.example")).unwrap();
+        let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+        for arg in Config::augment_args(clap::Command::new("fragbox")).get_arguments() {
+            let var = arg.get_env().and_then(|e| e.to_str()).unwrap_or_default();
+            assert!(example.contains(&format!("{var}=")), ".env.example lacks {var}");
+            assert!(readme.contains(&format!("`{var}`")), "README's table lacks {var}");
         }
     }
 
@@ -437,5 +613,6 @@ mod tests {
         let c = cfg(&[("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io"), ("ADMIN_IDS", "5, 6")]).unwrap();
         assert_eq!(c.admin_ids, vec![5, 6]);
         assert!(!c.demo());
+        assert_eq!(c.channel_id, None);
     }
 }

@@ -5,6 +5,7 @@ pub mod handlers;
 pub mod outbox;
 pub mod runtime;
 pub mod schema;
+pub mod serve;
 pub mod telegram;
 pub mod texts;
 pub mod webhook;
@@ -12,7 +13,6 @@ pub mod webhook;
 use std::sync::Arc;
 
 use teloxide::prelude::*;
-use teloxide::types::{BotCommand, BotCommandScope, ChatId, MenuButton, Recipient, WebAppInfo};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use webapp_api::domain::catalog::Catalog;
@@ -57,7 +57,7 @@ pub fn build_domain(
         channel_id: config.channel_id.clone(),
         auth_max_age_secs: config.auth_max_age_secs,
         session_ttl_secs: config.session_ttl_secs,
-        webapp_url: config.webapp_url.clone(),
+        webapp_url: config.webapp_url(),
         telegram_timeout: std::time::Duration::from_millis(config.telegram_timeout_ms),
         // Unset: the smallest package's price, so one purchase unlocks withdrawals.
         withdraw_min_stars: config.withdraw_min_stars.unwrap_or_else(|| catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0)),
@@ -66,7 +66,7 @@ pub fn build_domain(
 }
 
 pub fn http_config(config: &Config) -> HttpConfig {
-    let origin = url::Url::parse(&config.webapp_url).ok().map(|u| u.origin().ascii_serialization());
+    let origin = url::Url::parse(&config.webapp_url()).ok().map(|u| u.origin().ascii_serialization());
     HttpConfig {
         channel_url: config.channel_url.clone(),
         community_url: config.community_url.clone(),
@@ -77,7 +77,7 @@ pub fn http_config(config: &Config) -> HttpConfig {
         catalog_dir: config.catalog_dir.clone(),
         legal_dir: config.legal_dir.clone(),
         cors_origin: origin.filter(|o| o != "null"),
-        hsts: config.webapp_url.starts_with("https://"),
+        hsts: config.webapp_url().starts_with("https://"),
         rate_limits: config.rate_limits,
         trusted_proxies: config.trusted_proxies.clone(),
         metrics: config.metrics.clone(),
@@ -171,14 +171,8 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     }
     let app = http::router_with_metrics(domain.clone(), http, metrics.clone());
     let rx = stop_rx.clone();
-    tasks.push(tokio::spawn(async move {
-        let server =
-            axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).with_graceful_shutdown(stopped(rx));
-        if let Err(e) = server.await {
-            tracing::error!(error = %e, "http server stopped");
-        }
-    }));
-    tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url.clone(), stopped(stop_rx.clone()))));
+    tasks.push(tokio::spawn(serve::serve(listener, app, serve::Limits::from_config(&config), stopped(rx))));
+    tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url(), stopped(stop_rx.clone()))));
 
     if let Some(bot) = bot {
         let bot_runtime = runtime::BotRuntime {
@@ -194,34 +188,4 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     }
     tracing::info!(%addr, "fragbox listening");
     Ok(Running { addr, domain, stop, tasks })
-}
-
-/// Commands and the menu button; failures are logged, never fatal.
-pub(crate) async fn set_up_bot(bot: &Bot, config: &Config, domain: &Domain) {
-    for (lang, cmds) in [("ru", texts::commands(texts::Lang::Ru)), ("en", texts::commands(texts::Lang::En))] {
-        let list: Vec<BotCommand> = cmds.iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
-        let mut req = bot.set_my_commands(list);
-        if lang == "ru" {
-            req = req.language_code("ru");
-        }
-        if let Err(e) = req.await {
-            tracing::error!(error = %e, lang, "setMyCommands failed");
-        }
-    }
-    // Admins see their commands after the players' ones, in their own chats only, in their language.
-    for admin in &config.admin_ids {
-        let lang = handlers::admin::admin_lang_by_id(domain, *admin).await;
-        let mut admin_list: Vec<BotCommand> = texts::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
-        admin_list.extend(texts::admin::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)));
-        let scope = BotCommandScope::Chat { chat_id: Recipient::Id(ChatId(*admin)) };
-        if let Err(e) = bot.set_my_commands(admin_list.clone()).scope(scope).await {
-            tracing::error!(error = %e, admin, "setMyCommands for an admin chat failed");
-        }
-    }
-    if let Ok(url) = config.webapp_url.parse() {
-        let button = MenuButton::WebApp { text: "FragBox".into(), web_app: WebAppInfo { url } };
-        if let Err(e) = bot.set_chat_menu_button().menu_button(button).await {
-            tracing::error!(error = %e, "setChatMenuButton failed");
-        }
-    }
 }

@@ -1,10 +1,14 @@
 //! `fragbox`: serve (default) or run an operator command.
+use fragbox::cli::{Cli, Command};
+use fragbox::config::LogFormat;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() {
+    // Before clap reads the environment: `.env` fills what the environment leaves unset.
     let _ = dotenvy::dotenv();
-    let config = match fragbox::Config::from_env() {
+    let cli = Cli::from_process();
+    let config = match cli.config.finish() {
         Ok(c) => c,
         Err(e) => {
             eprintln!("configuration error: {e}");
@@ -12,25 +16,20 @@ async fn main() {
         }
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,hyper=warn"));
-    if config.log_format_json {
+    if config.log_format == LogFormat::Json {
         tracing_subscriber::fmt().json().with_env_filter(filter).with_writer(std::io::stderr).init();
     } else {
         tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.is_empty() || args[0] == "serve" {
-        std::process::exit(serve(config).await);
-    }
-    if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
-        println!("{}", fragbox::cli::USAGE);
-        return;
-    }
-    match fragbox::cli::run(&config, &args).await {
-        Ok(code) => std::process::exit(code),
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => std::process::exit(serve(config).await),
+        command => match fragbox::cli::run(&config, command).await {
+            Ok(code) => std::process::exit(code),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }
+        },
     }
 }
 

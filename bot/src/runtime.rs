@@ -14,7 +14,7 @@ use teloxide::error_handlers::IgnoringErrorHandler;
 use teloxide::prelude::*;
 use teloxide::requests::JsonRequest;
 use teloxide::stop::{mk_stop_token, StopToken};
-use teloxide::types::Me;
+use teloxide::types::{BotCommand, BotCommandScope, ChatId, Me, MenuButton, Recipient, WebAppInfo};
 use teloxide::update_listeners::{AsUpdateStream, UpdateListener};
 use teloxide::RequestError;
 use tokio::sync::{mpsc, watch, Mutex};
@@ -24,6 +24,7 @@ use webapp_api::http::metrics::Metrics;
 
 use crate::config::{Config, Webhook};
 use crate::schema::{self, ALLOWED_UPDATES};
+use crate::{handlers, texts};
 
 /// Updates waiting for the dispatcher. A full queue makes the webhook answer 503, so Telegram
 /// delivers again later.
@@ -218,7 +219,7 @@ async fn connect(
                 reached(metrics);
                 // Logged, never fatal; a stop does not wait for these.
                 return tokio::select! {
-                    _ = crate::set_up_bot(bot, config, domain) => true,
+                    _ = set_up_bot(bot, config, domain) => true,
                     _ = stopping(stop) => false,
                 };
             }
@@ -228,6 +229,36 @@ async fn connect(
                     return false;
                 }
             }
+        }
+    }
+}
+
+/// Commands and the menu button; failures are logged, never fatal.
+async fn set_up_bot(bot: &Bot, config: &Config, domain: &Domain) {
+    for (lang, cmds) in [("ru", texts::commands(texts::Lang::Ru)), ("en", texts::commands(texts::Lang::En))] {
+        let list: Vec<BotCommand> = cmds.iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
+        let mut req = bot.set_my_commands(list);
+        if lang == "ru" {
+            req = req.language_code("ru");
+        }
+        if let Err(e) = req.await {
+            tracing::error!(error = %e, lang, "setMyCommands failed");
+        }
+    }
+    // Admins see their commands after the players' ones, in their own chats only, in their language.
+    for admin in &config.admin_ids {
+        let lang = handlers::admin::admin_lang_by_id(domain, *admin).await;
+        let mut admin_list: Vec<BotCommand> = texts::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)).collect();
+        admin_list.extend(texts::admin::commands(lang).iter().map(|(c, d)| BotCommand::new(*c, *d)));
+        let scope = BotCommandScope::Chat { chat_id: Recipient::Id(ChatId(*admin)) };
+        if let Err(e) = bot.set_my_commands(admin_list.clone()).scope(scope).await {
+            tracing::error!(error = %e, admin, "setMyCommands for an admin chat failed");
+        }
+    }
+    if let Ok(url) = config.webapp_url().parse() {
+        let button = MenuButton::WebApp { text: "FragBox".into(), web_app: WebAppInfo { url } };
+        if let Err(e) = bot.set_chat_menu_button().menu_button(button).await {
+            tracing::error!(error = %e, "setChatMenuButton failed");
         }
     }
 }

@@ -1,11 +1,14 @@
 //! The dispatcher's tree. Payment branches come first and stay outside any dialogue
 //! (pre-checkout queries have no chat, and a payment must never be dropped).
+//!
+//! The tree depends on the handlers, never the other way round: what handlers share (their
+//! result type, the player commands they parse) lives in `handlers`.
 use teloxide::dispatching::{HandlerExt, UpdateHandler};
 use teloxide::prelude::*;
 use teloxide::types::AllowedUpdate;
-use teloxide::utils::command::BotCommands;
 
 use crate::handlers;
+use crate::handlers::start::Command;
 
 /// Every update type the tree below handles: asked for in `setWebhook` and `getUpdates`
 /// (Telegram sends `chat_member` only when it is named).
@@ -16,17 +19,6 @@ pub const ALLOWED_UPDATES: [AllowedUpdate; 5] = [
     AllowedUpdate::ChatMember,
     AllowedUpdate::MyChatMember,
 ];
-
-pub type HandlerResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
-
-#[derive(BotCommands, Clone, Debug)]
-#[command(rename_rule = "lowercase")]
-pub enum Command {
-    Start(String),
-    Help,
-    Paysupport,
-    Language,
-}
 
 pub fn schema() -> UpdateHandler<Box<dyn std::error::Error + Send + Sync>> {
     let messages = Update::filter_message()

@@ -11,7 +11,7 @@ use webapp_api::domain::tickets;
 use webapp_api::domain::withdrawals::{self, Resolution};
 use webapp_api::domain::{users, Domain, DomainError, Tokens};
 
-use crate::schema::HandlerResult;
+use crate::handlers::HandlerResult;
 use crate::texts;
 
 /// A parsed admin command.

@@ -4,7 +4,7 @@
 use teloxide::types::{Chat, ChatMemberKind, ChatMemberUpdated};
 use webapp_api::domain::{notifications, rewards, Domain};
 
-use crate::schema::HandlerResult;
+use crate::handlers::HandlerResult;
 
 /// True when `chat` is the channel named by `CHANNEL_ID` (`@name`, compared without case, or a
 /// numeric id such as `-100…`).

@@ -1,3 +1,4 @@
+//! The bot's endpoints: each translates an update into one domain call and a reply.
 pub mod admin;
 pub mod members;
 pub mod payments;
@@ -6,6 +7,9 @@ pub mod support;
 
 use teloxide::types::User;
 use webapp_api::domain::auth::TelegramUser;
+
+/// What every endpoint of the dispatcher's tree (`crate::schema`) answers.
+pub type HandlerResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
 
 /// The domain's view of a Telegram user.
 pub fn telegram_user(u: &User) -> TelegramUser {

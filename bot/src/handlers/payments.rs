@@ -7,7 +7,7 @@ use teloxide::types::{PreCheckoutQuery, RefundedPayment, SuccessfulPayment};
 use webapp_api::domain::payments::{self, Paid, PaidReport, Refunded};
 use webapp_api::domain::{users, Domain};
 
-use crate::schema::HandlerResult;
+use crate::handlers::HandlerResult;
 use crate::texts;
 
 /// Answers within Telegram's 10 seconds: `ok` only for a pending transaction of the payer with

@@ -3,15 +3,25 @@ use std::sync::Arc;
 
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+use teloxide::utils::command::BotCommands;
 use webapp_api::domain::lang::Lang;
+use webapp_api::domain::telegram::Button;
 use webapp_api::domain::{inventory, registration, tickets, users, Domain};
 
 use crate::config::Config;
-use crate::handlers::telegram_user;
-use crate::schema::{Command, HandlerResult};
+use crate::handlers::{telegram_user, HandlerResult};
 use crate::telegram::markup;
 use crate::texts;
-use webapp_api::domain::telegram::Button;
+
+/// The players' slash commands.
+#[derive(BotCommands, Clone, Debug)]
+#[command(rename_rule = "lowercase")]
+pub enum Command {
+    Start(String),
+    Help,
+    Paysupport,
+    Language,
+}
 
 /// `item_{id}_ref{code}`: the skin id and the sharer's referral code of a shared-skin link
 /// (the code is empty when the link lacks it: such a card is not shown).
@@ -38,14 +48,14 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
                 let (text, url) = match inventory::public(&domain, item_id, code).await {
                     Ok(item) => (
                         texts::skin_card(lang, &item.market_hash_name, &item.condition, &item.token_price.to_string(), &item.owner),
-                        format!("{}/skin/{item_id}?ref={code}", config.webapp_url.trim_end_matches('/')),
+                        format!("{}/skin/{item_id}?ref={code}", config.webapp_url().trim_end_matches('/')),
                     ),
-                    Err(_) => (texts::skin_missing(lang).to_owned(), config.webapp_url.clone()),
+                    Err(_) => (texts::skin_missing(lang).to_owned(), config.webapp_url()),
                 };
                 send(&bot, msg.chat.id, text, Button::WebApp { text: texts::open_skin(lang).into(), url }).await?;
                 return Ok(());
             }
-            let button = Button::WebApp { text: texts::open_app(lang).into(), url: config.webapp_url.clone() };
+            let button = Button::WebApp { text: texts::open_app(lang).into(), url: config.webapp_url() };
             send(&bot, msg.chat.id, texts::greeting(lang, &user.first_name), button).await?;
         }
         Command::Help => {

@@ -6,7 +6,7 @@ use webapp_api::domain::admin::{self, Actor};
 use webapp_api::domain::{tickets, users, Domain, DomainError};
 
 use crate::handlers::admin::{admin_context, admin_lang, error_text, not_admin};
-use crate::schema::HandlerResult;
+use crate::handlers::HandlerResult;
 use crate::texts;
 
 /// An admin's reply to one of the bot's messages in their chat: if it is a forwarded ticket,

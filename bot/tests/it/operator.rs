@@ -129,3 +129,99 @@ async fn the_outbox_retries_while_telegram_fails_and_gives_up_on_blocked_users()
     assert_eq!(blocked, 1);
     app.stop().await;
 }
+
+/// Runs the binary on `db_url` with nothing else from the environment that names a shop.
+fn fragbox_on(db_url: &str, cwd: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_fragbox"))
+        .args(args)
+        .env("DATABASE_URL", db_url)
+        .env("CATALOG_DIR", repo_root().join("data/catalog"))
+        .env_remove("TELEGRAM_BOT_TOKEN")
+        // No `.env` from the checkout.
+        .current_dir(cwd)
+        .output()
+        .expect("run fragbox");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// Every command that works on the shop's database.
+const SHOP_COMMANDS: &[&[&str]] = &[
+    &["audit"],
+    &["grant", "600", "5", "--reason", "typo"],
+    &["withdrawals"],
+    &["withdrawals", "list"],
+    &["withdrawals", "sent", "1"],
+    &["withdrawals", "error", "1", "other"],
+    &["maintenance", "on"],
+    &["maintenance", "status"],
+    &["backup", "copy.db"],
+];
+
+#[tokio::test]
+async fn the_cli_refuses_a_mistyped_shop_path_and_creates_nothing() {
+    let dir = TempDir::new();
+    let path = dir.0.join("typo").join("fragbox.db");
+    let url = format!("sqlite://{}", path.display());
+    for args in SHOP_COMMANDS {
+        let (code, out) = fragbox_on(&url, &dir.0, args);
+        assert_ne!(code, 0, "{args:?}: {out}");
+        assert!(out.contains(&path.display().to_string()), "{args:?} names the path it looked at: {out}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir.0).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "nothing is created: {left:?}");
+}
+
+#[tokio::test]
+async fn the_cli_refuses_an_existing_file_or_database_without_our_schema() {
+    let dir = TempDir::new();
+    // SQLite: an empty file where the shop should be. PostgreSQL: a database nobody migrated.
+    let url = if on_postgres() {
+        fresh_database_url(&dir.0).await
+    } else {
+        let empty = dir.0.join("empty.db");
+        std::fs::write(&empty, b"").unwrap();
+        format!("sqlite://{}", empty.display())
+    };
+    for args in SHOP_COMMANDS {
+        let (code, out) = fragbox_on(&url, &dir.0, args);
+        assert_ne!(code, 0, "{args:?}: {out}");
+        assert!(out.contains("schema_migrations"), "{args:?}: {out}");
+    }
+    if on_postgres() {
+        let pool = webapp_api::domain::store::open(&url).await.unwrap();
+        let (tables,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'public'").fetch_one(&pool).await.unwrap();
+        assert_eq!(tables, 0, "no table was created");
+        pool.close().await;
+        drop_database(&url).await;
+    } else {
+        let names: Vec<_> = std::fs::read_dir(&dir.0).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        assert_eq!(names, vec!["empty.db".to_owned()], "no journal, no backup file");
+        assert_eq!(std::fs::metadata(dir.0.join("empty.db")).unwrap().len(), 0, "the file is untouched");
+    }
+}
+
+#[tokio::test]
+async fn every_command_answers_help_and_a_bad_command_line_exits_2() {
+    let dir = TempDir::new();
+    for cmd in [
+        &["--help"][..],
+        &["serve", "--help"],
+        &["grant", "--help"],
+        &["audit", "--help"],
+        &["catalog", "check", "--help"],
+        &["withdrawals", "error", "--help"],
+        &["maintenance", "--help"],
+        &["backup", "--help"],
+        &["migrate-db", "--help"],
+    ] {
+        let (code, out) = fragbox_on("sqlite://unused.db", &dir.0, cmd);
+        assert_eq!(code, 0, "{cmd:?}: {out}");
+        assert!(out.contains("Usage: fragbox"), "{cmd:?}: {out}");
+    }
+    let (code, out) = fragbox_on("sqlite://unused.db", &dir.0, &["grnat", "1", "2"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("grant"), "clap suggests the command meant: {out}");
+    assert!(!dir.0.join("unused.db").exists());
+}

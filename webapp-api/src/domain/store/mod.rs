@@ -26,6 +26,7 @@
 //! - `backup`, and `transfer` (moving a shop from an SQLite file to PostgreSQL).
 pub mod backup;
 pub mod exec;
+mod shop;
 pub mod transfer;
 pub mod writer;
 
@@ -48,6 +49,7 @@ pub type Conn = <Db as sqlx::Database>::Connection;
 
 use crate::domain::DomainResult;
 pub use exec::{query, BoxFuture, Exec, Param, Query, Value};
+pub use shop::existing_shop;
 pub use writer::{WriteFn, Writer};
 
 /// The engine behind a pool or connection.
