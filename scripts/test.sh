@@ -14,6 +14,10 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_node
 
+echo "== Rust import circles"
+python3 scripts/check-imports.py --self-test
+python3 scripts/check-imports.py
+
 echo "== cargo test (SQLite)"
 env -u FRAGBOX_TEST_POSTGRES_URL cargo test --workspace --locked
 

@@ -1,6 +1,4 @@
 //! Telegram init-data verification and session tokens.
-use std::collections::{HashMap, VecDeque};
-use std::sync::RwLock;
 
 use hmac::{Hmac, Mac};
 
@@ -16,6 +14,8 @@ type HmacSha256 = Hmac<Sha256>;
 /// Init data auth_date may run ahead of our clock by this much (clock skew), no more.
 const MAX_FUTURE_SKEW_SECS: i64 = 300;
 
+pub use crate::domain::caches::SESSION_CACHE_SECS;
+use crate::domain::caches::{CachedSession, TokenHash};
 pub use crate::domain::users::TelegramUser;
 
 /// Init data whose signature, age and user were checked. Holding one means it is genuine.
@@ -108,71 +108,8 @@ pub fn sign_init_data(pairs: &[(&str, &str)], bot_token: &str) -> String {
 
 /// Live sessions one player may hold; a sign-in past it ends the oldest.
 pub const MAX_SESSIONS_PER_USER: usize = 10;
-/// A cached session is trusted this long, then the database is asked again (another replica
-/// may have ended it). It also bounds the cache: entries older than this are dropped.
-pub const SESSION_CACHE_SECS: i64 = 3;
 /// Expired sessions of anyone deleted per sign-in (an indexed, bounded batch).
 const PURGE_BATCH: i64 = 64;
-
-type TokenHash = [u8; 32];
-
-#[derive(Clone, Copy, Debug)]
-struct CachedSession {
-    user_id: i64,
-    expires_at: i64,
-    cached_at: i64,
-}
-
-#[derive(Default)]
-struct CacheInner {
-    map: HashMap<TokenHash, CachedSession>,
-    /// Insertion order, to drop stale entries from the front: amortized O(1) per insert.
-    order: VecDeque<(i64, TokenHash)>,
-}
-
-/// Sessions by token hash, kept in memory so most requests never wait on the store to
-/// authenticate. Lookup and insert are O(1) (a hash map; stale entries leave from the front of
-/// a queue), and the cache holds only what was used in the last `SESSION_CACHE_SECS`.
-#[derive(Default)]
-pub struct SessionCache {
-    inner: RwLock<CacheInner>,
-}
-
-impl SessionCache {
-    fn get(&self, hash: &TokenHash, now: i64) -> Option<CachedSession> {
-        let inner = self.inner.read().unwrap_or_else(|p| p.into_inner());
-        inner.map.get(hash).copied().filter(|s| now - s.cached_at < SESSION_CACHE_SECS && now >= s.cached_at)
-    }
-
-    fn put(&self, hash: TokenHash, s: CachedSession) {
-        let mut inner = self.inner.write().unwrap_or_else(|p| p.into_inner());
-        let now = s.cached_at;
-        while let Some(&(at, h)) = inner.order.front() {
-            if now - at < SESSION_CACHE_SECS && now >= at {
-                break;
-            }
-            inner.order.pop_front();
-            if inner.map.get(&h).is_some_and(|c| c.cached_at == at) {
-                inner.map.remove(&h);
-            }
-        }
-        inner.map.insert(hash, s);
-        inner.order.push_back((now, hash));
-    }
-
-    fn remove(&self, hash: &TokenHash) {
-        self.inner.write().unwrap_or_else(|p| p.into_inner()).map.remove(hash);
-    }
-
-    /// Sessions held in memory (for tests and the benchmark's sanity checks).
-    pub fn len(&self) -> usize {
-        self.inner.read().unwrap_or_else(|p| p.into_inner()).map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 fn token_hash(token: &str) -> TokenHash {
     Sha256::digest(token.as_bytes()).into()

@@ -3,6 +3,7 @@ pub mod admin;
 pub mod audit;
 pub mod auth;
 pub mod bot_updates;
+pub mod caches;
 pub mod cases;
 pub mod catalog;
 pub mod clock;
@@ -67,8 +68,8 @@ pub struct Domain {
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
     pub telegram: Arc<dyn telegram::Telegram>,
-    pub sessions: Arc<auth::SessionCache>,
-    pub maintenance: Arc<settings::MaintenanceCache>,
+    pub sessions: Arc<caches::SessionCache>,
+    pub maintenance: Arc<caches::MaintenanceCache>,
     /// The store's writer thread (group commit), through which every write runs when the store
     /// has one (`store::Writer::start`); `None` otherwise.
     pub writer: Option<Arc<Writer>>,
@@ -92,8 +93,8 @@ impl Domain {
             clock,
             random,
             telegram,
-            sessions: Arc::new(auth::SessionCache::default()),
-            maintenance: Arc::new(settings::MaintenanceCache::default()),
+            sessions: Arc::new(caches::SessionCache::default()),
+            maintenance: Arc::new(caches::MaintenanceCache::default()),
         }
     }
 

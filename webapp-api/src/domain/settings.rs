@@ -1,14 +1,7 @@
 //! Operator switches stored in the database (so the CLI, the bot and the API agree).
-use std::sync::Mutex;
-
+use crate::domain::caches::MAINTENANCE_CACHE_SECS;
 use crate::domain::store::{query, Exec};
 use crate::domain::{Domain, DomainResult};
-
-/// How long a read of the maintenance switch is trusted before asking the store again.
-const MAINTENANCE_CACHE_SECS: i64 = 2;
-
-#[derive(Default)]
-pub struct MaintenanceCache(Mutex<Option<(bool, i64)>>);
 
 pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
     let now = domain.now();

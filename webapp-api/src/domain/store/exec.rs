@@ -14,7 +14,7 @@ use futures_util::TryStreamExt;
 use sqlx::any::AnyTypeInfoKind;
 use sqlx::{Either, Executor, Row as _, ValueRef};
 
-use crate::domain::store::Dialect;
+use crate::domain::store::dialect::Dialect;
 use crate::domain::{DomainError, DomainResult};
 
 /// A future a connection answers with; `Send` so a request's write can move between threads.

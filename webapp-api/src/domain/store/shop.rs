@@ -4,7 +4,7 @@ use std::path::Path;
 
 use sqlx::Connection;
 
-use crate::domain::store::Dialect;
+use crate::domain::store::dialect::Dialect;
 
 /// The file an `sqlite:` URL names, as sqlx reads it (the text after the scheme, before `?`);
 /// `None` for an in-memory database.

@@ -24,8 +24,9 @@ use rusqlite::{Connection, ErrorCode, OpenFlags};
 use sqlx::sqlite::SqliteConnectOptions;
 use tokio::sync::oneshot;
 
+use crate::domain::store::dialect::{Dialect, Pool};
 use crate::domain::store::exec::{complete_now, BoxFuture, Done, Exec, Param, Value};
-use crate::domain::store::{self, Dialect, Pool};
+use crate::domain::store::txn;
 use crate::domain::{DomainError, DomainResult};
 
 /// The most requests one transaction carries: enough to amortise a commit, small enough that the
@@ -174,7 +175,7 @@ impl Writer {
             return None;
         }
         let url = pool.connect_options().database_url.to_string();
-        let (turn, busy) = store::sqlite_write_queue(&url);
+        let (turn, busy) = txn::sqlite_write_queue(&url);
         let mut conn = match connect(&url, busy) {
             Ok(Some(conn)) => conn,
             Ok(None) => return None,
