@@ -32,8 +32,8 @@ async fn the_cli_grants_audits_and_resolves_withdrawals_on_the_live_database() {
     let (code, _) = fragbox(&app, &["grant", "600", "-99999", "--reason", "too much"]);
     assert_ne!(code, 0);
     assert_eq!(app.balance(600).await, 1250);
-    fragbox(&app, &["grant", "600", "100", "--reason", "cases"]);
-    let (_, opened) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
+    fragbox(&app, &["grant", "600", &(cheap_case_price() / 100).to_string(), "--reason", "cases"]);
+    let (_, opened) = app.post(open_path(), Some(&t), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let url = "https://steamcommunity.com/tradeoffer/new/?partner=42&token=zz";
     let (_, w) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": url})).await;
@@ -76,7 +76,7 @@ async fn catalog_check_prints_return_to_player_and_fails_outside_the_band() {
     assert!(out.contains("RTP") && out.contains("chance"));
     // A case paying back more than it costs is refused.
     let dir = TempDir::new();
-    for f in ["items.json", "packages.json"] {
+    for f in ["items.json", "prices.json", "packages.json"] {
         std::fs::copy(repo_root().join("data/catalog").join(f), dir.0.join(f)).unwrap();
     }
     let mut cases: serde_json::Value =
@@ -86,6 +86,9 @@ async fn catalog_check_prints_return_to_player_and_fails_outside_the_band() {
     let out = Command::new(env!("CARGO_BIN_EXE_fragbox")).args(["catalog", "check"]).env("CATALOG_DIR", &dir.0).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("OUTSIDE"));
+    // Hand-set weights (every entry weighted), one of them zero.
+    let ids: Vec<serde_json::Value> = cases["cases"][0]["items"].as_array().unwrap().clone();
+    cases["cases"][0]["items"] = ids.iter().map(|id| json!({"item": id, "weight": 1})).collect();
     cases["cases"][0]["items"][0]["weight"] = json!(0);
     std::fs::write(dir.0.join("cases.json"), cases.to_string()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_fragbox")).args(["catalog", "check"]).env("CATALOG_DIR", &dir.0).output().unwrap();
