@@ -28,8 +28,7 @@ pub const DEFAULT_RTP_BP: i64 = 9000;
 
 /// Valve's published odds per tier, in hundredths of a percent (they sum to 10 000): mil-spec
 /// 79.92 %, restricted 15.98 %, classified 3.20 %, covert 0.64 %, rare special 0.26 %.
-pub const TIER_BP: [(&str, u64); 5] =
-    [("milspec", 7992), ("restricted", 1598), ("classified", 320), ("covert", 64), ("extraordinary", 26)];
+pub const TIER_BP: [(&str, u64); 5] = [("milspec", 7992), ("restricted", 1598), ("classified", 320), ("covert", 64), ("extraordinary", 26)];
 
 /// One skin of the catalog (every variant of it: exteriors × StatTrak™).
 #[derive(Clone, Debug)]
@@ -423,18 +422,12 @@ impl Catalog {
         if !valid_id(&row.id) {
             return Err(format!("item id {:?}: use 1-40 of [a-z0-9-]", row.id));
         }
-        tier_of(&row.rarity).ok_or_else(|| {
-            format!("item {}: rarity {} (milspec, restricted, classified, covert, extraordinary)", row.id, row.rarity)
-        })?;
+        tier_of(&row.rarity)
+            .ok_or_else(|| format!("item {}: rarity {} (milspec, restricted, classified, covert, extraordinary)", row.id, row.rarity))?;
         match (row.wear_min, row.wear_max) {
             (Some(lo), Some(hi)) if (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi) && lo < hi => {}
             (None, None) if row.finish.en.is_empty() && row.rarity == "extraordinary" => {}
-            _ => {
-                return Err(format!(
-                    "item {}: wearMin < wearMax within 0..1 (both absent only for a vanilla ★ knife)",
-                    row.id
-                ))
-            }
+            _ => return Err(format!("item {}: wearMin < wearMax within 0..1 (both absent only for a vanilla ★ knife)", row.id)),
         }
         let mut item = CatalogItem {
             id: row.id,
@@ -624,11 +617,7 @@ impl Catalog {
 
     /// Expected market value of one drop, in hundredths × `EV_SCALE` (floored once per skin).
     pub fn expected_value_scaled(&self, case: &Case) -> i128 {
-        let sum: i128 = case
-            .entries
-            .iter()
-            .map(|&(i, w)| goods::expected_value_scaled(&self.items[i]) * i128::from(w))
-            .sum();
+        let sum: i128 = case.entries.iter().map(|&(i, w)| goods::expected_value_scaled(&self.items[i]) * i128::from(w)).sum();
         sum / i128::from(case.total_weight.max(1))
     }
 

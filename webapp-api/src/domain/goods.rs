@@ -244,11 +244,7 @@ pub fn expected_value_scaled(item: &CatalogItem) -> i128 {
     let mut num: i128 = 0;
     for (exterior, share) in shares {
         let plain = i128::from(item.price(false, exterior).map_or(0, |p| p.0));
-        let tenths = if item.stat_trak {
-            9 * plain + i128::from(item.price(true, exterior).map_or(0, |p| p.0))
-        } else {
-            10 * plain
-        };
+        let tenths = if item.stat_trak { 9 * plain + i128::from(item.price(true, exterior).map_or(0, |p| p.0)) } else { 10 * plain };
         num += i128::from(share) * tenths;
     }
     num * EV_SCALE / (range * 10)
