@@ -53,7 +53,7 @@ pub struct CatalogItem {
     /// Every variant the skin is sold as, with its price.
     pub prices: Vec<VariantPrice>,
     /// Transitional, for the open before it draws instances: the exterior of the middle of the
-    /// range (empty for a vanilla knife).
+    /// range (`Not Painted` for a vanilla knife).
     pub condition: String,
     /// Transitional: the expected value of one drop of this skin over its variants (hundredths).
     pub token_price: Tokens,
@@ -91,7 +91,7 @@ impl CatalogItem {
         self.token_price = Tokens(round_scaled(goods::expected_value_scaled(self)).max(1));
         self.condition = match (self.wear_min, self.wear_max) {
             (Some(lo), Some(hi)) => goods::exterior_of((lo + hi) / 2.0).steam_name().to_owned(),
-            _ => String::new(),
+            _ => goods::NOT_PAINTED.to_owned(),
         };
     }
 
@@ -849,6 +849,33 @@ mod tests {
         let w = tier_weights(&[(2, 0), (0, 0), (1, 0)], &[a, b, k]);
         // mil-spec first; lcm(2, 1) = 2: 7992 each, the special 26 × 2.
         assert_eq!(w, vec![(0, 7992), (1, 7992), (2, 52)]);
+    }
+
+    #[test]
+    fn an_operators_custom_case_of_real_skins_is_priced_and_renormalised() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/catalog");
+        let dir = std::env::temp_dir().join(format!("fragbox-custom-cases-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in ["items.json", "cases.json", "prices.json", "packages.json"] {
+            std::fs::copy(repo.join(f), dir.join(f)).unwrap();
+        }
+        // The README's example: two mil-spec skins and two ★ specials (no middle tiers).
+        std::fs::write(
+            dir.join("custom-cases.json"),
+            r#"{"cases": [{"id":"knife-lottery","name":{"en":"Knife Lottery","ru":"Ножевая лотерея"},
+              "image":"/catalog/images/cases/blade-vault.svg",
+              "items":["m4a4-choppa","mag7-resupply","bowie-knife-doppler","butterfly-knife-vanilla"]}]}"#,
+        )
+        .unwrap();
+        let c = Catalog::load(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let case = c.case("knife-lottery").unwrap();
+        // 7992 : 26 between the two tiers, even within each.
+        let weights: Vec<u64> = case.entries.iter().map(|e| e.1).collect();
+        assert_eq!(weights, vec![7992, 7992, 26, 26]);
+        assert_eq!(case.total_weight, 2 * 8018);
+        assert!((8950..=9050).contains(&c.rtp_bp(case)));
+        assert!(c.check_report().1);
     }
 
     #[test]

@@ -7,11 +7,14 @@
 //!   `float = wear_min + u × (wear_max − wear_min)`;
 //! - StatTrak™: `u64_be(HMAC_SHA256(server_seed, "{client_seed}:{nonce}:stattrak")[0..8]) mod 10 == 0`,
 //!   only where the skin exists as StatTrak™.
+use std::collections::HashMap;
+
 use hmac::{Hmac, Mac};
 use serde::Serialize;
 use sha2::Sha256;
 
 use crate::domain::catalog::CatalogItem;
+use crate::domain::db::Pool;
 use crate::domain::Tokens;
 
 /// A skin's wear class, as Steam names it.
@@ -121,7 +124,7 @@ pub fn float_of(server_seed: &str, client_seed: &str, nonce: i64, wear_min: f64,
 
 /// Whether the drop is StatTrak™: one in ten, and never for a skin without StatTrak™.
 pub fn stat_trak_of(server_seed: &str, client_seed: &str, nonce: i64, has_stat_trak: bool) -> bool {
-    has_stat_trak && hmac_u64(server_seed, &format!("{client_seed}:{nonce}:stattrak")) % 10 == 0
+    has_stat_trak && hmac_u64(server_seed, &format!("{client_seed}:{nonce}:stattrak")).is_multiple_of(10)
 }
 
 /// The name exactly as the Steam market writes it: `StatTrak™ AK-47 | Redline (Field-Tested)`,
@@ -266,6 +269,17 @@ pub struct Instance {
     pub price: Tokens,
 }
 
+impl Instance {
+    /// What `condition` answers for the instance: its exterior's Steam name, or `Not Painted` (as
+    /// Steam tags a vanilla knife).
+    pub fn condition(&self) -> &'static str {
+        self.exterior.map_or(NOT_PAINTED, Exterior::steam_name)
+    }
+}
+
+/// Steam's exterior tag of a vanilla knife.
+pub const NOT_PAINTED: &str = "Not Painted";
+
 /// The drop instance of `item` for one open: float (inside the skin's range), exterior, StatTrak™,
 /// Steam name and the variant's current price. Call with the same seed and nonce as the item's roll.
 pub fn instance_of(item: &CatalogItem, server_seed: &str, client_seed: &str, nonce: i64) -> Instance {
@@ -298,6 +312,13 @@ pub fn variant_price(item: &CatalogItem, stat_trak: bool, exterior: Option<Exter
         .min_by_key(|p| (rank(p.variant.exterior) - rank(exterior)).abs())
         .or_else(|| item.prices.first())
         .map_or(item.token_price, |p| p.price)
+}
+
+/// The market prices a reprice stored (`catalog_prices`), by variant key; hand them to
+/// `Catalog::apply_prices`. Variants without a row keep the committed default.
+pub async fn stored_prices(pool: &Pool) -> Result<HashMap<String, Tokens>, sqlx::Error> {
+    let rows: Vec<(String, i64)> = sqlx::query_as("SELECT variant, price FROM catalog_prices").fetch_all(pool).await?;
+    Ok(rows.into_iter().filter(|r| r.1 > 0).map(|(k, p)| (k, Tokens(p))).collect())
 }
 
 #[cfg(test)]
