@@ -421,6 +421,17 @@ mod tests {
     }
 
     #[test]
+    fn drawn_instances_average_the_expected_value() {
+        // Prices 1..10 tokens by variant; the draw's mean over many opens meets the formula.
+        let skin = item("Redline", false, Some((0.06, 0.8)), true);
+        let n = 40_000;
+        let total: i64 = (0..n).map(|nonce| instance_of(&skin, "seed", "client", nonce).price.0).sum();
+        let mean = total as f64 / n as f64;
+        let expected = expected_value_scaled(&skin) as f64 / EV_SCALE as f64;
+        assert!((mean - expected).abs() < expected * 0.02, "mean {mean} expected {expected}");
+    }
+
+    #[test]
     fn a_range_reaches_only_the_exteriors_it_overlaps() {
         let shares = exterior_shares(Some(0.0), Some(0.08));
         assert_eq!(shares, vec![(Some(Exterior::FactoryNew), 70_000), (Some(Exterior::MinimalWear), 10_000)]);
