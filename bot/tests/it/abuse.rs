@@ -47,14 +47,14 @@ async fn opens_are_limited_per_user_and_a_refused_open_charges_nothing() {
     app.grant(501, 1000).await;
     app.grant(502, 1000).await;
     for n in 0..2 {
-        let (s, body) = app.post("/api/v1/cases/starter/open", Some(&a), json!({ "requestId": format!("a-{n}") })).await;
+        let (s, body) = app.post(open_path(), Some(&a), json!({ "requestId": format!("a-{n}") })).await;
         assert_eq!(s, StatusCode::OK, "{body}");
     }
     let before = app.balance(501).await;
-    let res = app.http.post(format!("{}/api/v1/cases/starter/open", app.base)).bearer_auth(&a).json(&json!({})).send().await.unwrap();
+    let res = app.http.post(format!("{}{}", app.base, open_path())).bearer_auth(&a).json(&json!({})).send().await.unwrap();
     assert_limited(res).await;
     assert_eq!(app.balance(501).await, before);
-    let (s, _) = app.post("/api/v1/cases/starter/open", Some(&b), json!({})).await;
+    let (s, _) = app.post(open_path(), Some(&b), json!({})).await;
     assert_eq!(s, StatusCode::OK, "another user has their own bucket");
     app.audit_clean().await;
     app.stop().await;
@@ -105,9 +105,9 @@ async fn claims_and_ticket_messages_are_limited_per_user() {
 async fn the_default_limits_let_a_player_through() {
     let app = limited(false, &[]).await;
     let t = app.sign_in(701, "P").await;
-    app.grant(701, 1000).await;
+    app.grant(701, 10 * cheap_case_price() / 100).await;
     for _ in 0..10 {
-        let (s, b) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
+        let (s, b) = app.post(open_path(), Some(&t), json!({})).await;
         assert_eq!(s, StatusCode::OK, "{b}");
     }
     app.stop().await;
@@ -191,10 +191,10 @@ async fn metrics_are_off_by_default_and_behind_the_token_when_set() {
     assert_eq!(metrics_text(&app, Some("metrics-secret-wrong-00000")).await.0, StatusCode::UNAUTHORIZED);
 
     let t = app.sign_in(801, "M").await;
-    app.grant(801, 100).await;
-    let (s, _) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
+    app.grant(801, cheap_case_price() / 100).await;
+    let (s, _) = app.post(open_path(), Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK);
-    let (s, b) = app.post("/api/v1/cases/covert-ops/open", Some(&t), json!({})).await;
+    let (s, b) = app.post(&format!("/api/v1/cases/{}/open", dear_case()), Some(&t), json!({})).await;
     assert_error(s, &b, 409, "insufficient_tokens");
     app.fake().push_update(crate::fake_bot_api::text_update(801, "M", "en", "/help"));
     app.fake().wait_calls("sendMessage", 1).await;
@@ -205,16 +205,17 @@ async fn metrics_are_off_by_default_and_behind_the_token_when_set() {
     assert!(text.contains(r#"fragbox_http_request_duration_seconds_bucket{route="/api/v1/cases/{id}/open",le="+Inf"} 2"#), "{text}");
     assert_eq!(metric(&text, r#"fragbox_errors_total{code="insufficient_tokens"}"#), 1.0);
     assert_eq!(metric(&text, "fragbox_case_opens_total"), 1.0);
-    let price = app.domain().catalog.case("starter").unwrap().price.0 as f64 / 100.0;
+    let price = app.domain().catalog.case(cheap_case()).unwrap().price.0 as f64 / 100.0;
     assert_eq!(metric(&text, "fragbox_tokens_debited_total"), price);
-    // Grant 100 + the first-open reward 100.
-    assert_eq!(metric(&text, "fragbox_tokens_credited_total"), 200.0);
+    // The grant (one cheapest case) + the first-open reward 100.
+    let credited = (cheap_case_price() / 100 + 100) as f64;
+    assert_eq!(metric(&text, "fragbox_tokens_credited_total"), credited);
     assert!(metric(&text, "fragbox_bot_updates_total") >= 1.0);
     assert_eq!(metric(&text, "fragbox_stars_received_total"), 0.0);
     // Counters only grow, across scrapes.
     app.grant(801, 5).await;
     let (_, again) = metrics_text(&app, Some(secret)).await;
-    assert_eq!(metric(&again, "fragbox_tokens_credited_total"), 205.0);
+    assert_eq!(metric(&again, "fragbox_tokens_credited_total"), credited + 5.0);
     assert!(!again.contains(secret) && !again.contains(&t));
     app.stop().await;
 }
@@ -344,8 +345,8 @@ async fn another_users_ids_get_nothing_anywhere() {
     app.grant(bob, 1000).await;
 
     // Alice's things: two items, a ticket, a pending payment.
-    let (_, o1) = app.post("/api/v1/cases/starter/open", Some(&a), json!({ "requestId": "alice-1" })).await;
-    let (_, o2) = app.post("/api/v1/cases/starter/open", Some(&a), json!({ "requestId": "alice-2" })).await;
+    let (_, o1) = app.post(open_path(), Some(&a), json!({ "requestId": "alice-1" })).await;
+    let (_, o2) = app.post(open_path(), Some(&a), json!({ "requestId": "alice-2" })).await;
     let (item, item2) = (o1["item"]["id"].as_i64().unwrap(), o2["item"]["id"].as_i64().unwrap());
     let (s, t) = app.post("/api/v1/support/tickets", Some(&a), json!({ "theme": "other", "message": "mine" })).await;
     assert_eq!(s, StatusCode::OK, "{t}");
@@ -367,7 +368,7 @@ async fn another_users_ids_get_nothing_anywhere() {
         (reqwest::Method::POST, format!("/user/item/{item}/request-withdrawal"), json!({ "trade_url": trade }), 404, "item_not_found"),
         (reqwest::Method::POST, "/sales/sell".into(), json!({ "item_id": item }), 404, "item_not_found"),
         (reqwest::Method::POST, "/savePreparedInlineMessage".into(), json!({ "item_id": item }), 409, "share_unavailable"),
-        (reqwest::Method::POST, "/cases/starter/open".into(), json!({ "telegramId": alice }), 403, "forbidden"),
+        (reqwest::Method::POST, open_path().trim_start_matches("/api/v1").into(), json!({ "telegramId": alice }), 403, "forbidden"),
         (reqwest::Method::GET, format!("/payments/transaction-status/{tx}"), json!(null), 404, "transaction_not_found"),
         (reqwest::Method::POST, format!("/dev/pay/{tx}"), json!({}), 404, "transaction_not_found"),
         (

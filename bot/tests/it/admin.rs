@@ -84,18 +84,21 @@ async fn the_admin_switches_maintenance_and_the_mini_app_follows() {
 async fn grant_stats_and_the_user_report_read_the_ledger() {
     let app = TestApp::with_bot().await;
     let t = app.sign_in(8020, "Gia").await;
-    say(&app, ADMIN_ID, "/grant 8020 100.5 welcome back", "+100.5 tokens to 8020; balance 100.5").await;
-    assert_eq!(app.balance(8020).await, 10_050);
+    // Half a token more than the cheapest case.
+    let grant = webapp_api::domain::Tokens(cheap_case_price() + 50);
+    say(&app, ADMIN_ID, &format!("/grant 8020 {grant} welcome back"), &format!("+{grant} tokens to 8020; balance {grant}")).await;
+    assert_eq!(app.balance(8020).await, grant.0);
     say(&app, ADMIN_ID, "/grant 8020 -200 oops", "Not enough tokens").await;
     say(&app, ADMIN_ID, "/grant 999999 10 nobody", "not_found").await;
     say(&app, ADMIN_ID, "/grant 8020 ten x", "Usage: /grant").await;
-    let (s, _) = app.post("/api/v1/cases/starter/open", Some(&t), json!({"telegramId": 8020})).await;
+    let (s, _) = app.post(open_path(), Some(&t), json!({"telegramId": 8020})).await;
     assert_eq!(s, StatusCode::OK);
     let stats = say(&app, ADMIN_ID, "/stats", "Stats").await;
     let text = stats["text"].as_str().unwrap();
     assert!(text.contains("Users: 1") || text.contains("Users: 2"), "{text}");
     assert!(text.contains("Opens today (UTC): 1, total: 1"), "{text}");
-    assert!(text.contains("starter: 1 opens, spent 25"), "{text}");
+    let spent = format!("{}: 1 opens, spent {}", cheap_case(), webapp_api::domain::Tokens(cheap_case_price()));
+    assert!(text.contains(&spent), "{text}");
     let report = say(&app, ADMIN_ID, "/user 8020", "Balance:").await;
     let text = report["text"].as_str().unwrap();
     assert!(text.contains("grant: welcome back") && text.contains("case_open"), "{text}");
@@ -109,8 +112,8 @@ async fn grant_stats_and_the_user_report_read_the_ledger() {
 
 async fn pending_withdrawal(app: &TestApp, user: i64) -> (String, i64, i64) {
     let t = app.sign_in(user, "Wes").await;
-    app.grant(user, 100).await;
-    let (_, b) = app.post("/api/v1/cases/starter/open", Some(&t), json!({"telegramId": user})).await;
+    app.grant(user, cheap_case_price() / 100).await;
+    let (_, b) = app.post(open_path(), Some(&t), json!({"telegramId": user})).await;
     let item = b["item"]["id"].as_i64().unwrap();
     let url = "https://steamcommunity.com/tradeoffer/new/?partner=123&token=abc";
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": url})).await;

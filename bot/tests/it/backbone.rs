@@ -287,8 +287,8 @@ async fn start_deep_links_show_a_shared_skin_and_attribute_referrals_once() {
     let inviter = app.sign_in(9100, "Vera").await;
     let (_, me) = app.get("/api/v1/me", Some(&inviter)).await;
     let code = me["data"]["ref"].as_str().unwrap().to_owned();
-    app.grant(9100, 100).await;
-    let (_, opened) = app.post("/api/v1/cases/starter/open", Some(&inviter), json!({})).await;
+    app.grant(9100, cheap_case_price() / 100).await;
+    let (_, opened) = app.post(open_path(), Some(&inviter), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let name = opened["item"]["marketHashName"].as_str().unwrap().to_owned();
 

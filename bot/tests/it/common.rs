@@ -85,6 +85,60 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// The committed catalog, loaded once for the whole suite.
+pub fn repo_catalog() -> &'static webapp_api::domain::catalog::Catalog {
+    static CATALOG: std::sync::OnceLock<webapp_api::domain::catalog::Catalog> = std::sync::OnceLock::new();
+    CATALOG.get_or_init(|| webapp_api::domain::catalog::Catalog::load(&repo_root().join("data/catalog")).unwrap())
+}
+
+/// The cheapest case of the committed catalog: the one the tests open.
+pub fn cheap_case() -> &'static str {
+    &repo_catalog().cheapest_case().unwrap().id
+}
+
+/// Its price, in hundredths.
+pub fn cheap_case_price() -> i64 {
+    repo_catalog().cheapest_case().unwrap().price.0
+}
+
+/// The dearest case of the committed catalog.
+pub fn dear_case() -> &'static str {
+    &repo_catalog().cases.iter().max_by_key(|c| c.price).unwrap().id
+}
+
+/// The id of the operator's custom case `catalog_with_dear_case` adds.
+pub const DEAR_CASE: &str = "covert-ops";
+
+/// A copy of the committed catalog plus a `custom-cases.json` (an operator's own case of real
+/// skins, priced by hand): `covert-ops` at 1 000 tokens, one covert and one mil-spec skin weighted
+/// for a return near 90 %. The refund tests need a price that leaves a debt no real case reaches.
+/// Start the app with `("CATALOG_DIR", dir.0.display().to_string())`; keep `dir` alive meanwhile.
+pub fn catalog_with_dear_case() -> TempDir {
+    let dir = TempDir::new();
+    for f in ["items.json", "cases.json", "prices.json", "packages.json"] {
+        std::fs::copy(repo_root().join("data/catalog").join(f), dir.0.join(f)).unwrap();
+    }
+    let catalog = repo_catalog();
+    let covert = catalog.items.iter().find(|i| i.rarity == "covert").unwrap();
+    let milspec = catalog.items.iter().find(|i| i.rarity == "milspec").unwrap();
+    // p × covert + (1 − p) × mil-spec = 900 tokens.
+    let (c, m) = (covert.token_price.0, milspec.token_price.0);
+    let w_covert = (90_000 - m) * 10_000 / (c - m);
+    let custom = json!({"cases": [{
+        "id": DEAR_CASE, "name": {"en": "Covert Ops", "ru": "Тайные операции"},
+        "image": "/catalog/images/cases/covert-ops.svg", "price": 1000,
+        "items": [{"item": milspec.id, "weight": 10_000 - w_covert}, {"item": covert.id, "weight": w_covert}]
+    }]});
+    std::fs::write(dir.0.join("custom-cases.json"), custom.to_string()).unwrap();
+    dir
+}
+
+/// `/api/v1/cases/{cheapest}/open`.
+pub fn open_path() -> &'static str {
+    static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| format!("/api/v1/cases/{}/open", cheap_case()))
+}
+
 pub struct TestApp {
     pub base: String,
     pub running: Option<Running>,
@@ -268,12 +322,12 @@ pub async fn read(res: reqwest::Response) -> (StatusCode, Value) {
 }
 
 /// Asserts our error shape and code.
-/// Opens the starter case with `request_id` and expects `503 busy` with `Retry-After: 1` (the
+/// Opens the cheapest case with `request_id` and expects `503 busy` with `Retry-After: 1` (the
 /// store could not take the write in time).
 pub async fn assert_open_busy(app: &TestApp, token: &str, request_id: &str) {
     let res = app
         .http
-        .post(format!("{}/api/v1/cases/starter/open", app.base))
+        .post(format!("{}{}", app.base, open_path()))
         .bearer_auth(token)
         .json(&json!({ "requestId": request_id }))
         .send()

@@ -129,12 +129,7 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
             let mut mine: Vec<i64> = Vec::new();
             for n in 0.. {
                 let rid = format!("p{p}-{n}");
-                let res = http
-                    .post(format!("{base}/api/v1/cases/starter/open"))
-                    .bearer_auth(&token)
-                    .json(&json!({ "requestId": rid }))
-                    .send()
-                    .await;
+                let res = http.post(format!("{base}{}", open_path())).bearer_auth(&token).json(&json!({ "requestId": rid })).send().await;
                 let Ok(res) = res else { return };
                 // A busy store on a loaded machine is an answer to retry, not the end of the load.
                 if res.status() == StatusCode::SERVICE_UNAVAILABLE {
@@ -207,7 +202,7 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
     let (_, token) = players.iter().find(|(u, _)| u == user).expect("the open's player");
     let before: (i64,) = sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user).fetch_one(&mut db).await.unwrap();
     let again: Value = http
-        .post(format!("{}/api/v1/cases/starter/open", server.base))
+        .post(format!("{}{}", server.base, open_path()))
         .bearer_auth(token)
         .json(&json!({ "requestId": rid }))
         .send()
@@ -267,7 +262,7 @@ async fn a_full_disk_answers_storage_full_and_writes_nothing_by_half() {
     for n in 0..2000 {
         let res = app
             .http
-            .post(format!("{}/api/v1/cases/starter/open", app.base))
+            .post(format!("{}{}", app.base, open_path()))
             .bearer_auth(&t)
             .json(&json!({ "requestId": format!("f{n}") }))
             .send()
@@ -293,7 +288,7 @@ async fn a_full_disk_answers_storage_full_and_writes_nothing_by_half() {
     app.audit_clean().await;
     // Space again: the same request id now opens, once.
     set_max_pages(&app, None).await;
-    let (s, b) = app.post("/api/v1/cases/starter/open", Some(&t), json!({ "requestId": format!("f{ok}") })).await;
+    let (s, b) = app.post(open_path(), Some(&t), json!({ "requestId": format!("f{ok}") })).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     app.audit_clean().await;
     app.stop().await;
@@ -321,11 +316,11 @@ async fn a_long_writer_makes_writes_answer_busy_and_a_retry_charges_once() {
     assert_eq!(me["data"]["balance"], json!(before / 100));
     sqlx::query("COMMIT").execute(&mut writer).await.unwrap();
 
-    let (s, first) = app.post("/api/v1/cases/starter/open", Some(&t), json!({ "requestId": "busy-1" })).await;
+    let (s, first) = app.post(open_path(), Some(&t), json!({ "requestId": "busy-1" })).await;
     assert_eq!(s, StatusCode::OK, "{first}");
-    let (_, again) = app.post("/api/v1/cases/starter/open", Some(&t), json!({ "requestId": "busy-1" })).await;
+    let (_, again) = app.post(open_path(), Some(&t), json!({ "requestId": "busy-1" })).await;
     assert_eq!(again["item"]["id"], first["item"]["id"]);
-    let price = app.domain().catalog.case("starter").unwrap().price.0;
+    let price = app.domain().catalog.case(cheap_case()).unwrap().price.0;
     // One debit, plus the first-open reward.
     assert_eq!(app.balance(930_001).await, before - price + 10_000);
     let (s, _) = app.post("/api/v1/daily-reward/claim", Some(&t), json!({})).await;
@@ -351,13 +346,13 @@ async fn writers_wait_in_one_queue_and_leave_the_pool_to_readers() {
     })
     .await;
     let t = app.sign_in(930_101, "Queue").await;
-    app.grant(930_101, 1000).await;
+    app.grant(930_101, 10 * cheap_case_price() / 100).await;
     let before = app.balance(930_101).await;
 
     let holder = webapp_api::domain::store::begin_write(&app.domain().db).await.unwrap();
     let mut opens = Vec::new();
     for i in 0..10 {
-        let (http, url, t) = (app.http.clone(), format!("{}/api/v1/cases/starter/open", app.base), t.clone());
+        let (http, url, t) = (app.http.clone(), format!("{}{}", app.base, open_path()), t.clone());
         opens.push(tokio::spawn(async move {
             let res = http.post(url).bearer_auth(&t).json(&json!({ "requestId": format!("q-{i}") })).send().await.unwrap();
             let status = res.status();
@@ -379,7 +374,7 @@ async fn writers_wait_in_one_queue_and_leave_the_pool_to_readers() {
         items.insert(v["item"]["id"].as_i64().unwrap());
     }
     assert_eq!(items.len(), 10);
-    let price = app.domain().catalog.case("starter").unwrap().price.0;
+    let price = app.domain().catalog.case(cheap_case()).unwrap().price.0;
     assert_eq!(app.balance(930_101).await, before - 10 * price + 10_000);
     app.audit_clean().await;
     app.stop().await;
@@ -475,7 +470,7 @@ async fn a_backup_restores_into_a_fresh_path_and_audits_clean() {
     app.grant(950_001, 1000).await;
     let mut items = Vec::new();
     for _ in 0..5 {
-        let (s, b) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
+        let (s, b) = app.post(open_path(), Some(&t), json!({})).await;
         assert_eq!(s, StatusCode::OK);
         items.push(b["item"]["id"].as_i64().unwrap());
     }

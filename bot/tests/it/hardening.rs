@@ -70,7 +70,7 @@ async fn every_rejection_has_the_json_error_shape_and_a_request_id() {
         (Method::GET, "/api/v1/fair/opens?page=abc", None, "", 400, "bad_request"),
         (Method::GET, "/api/v1/user/referrals?page=99999999999999999999", None, "", 400, "bad_request"),
         (Method::DELETE, "/api/v1/me", None, "", 405, "method_not_allowed"),
-        (Method::PATCH, "/api/v1/cases/starter/open", None, "", 405, "method_not_allowed"),
+        (Method::PATCH, open_path(), None, "", 405, "method_not_allowed"),
         (Method::POST, "/api/v1/user/agreements", Some("text/plain"), "yes", 415, "unsupported_media_type"),
         (Method::POST, "/api/v1/fair/rotate", Some("text/plain"), "x", 415, "unsupported_media_type"),
         (Method::POST, "/api/v1/support/tickets/1/close", Some("application/x-www-form-urlencoded"), "a=b", 415, "unsupported_media_type"),
@@ -116,8 +116,8 @@ async fn arrays_and_scalars_are_refused_where_an_object_is_documented() {
     assert_eq!(s, StatusCode::OK);
     let json = Some("application/json");
     let cases: Vec<(Method, &str, &str)> = vec![
-        (Method::POST, "/api/v1/cases/starter/open", "[null,null]"),
-        (Method::POST, "/api/v1/cases/starter/open", "[]"),
+        (Method::POST, open_path(), "[null,null]"),
+        (Method::POST, open_path(), "[]"),
         (Method::PUT, "/api/v1/user/settings", "[\"en\"]"),
         (Method::PUT, "/api/v1/user/settings", "\"en\""),
         (Method::POST, "/api/v1/support/tickets", "[\"bug\",null,null,\"x\"]"),
@@ -455,8 +455,8 @@ async fn the_public_card_needs_the_owners_code_and_a_showable_item() {
     app.grant(930_091, 1000).await;
     let (_, me) = app.get("/api/v1/me", Some(&t)).await;
     let code = me["data"]["ref"].as_str().unwrap().to_owned();
-    let (_, o1) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
-    let (_, o2) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
+    let (_, o1) = app.post(open_path(), Some(&t), json!({})).await;
+    let (_, o2) = app.post(open_path(), Some(&t), json!({})).await;
     let (kept, sold) = (o1["item"]["id"].as_i64().unwrap(), o2["item"]["id"].as_i64().unwrap());
     let (s, b) = app.get(&format!("/api/v1/items/{kept}/public?ref={code}"), None).await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -493,8 +493,8 @@ async fn the_bot_shows_a_shared_skin_only_with_its_owners_code() {
     let owner = app.sign_in(930_101, "Vika").await;
     let (_, me) = app.get("/api/v1/me", Some(&owner)).await;
     let code = me["data"]["ref"].as_str().unwrap().to_owned();
-    app.grant(930_101, 100).await;
-    let (_, opened) = app.post("/api/v1/cases/starter/open", Some(&owner), json!({})).await;
+    app.grant(930_101, cheap_case_price() / 100).await;
+    let (_, opened) = app.post(open_path(), Some(&owner), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let name = opened["item"]["marketHashName"].as_str().unwrap().to_owned();
     // A walked id with a wrong code: no card.

@@ -10,6 +10,7 @@ mod bot_runtime;
 mod crash;
 mod economy;
 mod edge;
+mod goods;
 mod hardening;
 mod members;
 mod money;

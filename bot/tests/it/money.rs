@@ -62,11 +62,13 @@ async fn ledger_rows(app: &TestApp) -> i64 {
     n
 }
 
-/// Attack 1: buy pack-l, spend it on a 1 000-token case, then have the payment refunded.
+/// Attack 1: buy pack-l, spend it on a 1 000-token case (an operator's custom case), then have the payment refunded.
 /// Before: the balance went to zero and the skin stayed (sellable at full price).
 #[tokio::test]
 async fn a_refund_after_spending_takes_back_the_skins_won_with_the_tokens() {
-    let app = TestApp::with_bot().await;
+    let catalog = catalog_with_dear_case();
+    let app =
+        TestApp::start(Options { bot: true, env: vec![("CATALOG_DIR", catalog.0.display().to_string())], ..Options::default() }).await;
     let user = 9101;
     let t = app.sign_in(user, "Refunder").await;
     let before = app.balance(user).await + app.sellable(user).await;
@@ -74,7 +76,7 @@ async fn a_refund_after_spending_takes_back_the_skins_won_with_the_tokens() {
     let charge = charge_id("clawback");
     pay(&app, user, &tx, 500, &charge).await;
     assert_eq!(app.balance(user).await, 110_000);
-    let opened = open(&app, &t, "covert-ops").await;
+    let opened = open(&app, &t, DEAR_CASE).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     // What the player earned without paying: the first-case reward (100 tokens).
     let earned_free = 10_000;
@@ -119,13 +121,15 @@ async fn a_refund_after_spending_takes_back_the_skins_won_with_the_tokens() {
 /// that every later credit repays first, and that locks withdrawals until repaid.
 #[tokio::test]
 async fn a_forced_refund_records_a_debt_that_later_credits_repay_first() {
-    let app = TestApp::with_bot().await;
+    let catalog = catalog_with_dear_case();
+    let app =
+        TestApp::start(Options { bot: true, env: vec![("CATALOG_DIR", catalog.0.display().to_string())], ..Options::default() }).await;
     let user = 9102;
     let t = app.sign_in(user, "Debtor").await;
     let tx = invoice(&app, &t, user, "pack-l").await;
     let charge = charge_id("debt");
     pay(&app, user, &tx, 500, &charge).await;
-    let opened = open(&app, &t, "covert-ops").await;
+    let opened = open(&app, &t, DEAR_CASE).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     // The skin is on its way out (pending): a refund cannot take it, so it must leave a debt.
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
@@ -182,8 +186,8 @@ async fn a_free_only_account_must_pay_a_deposit_before_withdrawing() {
     assert_eq!(config["withdrawMinStars"], json!(50));
     let user = 9103;
     let t = app.sign_in(user, "Freebie").await;
-    app.grant(user, 100).await;
-    let item = open(&app, &t, "starter").await["item"]["id"].as_i64().unwrap();
+    app.grant(user, cheap_case_price() / 100).await;
+    let item = open(&app, &t, cheap_case()).await["item"]["id"].as_i64().unwrap();
     let profile = me(&app, &t).await;
     assert_eq!((profile["withdrawalsUnlocked"].clone(), profile["starsToUnlockWithdrawals"].clone()), (json!(false), json!(50)));
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
@@ -219,13 +223,13 @@ async fn a_demo_session_is_refused_after_a_restart_with_a_token() {
     let demo_id = d["demoId"].as_i64().unwrap();
     let (_, auth) = demo.post("/api/v1/auth", None, json!({"initData": d["initData"]})).await;
     let demo_token = auth["token"].as_str().unwrap().to_owned();
-    let item = open(&demo, &demo_token, "starter").await["item"]["id"].as_i64().unwrap();
+    let item = open(&demo, &demo_token, cheap_case()).await["item"]["id"].as_i64().unwrap();
     demo.stop().await;
 
     let app = TestApp::start(Options { bot: true, env: vec![("DATABASE_URL", db_url.clone())], ..Options::default() }).await;
     let (s, b) = app.get("/api/v1/me", Some(&demo_token)).await;
     assert_error(s, &b, 401, "unauthorized");
-    let (s, b) = app.post("/api/v1/cases/starter/open", Some(&demo_token), json!({})).await;
+    let (s, b) = app.post(open_path(), Some(&demo_token), json!({})).await;
     assert_error(s, &b, 401, "unauthorized");
     let (s, b) =
         app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&demo_token), json!({"trade_url": TRADE_URL})).await;
@@ -341,20 +345,15 @@ async fn a_withdrawal_card_carries_the_risk_and_failures_carry_a_code() {
     };
     let (_, auth) = app.post("/api/v1/auth", None, json!({ "initData": init })).await;
     let t = auth["token"].as_str().unwrap().to_owned();
-    app.grant(user, 100).await;
-    let item = open(&app, &t, "starter").await["item"]["id"].as_i64().unwrap();
+    app.grant(user, cheap_case_price() / 100).await;
+    let item = open(&app, &t, cheap_case()).await["item"]["id"].as_i64().unwrap();
     let (_, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
     let wid = b["withdrawalId"].as_i64().unwrap();
     let card = say(&app, ADMIN_ID, "/withdrawals", &format!("Withdrawal #{wid}")).await;
     let text = card["text"].as_str().unwrap();
-    // Free: the grant (100) and the first-case reward (100).
-    for needle in [
-        "Account age: 0 days",
-        "Stars paid: 0 (refunded: 0)",
-        "Tokens earned free (rewards, referrals, grants): 200",
-        "Opens: 1",
-        "Already withdrawn: 0",
-    ] {
+    // Free: the grant (one cheapest case) and the first-case reward (100).
+    let free = format!("Tokens earned free (rewards, referrals, grants): {}", cheap_case_price() / 100 + 100);
+    for needle in ["Account age: 0 days", "Stars paid: 0 (refunded: 0)", free.as_str(), "Opens: 1", "Already withdrawn: 0"] {
         assert!(text.contains(needle), "{needle}: {text}");
     }
     assert!(!text.contains("status error before"), "{text}");
@@ -375,7 +374,8 @@ async fn a_withdrawal_card_carries_the_risk_and_failures_carry_a_code() {
     assert!(card["text"].as_str().unwrap().contains("was in status error before"), "{card}");
     let (code, out) = fragbox_cli(&app.db_url(), &["withdrawals", "list"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("risk: account 0 days, stars paid 0 refunded 0, free tokens 200") && out.contains("WARNING"), "{out}");
+    let risk = format!("risk: account 0 days, stars paid 0 refunded 0, free tokens {}", cheap_case_price() / 100 + 100);
+    assert!(out.contains(&risk) && out.contains("WARNING"), "{out}");
     // The CLI takes a code and an optional note; a note alone is `other`.
     let (code, out) = fragbox_cli(&app.db_url(), &["withdrawals", "error", &wid2.to_string(), "trade_restricted", "--reason", "7 days"]);
     assert_eq!(code, 0, "{out}");

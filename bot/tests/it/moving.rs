@@ -23,7 +23,7 @@ fn fragbox(db_url: &str, args: &[&str]) -> (i32, String) {
 }
 
 async fn open(app: &TestApp, token: &str) -> Value {
-    let (s, b) = app.post("/api/v1/cases/starter/open", Some(token), json!({})).await;
+    let (s, b) = app.post(open_path(), Some(token), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     b
 }

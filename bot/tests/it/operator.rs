@@ -8,14 +8,24 @@ use webapp_api::domain::notifications::{self, Notice};
 use crate::common::*;
 use crate::fake_bot_api::Script;
 
-fn fragbox(app: &TestApp, args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_fragbox"))
-        .args(args)
-        .env("DATABASE_URL", app.db_url())
-        .env("CATALOG_DIR", repo_root().join("data/catalog"))
-        .env_remove("TELEGRAM_BOT_TOKEN")
-        .output()
-        .expect("run fragbox");
+/// Runs the real binary on the app's database. It waits on a blocking thread: the app shares this
+/// test's one-thread runtime, and a task of it caught inside a write transaction (the outbox
+/// sending the notice a CLI command queued) must be able to finish it meanwhile, or the CLI waits
+/// for SQLite's lock until its busy timeout.
+async fn fragbox(app: &TestApp, args: &[&str]) -> (i32, String) {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let db_url = app.db_url();
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_fragbox"))
+            .args(&args)
+            .env("DATABASE_URL", db_url)
+            .env("CATALOG_DIR", repo_root().join("data/catalog"))
+            .env_remove("TELEGRAM_BOT_TOKEN")
+            .output()
+            .expect("run fragbox")
+    })
+    .await
+    .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     (out.status.code().unwrap_or(-1), text)
 }
@@ -24,31 +34,31 @@ fn fragbox(app: &TestApp, args: &[&str]) -> (i32, String) {
 async fn the_cli_grants_audits_and_resolves_withdrawals_on_the_live_database() {
     let app = TestApp::with_bot().await;
     let t = app.sign_in(600, "Cli").await;
-    let (code, out) = fragbox(&app, &["grant", "600", "12.5", "--reason", "welcome back"]);
+    let (code, out) = fragbox(&app, &["grant", "600", "12.5", "--reason", "welcome back"]).await;
     assert_eq!(code, 0, "{out}");
     assert_eq!(app.balance(600).await, 1250);
-    let (code, out) = fragbox(&app, &["grant", "600", "1.234", "--reason", "x"]);
+    let (code, out) = fragbox(&app, &["grant", "600", "1.234", "--reason", "x"]).await;
     assert_ne!(code, 0, "{out}");
-    let (code, _) = fragbox(&app, &["grant", "600", "-99999", "--reason", "too much"]);
+    let (code, _) = fragbox(&app, &["grant", "600", "-99999", "--reason", "too much"]).await;
     assert_ne!(code, 0);
     assert_eq!(app.balance(600).await, 1250);
-    fragbox(&app, &["grant", "600", "100", "--reason", "cases"]);
-    let (_, opened) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
+    fragbox(&app, &["grant", "600", &(cheap_case_price() / 100).to_string(), "--reason", "cases"]).await;
+    let (_, opened) = app.post(open_path(), Some(&t), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let url = "https://steamcommunity.com/tradeoffer/new/?partner=42&token=zz";
     let (_, w) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": url})).await;
     let wid = w["withdrawalId"].as_i64().unwrap().to_string();
-    let (code, out) = fragbox(&app, &["withdrawals", "list"]);
+    let (code, out) = fragbox(&app, &["withdrawals", "list"]).await;
     assert_eq!(code, 0);
     assert!(out.contains(&format!("#{wid}")) && out.contains(url) && out.contains("76561197960265770"), "{out}");
-    let (code, out) = fragbox(&app, &["withdrawals", "error", &wid, "--reason", "Trade", "hold"]);
+    let (code, out) = fragbox(&app, &["withdrawals", "error", &wid, "--reason", "Trade", "hold"]).await;
     assert_eq!(code, 0, "{out}");
     let (_, b) = app.get(&format!("/api/v1/user/item/{item}"), Some(&t)).await;
     assert_eq!((b["item"]["status"].clone(), b["item"]["statusReason"].clone()), (json!("error"), json!("Trade hold")));
-    let (code, out) = fragbox(&app, &["audit"]);
+    let (code, out) = fragbox(&app, &["audit"]).await;
     assert_eq!(code, 0, "{out}");
     sqlx::query("UPDATE users SET balance = balance + 5 WHERE id = 600").execute(&app.domain().db).await.unwrap();
-    let (code, out) = fragbox(&app, &["audit"]);
+    let (code, out) = fragbox(&app, &["audit"]).await;
     assert_ne!(code, 0);
     assert!(out.contains("VIOLATION"), "{out}");
     app.stop().await;
@@ -57,13 +67,13 @@ async fn the_cli_grants_audits_and_resolves_withdrawals_on_the_live_database() {
 #[tokio::test]
 async fn maintenance_switched_by_the_cli_reaches_the_running_api() {
     let app = TestApp::with_bot().await;
-    let (code, _) = fragbox(&app, &["maintenance", "on"]);
+    let (code, _) = fragbox(&app, &["maintenance", "on"]).await;
     assert_eq!(code, 0);
     tokio::time::sleep(Duration::from_millis(2100)).await; // the API trusts its cached read for 2 s
     let (_, st) = app.get("/api/v1/status", None).await;
     assert_eq!(st["maintenance"], json!(true));
-    fragbox(&app, &["maintenance", "off"]);
-    let (code, out) = fragbox(&app, &["maintenance", "status"]);
+    fragbox(&app, &["maintenance", "off"]).await;
+    let (code, out) = fragbox(&app, &["maintenance", "status"]).await;
     assert_eq!((code, out.trim().ends_with("maintenance off")), (0, true), "{out}");
     app.stop().await;
 }
@@ -71,12 +81,12 @@ async fn maintenance_switched_by_the_cli_reaches_the_running_api() {
 #[tokio::test]
 async fn catalog_check_prints_return_to_player_and_fails_outside_the_band() {
     let app = TestApp::demo().await;
-    let (code, out) = fragbox(&app, &["catalog", "check"]);
+    let (code, out) = fragbox(&app, &["catalog", "check"]).await;
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("RTP") && out.contains("chance"));
     // A case paying back more than it costs is refused.
     let dir = TempDir::new();
-    for f in ["items.json", "packages.json"] {
+    for f in ["items.json", "prices.json", "packages.json"] {
         std::fs::copy(repo_root().join("data/catalog").join(f), dir.0.join(f)).unwrap();
     }
     let mut cases: serde_json::Value =
@@ -86,6 +96,9 @@ async fn catalog_check_prints_return_to_player_and_fails_outside_the_band() {
     let out = Command::new(env!("CARGO_BIN_EXE_fragbox")).args(["catalog", "check"]).env("CATALOG_DIR", &dir.0).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("OUTSIDE"));
+    // Hand-set weights (every entry weighted), one of them zero.
+    let ids: Vec<serde_json::Value> = cases["cases"][0]["items"].as_array().unwrap().clone();
+    cases["cases"][0]["items"] = ids.iter().map(|id| json!({"item": id, "weight": 1})).collect();
     cases["cases"][0]["items"][0]["weight"] = json!(0);
     std::fs::write(dir.0.join("cases.json"), cases.to_string()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_fragbox")).args(["catalog", "check"]).env("CATALOG_DIR", &dir.0).output().unwrap();

@@ -287,13 +287,18 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
 
     // Spent: refused before Telegram is asked; forced, the value comes back (balance, then the
     // skins won since): what is left is at most what the player earned free (the first-case reward).
-    let (t, tx, charge) = paid_user(&app, 7051, "spent").await;
+    // (pack-s: a credit of 250 tokens, more than the cheapest case.)
+    let t = app.sign_in(7051, "Payer").await;
+    let tx = invoice(&app, &t, 7051, "pack-s").await;
+    let charge = charge_id("spent");
+    pay(&app, 7051, &tx, 125, &charge).await;
+    assert!(cheap_case_price() <= 25_000);
     // (The first open also pays a first-case reward: open until the credit is really spent.)
     for _ in 0..10 {
         if app.balance(7051).await < 10_000 {
             break;
         }
-        let (s, b) = app.post("/api/v1/cases/starter/open", Some(&t), json!({"telegramId": 7051})).await;
+        let (s, b) = app.post(open_path(), Some(&t), json!({"telegramId": 7051})).await;
         assert_eq!(s, StatusCode::OK, "{b}");
     }
     assert!(app.balance(7051).await < 10_000);
@@ -303,9 +308,9 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
     // What the player holds in value (balance plus what they can sell) drops by at least the
     // refunded credit (a revoked skin counts whole), or to nothing when it held less.
     let held_before = app.balance(7051).await + app.sellable(7051).await;
-    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 50 ⭐ to user 7051").await;
+    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 125 ⭐ to user 7051").await;
     let (bal, sel) = (app.balance(7051).await, app.sellable(7051).await);
-    assert!(bal + sel <= (held_before - 10_000).max(0), "balance {bal} + sellable {sel}, held {held_before} before");
+    assert!(bal + sel <= (held_before - 25_000).max(0), "balance {bal} + sellable {sel}, held {held_before} before");
     assert_eq!(status(&app, &t, &tx).await, "refunded");
 
     // Telegram says it was refunded already: that counts as done.

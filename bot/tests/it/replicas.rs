@@ -112,7 +112,7 @@ async fn sign_in(http: &reqwest::Client, base: &str, user_id: i64, start_param: 
 }
 
 async fn open(http: &reqwest::Client, base: &str, token: &str, request_id: &str) -> (StatusCode, Value) {
-    let url = format!("{base}/api/v1/cases/starter/open");
+    let url = format!("{base}{}", open_path());
     read(http.post(url).bearer_auth(token).json(&json!({ "requestId": request_id })).send().await.unwrap()).await
 }
 
@@ -122,8 +122,7 @@ async fn balance(pool: &store::Pool, user: i64) -> i64 {
 }
 
 fn starter_price() -> i64 {
-    let catalog = webapp_api::domain::catalog::Catalog::load(&repo_root().join("data/catalog")).unwrap();
-    catalog.case("starter").unwrap().price.0
+    cheap_case_price()
 }
 
 /// Polls `check` (every 100 ms, up to `limit`) until it holds; answers how long it took.

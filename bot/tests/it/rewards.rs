@@ -195,7 +195,7 @@ async fn referrals_attribute_on_first_contact_only_and_pay_once() {
     app.grant(201, 1000).await;
     let mut handles = Vec::new();
     for i in 0..5 {
-        let (http, url, t) = (app.http.clone(), format!("{}/api/v1/cases/starter/open", app.base), friend.clone());
+        let (http, url, t) = (app.http.clone(), format!("{}{}", app.base, open_path()), friend.clone());
         handles.push(tokio::spawn(async move {
             http.post(url).bearer_auth(t).json(&json!({"requestId": format!("five-{i}")})).send().await.unwrap().status()
         }));
@@ -225,8 +225,8 @@ async fn referrals_attribute_on_first_contact_only_and_pay_once() {
 async fn sharing_prepares_a_message_for_the_owner_only() {
     let app = TestApp::with_bot().await;
     let t = app.sign_in(300, "Share").await;
-    app.grant(300, 100).await;
-    let (_, opened) = app.post("/api/v1/cases/starter/open", Some(&t), json!({})).await;
+    app.grant(300, cheap_case_price() / 100).await;
+    let (_, opened) = app.post(open_path(), Some(&t), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let (s, b) = app.post("/api/v1/savePreparedInlineMessage", Some(&t), json!({"item_id": item})).await;
     assert_eq!(s, StatusCode::OK, "{b}");

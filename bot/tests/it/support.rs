@@ -33,8 +33,8 @@ async fn messages(app: &TestApp, token: &str, ticket: i64) -> Vec<Value> {
 async fn a_ticket_goes_round_trip_between_the_mini_app_and_the_admin_chat() {
     let app = TestApp::with_bot().await;
     let t = app.sign_in(9001, "Tia").await;
-    app.grant(9001, 100).await;
-    let (_, b) = app.post("/api/v1/cases/starter/open", Some(&t), json!({"telegramId": 9001})).await;
+    app.grant(9001, cheap_case_price() / 100).await;
+    let (_, b) = app.post(open_path(), Some(&t), json!({"telegramId": 9001})).await;
     let item = b["item"]["id"].as_i64().unwrap();
 
     // Opened from the mini app, with the automatic first answer.
@@ -128,8 +128,8 @@ async fn ticket_input_is_checked_with_stable_codes() {
     let app = TestApp::with_bot().await;
     let t = app.sign_in(9010, "Val").await;
     let other = app.sign_in(9011, "Oth").await;
-    app.grant(9011, 100).await;
-    let (_, b) = app.post("/api/v1/cases/starter/open", Some(&other), json!({"telegramId": 9011})).await;
+    app.grant(9011, cheap_case_price() / 100).await;
+    let (_, b) = app.post(open_path(), Some(&other), json!({"telegramId": 9011})).await;
     let their_item = b["item"]["id"].as_i64().unwrap();
     let cases = [
         (json!({"theme": "refund", "message": "x"}), 422, "invalid_theme"),

@@ -25,7 +25,7 @@ async fn wait_queued(w: &Writer, before: u64, n: u64) {
 }
 
 async fn open(app: &TestApp, t: &str, rid: &str) -> (StatusCode, Value) {
-    app.post("/api/v1/cases/starter/open", Some(t), json!({ "requestId": rid })).await
+    app.post(open_path(), Some(t), json!({ "requestId": rid })).await
 }
 
 #[tokio::test]
@@ -39,7 +39,7 @@ async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_onl
     let app = TestApp::with_bot().await;
     let user = 940_001;
     let t = app.sign_in(user, "Batch").await;
-    let price = app.domain().catalog.case("starter").unwrap().price.0;
+    let price = app.domain().catalog.case(cheap_case()).unwrap().price.0;
     // A first open (its rewards included) goes through the writer like every other.
     app.grant(user, price / 100).await;
     let (s, b) = open(&app, &t, "first").await;
@@ -61,7 +61,7 @@ async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_onl
     let mut tasks = Vec::new();
     for n in 0..total {
         let http = app.http.clone();
-        let url = format!("{}/api/v1/cases/starter/open", app.base);
+        let url = format!("{}{}", app.base, open_path());
         let t = t.clone();
         tasks.push(tokio::spawn(async move {
             let res = http.post(url).bearer_auth(t).json(&json!({ "requestId": format!("b{n}") })).send().await.unwrap();
@@ -134,7 +134,7 @@ async fn a_batch_that_cannot_start_answers_busy_and_a_retry_charges_once() {
     assert_eq!(s, StatusCode::OK, "{first}");
     let (_, again) = open(&app, &t, "busy-2").await;
     assert_eq!(again["item"]["id"], first["item"]["id"]);
-    let price = app.domain().catalog.case("starter").unwrap().price.0;
+    let price = app.domain().catalog.case(cheap_case()).unwrap().price.0;
     assert_eq!(app.balance(user).await, before_balance - price);
     app.audit_clean().await;
     app.stop().await;

@@ -1,6 +1,13 @@
-//! The catalog: cases, their items with drop weights and sell prices, and token packages.
-//! Operators edit `data/catalog/*.json`; the process loads it at start, upserts it into SQLite
-//! and serves it from memory (pre-serialised, with an ETag).
+//! The catalog: real CS2 weapon cases and their skins (imported from `@ianlucas/cs2-lib` by
+//! `scripts/catalog/import.mjs`), each variant's price, and the token packages. Operators edit or
+//! regenerate `data/catalog/*.json`; the process loads it at start, upserts it into the store and
+//! serves it from memory (pre-serialised, with an ETag).
+//!
+//! Odds: a case drops by rarity tier with Valve's published odds (`TIER_BP`), spread evenly over
+//! the items of a tier; a tier the case lacks is left out and the others keep their proportions.
+//! Prices: every variant (skin × exterior × StatTrak™) has a price (the default table of
+//! `prices.json` until a market reprice sets one); a case without an explicit price costs its
+//! expected drop value divided by the return-to-player target, rounded to a whole token.
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -9,37 +16,33 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
+use crate::domain::goods::{self, Exterior, Variant, VariantPrice, EV_SCALE};
 use crate::domain::store::Pool;
 use crate::domain::Tokens;
 
 /// A case must give back this share of its price on average (basis points of the price).
 pub const RTP_MIN_BP: i64 = 8000;
-pub const RTP_MAX_BP: i64 = 9200;
+pub const RTP_MAX_BP: i64 = 9500;
+/// The return to player a computed case price aims at.
+pub const DEFAULT_RTP_BP: i64 = 9000;
 
-#[derive(Clone, Debug)]
-pub struct CatalogItem {
-    pub id: String,
-    pub weapon: String,
-    pub finish: String,
-    pub rarity: String,
-    pub condition: String,
-    pub image: String,
-    pub token_price: Tokens,
-}
+/// Valve's published odds per tier, in hundredths of a percent (they sum to 10 000): mil-spec
+/// 79.92 %, restricted 15.98 %, classified 3.20 %, covert 0.64 %, rare special 0.26 %.
+pub const TIER_BP: [(&str, u64); 5] = [("milspec", 7992), ("restricted", 1598), ("classified", 320), ("covert", 64), ("extraordinary", 26)];
 
-impl CatalogItem {
-    pub fn market_hash_name(&self) -> String {
-        format!("{} | {}", self.weapon, self.finish)
-    }
-}
+use crate::domain::goods::round_scaled;
+pub use crate::domain::goods::CatalogItem;
 
 #[derive(Clone, Debug)]
 pub struct Case {
     pub id: String,
     pub name: String,
+    pub name_ru: String,
     pub image: String,
     pub price: Tokens,
-    /// (index into `Catalog::items`, weight), in draw order.
+    /// Whether the price came from the file (an operator's choice) rather than the RTP target.
+    pub fixed_price: bool,
+    /// (index into `Catalog::items`, weight), in draw order (most common tier first).
     pub entries: Vec<(usize, u64)>,
     pub total_weight: u64,
 }
@@ -60,36 +63,59 @@ pub struct Catalog {
     pub cases: Vec<Case>,
     case_index: HashMap<String, usize>,
     pub packages: Vec<Package>,
-    /// `{"data":[...]}` of every case, and its ETag.
+    /// The RTP target computed case prices aim at (basis points).
+    pub rtp_bp: i64,
+    /// `{"data":[...]}` of every case with slim items, and its ETag.
     pub cases_json: Arc<str>,
     pub cases_etag: String,
     case_json: HashMap<String, Arc<str>>,
 }
 
+/// An item of one case as `GET /cases/{id}` and the fairness verifier show it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CaseItemDto<'a> {
     pub id: &'a str,
     pub icon_url: &'a str,
+    /// The skin's Steam name without StatTrak™ or exterior (`★ Karambit | Doppler`).
     pub market_hash_name: String,
     pub name: &'a str,
     pub variant: &'a str,
+    pub name_ru: &'a str,
+    pub variant_ru: &'a str,
+    /// Expected value of a drop of this skin over its variants.
     pub token_price: Tokens,
+    pub price_min: Tokens,
+    pub price_max: Tokens,
     pub rarity: &'a str,
     pub condition: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wear_min: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wear_max: Option<f64>,
+    pub stat_trak: bool,
     pub weight: u64,
     /// Percent, rounded to 3 decimals: display only.
     pub chance: f64,
 }
 
+/// An item in the case list: only what a store card and the odds need (the list stays small).
+#[derive(Serialize)]
+struct SlimItemDto<'a> {
+    id: &'a str,
+    rarity: &'a str,
+    chance: f64,
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct CaseDto<'a> {
+struct CaseDto<'a, I> {
     id: &'a str,
     name: &'a str,
+    name_ru: &'a str,
     image: &'a str,
     tokens: Tokens,
-    items: Vec<CaseItemDto<'a>>,
+    items: Vec<I>,
 }
 
 #[derive(Deserialize)]
@@ -97,15 +123,21 @@ struct ItemsFile {
     items: Vec<ItemRow>,
 }
 #[derive(Deserialize)]
+struct Names {
+    en: String,
+    ru: String,
+}
+#[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ItemRow {
     id: String,
-    weapon: String,
-    finish: String,
     rarity: String,
-    condition: String,
+    weapon: Names,
+    finish: Names,
+    wear_min: Option<f64>,
+    wear_max: Option<f64>,
+    stat_trak: bool,
     image: String,
-    token_price: Box<RawValue>,
 }
 #[derive(Deserialize)]
 struct CasesFile {
@@ -114,15 +146,26 @@ struct CasesFile {
 #[derive(Deserialize)]
 struct CaseRow {
     id: String,
-    name: String,
+    name: Names,
     image: String,
-    price: Box<RawValue>,
+    #[serde(default)]
+    price: Option<Box<RawValue>>,
     items: Vec<CaseEntryRow>,
 }
+/// `"item-id"` (weight from the tier odds) or `{"item": "item-id", "weight": 5}`.
 #[derive(Deserialize)]
-struct CaseEntryRow {
-    item: String,
-    weight: u64,
+#[serde(untagged)]
+enum CaseEntryRow {
+    Id(String),
+    Weighted { item: String, weight: u64 },
+}
+#[derive(Deserialize)]
+struct PricesFile {
+    /// rarity -> exterior code (or `vanilla`) -> [price, StatTrak™ price], in tokens.
+    table: HashMap<String, HashMap<String, Vec<Box<RawValue>>>>,
+    /// Variant key -> price in tokens, over the table.
+    #[serde(default)]
+    items: HashMap<String, Box<RawValue>>,
 }
 #[derive(Deserialize)]
 struct PackagesFile {
@@ -153,61 +196,110 @@ fn read<T: for<'de> Deserialize<'de>>(dir: &Path, name: &str) -> Result<T, Strin
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+fn tier_of(rarity: &str) -> Option<usize> {
+    TIER_BP.iter().position(|t| t.0 == rarity)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The price table of `prices.json`: (rarity, exterior code or `vanilla`) -> [plain, StatTrak™].
+struct PriceTable {
+    table: HashMap<(String, String), [Tokens; 2]>,
+    overrides: HashMap<String, Tokens>,
+}
+
+impl PriceTable {
+    fn parse(file: PricesFile) -> Result<PriceTable, String> {
+        let money = |raw: &RawValue, what: &str| {
+            Tokens::parse(raw.get())
+                .filter(|p| p.0 > 0)
+                .ok_or_else(|| format!("prices.json: {what}: a price must be > 0 with at most 2 decimals"))
+        };
+        let mut table = HashMap::new();
+        for (rarity, row) in file.table {
+            tier_of(&rarity).ok_or_else(|| format!("prices.json: unknown rarity {rarity}"))?;
+            for (code, pair) in row {
+                if code != "vanilla" && Exterior::from_code(&code).is_none() {
+                    return Err(format!("prices.json: {rarity}.{code}: use fn, mw, ft, ww, bs or vanilla"));
+                }
+                let [plain, st] = pair.as_slice() else {
+                    return Err(format!("prices.json: {rarity}.{code}: give [price, StatTrak price]"));
+                };
+                let what = format!("{rarity}.{code}");
+                table.insert((rarity.clone(), code), [money(plain, &what)?, money(st, &what)?]);
+            }
+        }
+        let mut overrides = HashMap::new();
+        for (key, raw) in &file.items {
+            Variant::parse_key(key).ok_or_else(|| format!("prices.json: bad variant key {key}"))?;
+            overrides.insert(key.clone(), money(raw, key)?);
+        }
+        Ok(PriceTable { table, overrides })
+    }
+
+    fn price(&self, item_id: &str, rarity: &str, v: Variant) -> Option<Tokens> {
+        if let Some(p) = self.overrides.get(&v.key(item_id)) {
+            return Some(*p);
+        }
+        let code = v.exterior.map_or("vanilla", Exterior::code);
+        self.table.get(&(rarity.to_owned(), code.to_owned())).map(|pair| pair[usize::from(v.stat_trak)])
+    }
+}
+
 impl Catalog {
-    /// Reads and checks the catalog folder. Refuses unknown item references, zero weights,
-    /// empty cases, bad ids and prices with more than 2 decimals.
+    /// Reads and checks the catalog folder, pricing cases for `DEFAULT_RTP_BP`.
     pub fn load(dir: &Path) -> Result<Catalog, String> {
+        Catalog::load_with_rtp(dir, DEFAULT_RTP_BP)
+    }
+
+    /// Reads and checks the catalog folder (`items.json`, `cases.json`, the optional
+    /// `custom-cases.json`, `prices.json`, `packages.json`); a case without a price costs its
+    /// expected drop value over `rtp_bp`. Refuses unknown item references, zero weights, empty
+    /// cases, bad ids, bad wear ranges, unpriced variants and prices with more than 2 decimals.
+    pub fn load_with_rtp(dir: &Path, rtp_bp: i64) -> Result<Catalog, String> {
+        if !(RTP_MIN_BP..=RTP_MAX_BP).contains(&rtp_bp) {
+            return Err(format!("return to player {rtp_bp} bp: accepted {RTP_MIN_BP}-{RTP_MAX_BP}"));
+        }
         let items: ItemsFile = read(dir, "items.json")?;
-        let cases: CasesFile = read(dir, "cases.json")?;
+        let mut cases: CasesFile = read(dir, "cases.json")?;
+        if dir.join("custom-cases.json").exists() {
+            let custom: CasesFile = read(dir, "custom-cases.json")?;
+            cases.cases.extend(custom.cases);
+        }
+        let prices = PriceTable::parse(read(dir, "prices.json")?)?;
         let packages: PackagesFile = read(dir, "packages.json")?;
+
         let mut out_items = Vec::new();
         let mut item_index = HashMap::new();
         for row in items.items {
-            if !valid_id(&row.id) {
-                return Err(format!("item id {:?}: use 1-40 of [a-z0-9-]", row.id));
+            let item = Catalog::item_from_row(row, &prices)?;
+            if item_index.insert(item.id.clone(), out_items.len()).is_some() {
+                return Err(format!("item {} listed twice", item.id));
             }
-            let price = Tokens::parse(row.token_price.get())
-                .filter(|p| p.0 > 0)
-                .ok_or_else(|| format!("item {}: tokenPrice must be > 0 with at most 2 decimals", row.id))?;
-            if item_index.insert(row.id.clone(), out_items.len()).is_some() {
-                return Err(format!("item {} listed twice", row.id));
-            }
-            out_items.push(CatalogItem {
-                id: row.id,
-                weapon: row.weapon,
-                finish: row.finish,
-                rarity: row.rarity,
-                condition: row.condition,
-                image: row.image,
-                token_price: price,
-            });
+            out_items.push(item);
         }
+        for key in prices.overrides.keys() {
+            let (id, v) = Variant::parse_key(key).ok_or_else(|| format!("prices.json: bad variant key {key}"))?;
+            let known = item_index.get(id).is_some_and(|&i| out_items[i].variants().contains(&v));
+            if !known {
+                return Err(format!("prices.json: {key} is not a variant of the catalog"));
+            }
+        }
+
         let mut out_cases = Vec::new();
         let mut case_index = HashMap::new();
         for row in cases.cases {
-            if !valid_id(&row.id) {
-                return Err(format!("case id {:?}: use 1-40 of [a-z0-9-]", row.id));
+            let case = Catalog::case_from_row(row, &item_index, &out_items)?;
+            if case_index.insert(case.id.clone(), out_cases.len()).is_some() {
+                return Err(format!("case {} listed twice", case.id));
             }
-            let price = Tokens::parse(row.price.get())
-                .filter(|p| p.0 > 0)
-                .ok_or_else(|| format!("case {}: price must be > 0 with at most 2 decimals", row.id))?;
-            if row.items.is_empty() {
-                return Err(format!("case {} has no items", row.id));
-            }
-            let mut entries = Vec::new();
-            let mut total: u64 = 0;
-            for e in &row.items {
-                let idx = *item_index.get(&e.item).ok_or_else(|| format!("case {}: unknown item {}", row.id, e.item))?;
-                if e.weight == 0 {
-                    return Err(format!("case {}: item {} has weight 0", row.id, e.item));
-                }
-                total = total.checked_add(e.weight).ok_or_else(|| format!("case {}: weights overflow", row.id))?;
-                entries.push((idx, e.weight));
-            }
-            if case_index.insert(row.id.clone(), out_cases.len()).is_some() {
-                return Err(format!("case {} listed twice", row.id));
-            }
-            out_cases.push(Case { id: row.id, name: row.name, image: row.image, price, entries, total_weight: total });
+            out_cases.push(case);
         }
         for p in &packages.packages {
             if !valid_id(&p.id) || p.tokens <= 0 || p.bonus < 0 || p.stars <= 0 {
@@ -220,31 +312,163 @@ impl Catalog {
             cases: out_cases,
             case_index,
             packages: packages.packages,
+            rtp_bp,
             cases_json: "".into(),
             cases_etag: String::new(),
             case_json: HashMap::new(),
         };
+        catalog.price_cases();
         catalog.render();
         Ok(catalog)
     }
 
+    fn item_from_row(row: ItemRow, prices: &PriceTable) -> Result<CatalogItem, String> {
+        if !valid_id(&row.id) {
+            return Err(format!("item id {:?}: use 1-40 of [a-z0-9-]", row.id));
+        }
+        tier_of(&row.rarity)
+            .ok_or_else(|| format!("item {}: rarity {} (milspec, restricted, classified, covert, extraordinary)", row.id, row.rarity))?;
+        match (row.wear_min, row.wear_max) {
+            (Some(lo), Some(hi)) if (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi) && lo < hi => {}
+            (None, None) if row.finish.en.is_empty() && row.rarity == "extraordinary" => {}
+            _ => return Err(format!("item {}: wearMin < wearMax within 0..1 (both absent only for a vanilla ★ knife)", row.id)),
+        }
+        let mut item = CatalogItem {
+            id: row.id,
+            weapon: row.weapon.en,
+            finish: row.finish.en,
+            weapon_ru: row.weapon.ru,
+            finish_ru: row.finish.ru,
+            rarity: row.rarity,
+            wear_min: row.wear_min,
+            wear_max: row.wear_max,
+            stat_trak: row.stat_trak,
+            image: row.image,
+            prices: Vec::new(),
+            condition: String::new(),
+            token_price: Tokens(1),
+        };
+        for variant in item.variants() {
+            let price = prices
+                .price(&item.id, &item.rarity, variant)
+                .ok_or_else(|| format!("item {}: no price for {}", item.id, variant.key(&item.id)))?;
+            item.prices.push(VariantPrice { variant, price });
+        }
+        item.refresh_derived();
+        Ok(item)
+    }
+
+    fn case_from_row(row: CaseRow, item_index: &HashMap<String, usize>, items: &[CatalogItem]) -> Result<Case, String> {
+        if !valid_id(&row.id) {
+            return Err(format!("case id {:?}: use 1-40 of [a-z0-9-]", row.id));
+        }
+        let price = match &row.price {
+            Some(raw) => Some(
+                Tokens::parse(raw.get())
+                    .filter(|p| p.0 > 0)
+                    .ok_or_else(|| format!("case {}: price must be > 0 with at most 2 decimals", row.id))?,
+            ),
+            None => None,
+        };
+        if row.items.is_empty() {
+            return Err(format!("case {} has no items", row.id));
+        }
+        let weighted = row.items.iter().filter(|e| matches!(e, CaseEntryRow::Weighted { .. })).count();
+        if weighted != 0 && weighted != row.items.len() {
+            return Err(format!("case {}: give a weight to every item or to none", row.id));
+        }
+        let mut picked: Vec<(usize, u64)> = Vec::new();
+        for e in &row.items {
+            let (id, weight) = match e {
+                CaseEntryRow::Id(id) => (id, 0),
+                CaseEntryRow::Weighted { item, weight } => {
+                    if *weight == 0 {
+                        return Err(format!("case {}: item {item} has weight 0", row.id));
+                    }
+                    (item, *weight)
+                }
+            };
+            let idx = *item_index.get(id).ok_or_else(|| format!("case {}: unknown item {id}", row.id))?;
+            if picked.iter().any(|p| p.0 == idx) {
+                return Err(format!("case {}: item {id} listed twice", row.id));
+            }
+            picked.push((idx, weight));
+        }
+        let entries = if weighted == 0 { tier_weights(&picked, items) } else { picked };
+        let mut total: u64 = 0;
+        for e in &entries {
+            total = total.checked_add(e.1).ok_or_else(|| format!("case {}: weights overflow", row.id))?;
+        }
+        Ok(Case {
+            id: row.id,
+            name: row.name.en,
+            name_ru: row.name.ru,
+            image: row.image,
+            price: price.unwrap_or(Tokens(0)),
+            fixed_price: price.is_some(),
+            entries,
+            total_weight: total,
+        })
+    }
+
+    /// Sets every case without a fixed price to its expected value over `rtp_bp`.
+    fn price_cases(&mut self) {
+        for i in 0..self.cases.len() {
+            if !self.cases[i].fixed_price {
+                self.cases[i].price = self.price_for_rtp(&self.cases[i], self.rtp_bp);
+            }
+        }
+    }
+
+    /// Replaces variant prices (keys as `Variant::key`; unknown keys are ignored), then re-prices
+    /// the cases without a fixed price for `rtp_bp` and re-renders the JSON. For the reprice.
+    pub fn apply_prices(&mut self, prices: &HashMap<String, Tokens>, rtp_bp: i64) {
+        for item in &mut self.items {
+            for vp in &mut item.prices {
+                if let Some(p) = prices.get(&vp.variant.key(&item.id)).filter(|p| p.0 > 0) {
+                    vp.price = *p;
+                }
+            }
+            item.refresh_derived();
+        }
+        self.rtp_bp = rtp_bp;
+        self.price_cases();
+        self.render();
+    }
+
     fn render(&mut self) {
-        let all: Vec<CaseDto> = self.cases.iter().map(|c| self.case_dto(c)).collect();
-        let body = serde_json::to_string(&serde_json::json!({ "data": all })).expect("catalog serialises");
+        let all: Vec<CaseDto<SlimItemDto>> = self.cases.iter().map(|c| self.slim_case_dto(c)).collect();
+        let body = serde_json::to_string(&serde_json::json!({ "data": all })).unwrap_or_default();
         self.cases_etag = format!("\"{}\"", &hex::encode(Sha256::digest(body.as_bytes()))[..32]);
         let mut one = HashMap::new();
         for c in &self.cases {
-            let body = serde_json::to_string(&serde_json::json!({ "data": self.case_dto(c) })).expect("case serialises");
+            let body = serde_json::to_string(&serde_json::json!({ "data": self.case_dto(c) })).unwrap_or_default();
             one.insert(c.id.clone(), body.into());
         }
         self.cases_json = body.into();
         self.case_json = one;
     }
 
-    fn case_dto<'a>(&'a self, c: &'a Case) -> CaseDto<'a> {
+    fn slim_case_dto<'a>(&'a self, c: &'a Case) -> CaseDto<'a, SlimItemDto<'a>> {
         CaseDto {
             id: &c.id,
             name: &c.name,
+            name_ru: &c.name_ru,
+            image: &c.image,
+            tokens: c.price,
+            items: c
+                .entries
+                .iter()
+                .map(|&(i, w)| SlimItemDto { id: &self.items[i].id, rarity: &self.items[i].rarity, chance: chance(w, c.total_weight) })
+                .collect(),
+        }
+    }
+
+    fn case_dto<'a>(&'a self, c: &'a Case) -> CaseDto<'a, CaseItemDto<'a>> {
+        CaseDto {
+            id: &c.id,
+            name: &c.name,
+            name_ru: &c.name_ru,
             image: &c.image,
             tokens: c.price,
             items: c.entries.iter().map(|&(i, w)| self.item_dto(&self.items[i], w, c.total_weight)).collect(),
@@ -252,18 +476,25 @@ impl Catalog {
     }
 
     pub fn item_dto<'a>(&'a self, item: &'a CatalogItem, weight: u64, total: u64) -> CaseItemDto<'a> {
-        let chance = (weight as f64 * 100_000.0 / total as f64).round() / 1000.0;
+        let (price_min, price_max) = item.price_range();
         CaseItemDto {
             id: &item.id,
             icon_url: &item.image,
             market_hash_name: item.market_hash_name(),
             name: &item.weapon,
             variant: &item.finish,
+            name_ru: &item.weapon_ru,
+            variant_ru: &item.finish_ru,
             token_price: item.token_price,
+            price_min,
+            price_max,
             rarity: &item.rarity,
             condition: &item.condition,
+            wear_min: item.wear_min,
+            wear_max: item.wear_max,
+            stat_trak: item.stat_trak,
             weight,
-            chance,
+            chance: chance(weight, total),
         }
     }
 
@@ -283,16 +514,34 @@ impl Catalog {
         self.packages.iter().find(|p| p.id == id)
     }
 
-    /// Expected sell value of one drop, in hundredths (rounded down).
-    pub fn expected_value(&self, case: &Case) -> Tokens {
-        let sum: i128 = case.entries.iter().map(|&(i, w)| i128::from(self.items[i].token_price.0) * i128::from(w)).sum();
-        Tokens((sum / i128::from(case.total_weight)) as i64)
+    /// The cheapest case (tests and demos open it).
+    pub fn cheapest_case(&self) -> Option<&Case> {
+        self.cases.iter().min_by_key(|c| c.price)
     }
 
-    /// Return to player in basis points of the price.
+    /// Expected market value of one drop, in hundredths × `EV_SCALE` (floored once per skin).
+    pub fn expected_value_scaled(&self, case: &Case) -> i128 {
+        let sum: i128 = case.entries.iter().map(|&(i, w)| goods::expected_value_scaled(&self.items[i]) * i128::from(w)).sum();
+        sum / i128::from(case.total_weight.max(1))
+    }
+
+    /// Expected market value of one drop, in hundredths (rounded to the nearest).
+    pub fn expected_value(&self, case: &Case) -> Tokens {
+        Tokens(round_scaled(self.expected_value_scaled(case)))
+    }
+
+    /// The case price whose return to player is `rtp_bp`: expected value ÷ RTP, rounded once to
+    /// the nearest whole token (the store shows whole tokens), at least one token.
+    pub fn price_for_rtp(&self, case: &Case, rtp_bp: i64) -> Tokens {
+        let num = self.expected_value_scaled(case) * 10_000;
+        let den = EV_SCALE * i128::from(rtp_bp.max(1)) * 100;
+        let whole = (num + den / 2) / den;
+        Tokens::whole((whole as i64).max(1))
+    }
+
+    /// Return to player in basis points of the price (floored).
     pub fn rtp_bp(&self, case: &Case) -> i64 {
-        let sum: i128 = case.entries.iter().map(|&(i, w)| i128::from(self.items[i].token_price.0) * i128::from(w)).sum();
-        (sum * 10_000 / (i128::from(case.total_weight) * i128::from(case.price.0))) as i64
+        (self.expected_value_scaled(case) * 10_000 / (EV_SCALE * i128::from(case.price.0.max(1)))) as i64
     }
 
     /// `fragbox catalog check`: a printable report and whether every case is within the band.
@@ -304,30 +553,42 @@ impl Catalog {
             let inside = (RTP_MIN_BP..=RTP_MAX_BP).contains(&rtp);
             ok &= inside;
             out.push_str(&format!(
-                "case {:<16} price {:>8}  expected value {:>9}  RTP {:>3}.{:02} %  {}\n",
+                "case {:<24} price {:>8}  expected value {:>9}  RTP {:>3}.{:02} %  {} items  {}\n",
                 c.id,
                 c.price.to_string(),
                 self.expected_value(c).to_string(),
                 rtp / 100,
                 rtp % 100,
-                if inside { "ok" } else { "OUTSIDE 80-92 %" }
+                c.entries.len(),
+                if inside { "ok" } else { "OUTSIDE 80-95 %" }
             ));
             for &(i, w) in &c.entries {
                 let item = &self.items[i];
+                let (lo, hi) = item.price_range();
                 out.push_str(&format!(
-                    "    {:<40} {:>10}  weight {:>7}  chance {:>8.3} %\n",
+                    "    {:<44} {:<13} chance {:>8.4} %  value {:>9}  variants {:>9} .. {:>9}\n",
                     item.market_hash_name(),
+                    item.rarity,
+                    w as f64 * 100.0 / c.total_weight as f64,
                     item.token_price.to_string(),
-                    w,
-                    w as f64 * 100.0 / c.total_weight as f64
+                    lo.to_string(),
+                    hi.to_string(),
                 ));
             }
         }
+        out.push_str(&format!(
+            "{} cases, {} skins, {} variants priced; case list {} bytes\n",
+            self.cases.len(),
+            self.items.len(),
+            self.items.iter().map(|i| i.prices.len()).sum::<usize>(),
+            self.cases_json.len()
+        ));
         (out, ok)
     }
 
-    /// Writes the catalog into SQLite (cases, items, packages); rows no longer in the files are
-    /// deactivated, never deleted, so history keeps its references.
+    /// Writes the catalog into the store (cases, items, packages); rows no longer in the files are
+    /// deactivated, never deleted, so history keeps its references. Variant prices are not written:
+    /// `catalog_prices` holds only what a market reprice set, and never a committed default.
     pub async fn upsert(&self, pool: &Pool) -> Result<(), sqlx::Error> {
         let mut tx = crate::domain::store::begin_write(pool).await.map_err(into_sqlx)?;
         crate::domain::store::lock_key(&mut tx, "catalog").await.map_err(into_sqlx)?;
@@ -380,10 +641,162 @@ impl Catalog {
         tx.commit().await
     }
 }
+
+/// Percent, rounded to 3 decimals: display only.
+fn chance(weight: u64, total: u64) -> f64 {
+    (weight as f64 * 100_000.0 / total.max(1) as f64).round() / 1000.0
+}
+
+/// Integer weights giving each tier exactly its `TIER_BP` share, spread evenly over its items:
+/// with `m` the least common multiple of the tiers' item counts, an item of a tier with `n`
+/// items weighs `bp × m / n`, and the case totals `m × (sum of the present tiers' bp)`. Entries
+/// come out in tier order (mil-spec first), keeping the file's order within a tier.
+fn tier_weights(picked: &[(usize, u64)], items: &[CatalogItem]) -> Vec<(usize, u64)> {
+    let mut counts = [0u64; TIER_BP.len()];
+    for &(i, _) in picked {
+        counts[tier_of(&items[i].rarity).unwrap_or(0)] += 1;
+    }
+    let m = counts.iter().filter(|&&n| n > 0).fold(1u64, |acc, &n| acc / gcd(acc, n) * n);
+    let mut out: Vec<(usize, usize, u64)> = picked
+        .iter()
+        .map(|&(i, _)| {
+            let t = tier_of(&items[i].rarity).unwrap_or(0);
+            (t, i, TIER_BP[t].1 * (m / counts[t]))
+        })
+        .collect();
+    out.sort_by_key(|e| e.0); // stable: the file's order within a tier
+    out.into_iter().map(|(_, i, w)| (i, w)).collect()
+}
+
 /// The catalog upsert speaks `sqlx::Error`; the store helpers answer `DomainError`.
 fn into_sqlx(e: crate::domain::DomainError) -> sqlx::Error {
     match e {
         crate::domain::DomainError::Database(e) => e,
         other => sqlx::Error::Protocol(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo_catalog() -> Catalog {
+        Catalog::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/catalog")).unwrap()
+    }
+
+    #[test]
+    fn the_committed_catalog_loads_with_at_least_twenty_real_cases() {
+        let c = repo_catalog();
+        assert!(c.cases.len() >= 20, "{}", c.cases.len());
+        for case in &c.cases {
+            assert!(case.entries.iter().any(|&(i, _)| c.items[i].is_special()), "{} has no ★ special", case.id);
+        }
+    }
+
+    #[test]
+    fn tiers_drop_with_valves_odds_exactly() {
+        let c = repo_catalog();
+        for case in &c.cases {
+            let mut per_tier = [0u64; 5];
+            for &(i, w) in &case.entries {
+                per_tier[tier_of(&c.items[i].rarity).unwrap()] += w;
+            }
+            let present: u64 = TIER_BP.iter().zip(per_tier).filter(|(_, w)| *w > 0).map(|(t, _)| t.1).sum();
+            for (t, w) in TIER_BP.iter().zip(per_tier) {
+                if w > 0 {
+                    // w / total == bp / present, exactly.
+                    assert_eq!(u128::from(w) * u128::from(present), u128::from(t.1) * u128::from(case.total_weight), "{} {}", case.id, t.0);
+                }
+            }
+            assert_eq!(present, 10_000, "{} lacks a tier", case.id);
+        }
+    }
+
+    #[test]
+    fn every_case_returns_ninety_percent_within_rounding() {
+        let c = repo_catalog();
+        let (report, ok) = c.check_report();
+        assert!(ok, "{report}");
+        for case in &c.cases {
+            let rtp = c.rtp_bp(case);
+            assert!((8950..=9050).contains(&rtp), "{} {rtp}", case.id);
+            assert_eq!(case.price.0 % 100, 0, "{} costs whole tokens", case.id);
+        }
+    }
+
+    #[test]
+    fn the_case_list_stays_under_64_kb() {
+        let c = repo_catalog();
+        assert!(c.cases_json.len() < 64 * 1024, "{}", c.cases_json.len());
+    }
+
+    #[test]
+    fn every_variant_of_every_skin_has_a_price() {
+        let c = repo_catalog();
+        for it in &c.items {
+            assert_eq!(it.prices.len(), it.variants().len(), "{}", it.id);
+            assert!(it.prices.iter().all(|p| p.price.0 > 0));
+            if it.stat_trak {
+                assert!(it.price(true, it.prices[0].variant.exterior).is_some());
+            }
+        }
+    }
+
+    #[test]
+    fn a_missing_tier_renormalises_the_others() {
+        let mut a = CatalogItem::for_tests("AK-47", "A", "milspec", Some((0.0, 1.0)), true);
+        a.id = "a".into();
+        let mut b = CatalogItem::for_tests("AK-47", "B", "milspec", Some((0.0, 1.0)), true);
+        b.id = "b".into();
+        let mut k = CatalogItem::for_tests("Karambit", "Fade", "extraordinary", Some((0.0, 0.08)), true);
+        k.id = "k".into();
+        let w = tier_weights(&[(2, 0), (0, 0), (1, 0)], &[a, b, k]);
+        // mil-spec first; lcm(2, 1) = 2: 7992 each, the special 26 × 2.
+        assert_eq!(w, vec![(0, 7992), (1, 7992), (2, 52)]);
+    }
+
+    #[test]
+    fn an_operators_custom_case_of_real_skins_is_priced_and_renormalised() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/catalog");
+        let dir = std::env::temp_dir().join(format!("fragbox-custom-cases-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in ["items.json", "cases.json", "prices.json", "packages.json"] {
+            std::fs::copy(repo.join(f), dir.join(f)).unwrap();
+        }
+        // The README's example: two mil-spec skins and two ★ specials (no middle tiers).
+        std::fs::write(
+            dir.join("custom-cases.json"),
+            r#"{"cases": [{"id":"knife-lottery","name":{"en":"Knife Lottery","ru":"Ножевая лотерея"},
+              "image":"/catalog/images/cases/blade-vault.svg",
+              "items":["m4a4-choppa","mag7-resupply","bowie-knife-doppler","butterfly-knife-vanilla"]}]}"#,
+        )
+        .unwrap();
+        let c = Catalog::load(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let case = c.case("knife-lottery").unwrap();
+        // 7992 : 26 between the two tiers, even within each.
+        let weights: Vec<u64> = case.entries.iter().map(|e| e.1).collect();
+        assert_eq!(weights, vec![7992, 7992, 26, 26]);
+        assert_eq!(case.total_weight, 2 * 8018);
+        assert!((8950..=9050).contains(&c.rtp_bp(case)));
+        assert!(c.check_report().1);
+    }
+
+    #[test]
+    fn applied_prices_move_the_case_price_and_keep_the_rtp() {
+        let mut c = repo_catalog();
+        let case = c.cases[0].clone();
+        let before = c.case(&case.id).unwrap().price;
+        let mut prices = HashMap::new();
+        for &(i, _) in &case.entries {
+            let it = &c.items[i];
+            for vp in &it.prices {
+                prices.insert(vp.variant.key(&it.id), Tokens(vp.price.0 * 2));
+            }
+        }
+        c.apply_prices(&prices, 9000);
+        let after = c.case(&case.id).unwrap();
+        assert!(after.price.0 > before.0 * 19 / 10, "{} -> {}", before, after.price);
+        assert!((8950..=9050).contains(&c.rtp_bp(after)));
     }
 }

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod demo;
 pub mod error;
 pub mod fair;
+pub mod goods;
 pub mod inventory;
 pub mod lang;
 pub mod ledger;
