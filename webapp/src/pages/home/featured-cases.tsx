@@ -47,7 +47,7 @@ export function FeaturedCases() {
             ))
           : featured.map((c) => (
               <li key={c.id} className={styles.card} data-testid="featured-case">
-                <button type="button" className={styles.tap} onClick={() => open(c.id)} aria-label={c.name}>
+                <button type="button" className={styles.tap} onClick={() => open(c.id)}>
                   <Img src={c.image} alt="" className={styles.img} />
                   <span className={styles.name}>{c.name}</span>
                   <TokenAmount value={c.tokens} whole size={14} className={styles.price} />
