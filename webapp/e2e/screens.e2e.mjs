@@ -234,6 +234,9 @@ describe('mini app screens in demo mode', () => {
     const item = (await apiAs(page, server, `/user/item/${b.id}`)).body.item;
     assert.equal(item.status, 'pending');
     assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'a pending skin cannot be sold');
+    // What happens next, and when.
+    assert.match(await page.textContent('[data-testid="skin-pending-next"]'), /предложение обмена Steam.*24 час/);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-skin-pending-dark.png') });
 
     await go(page, '/skins');
     await page.click('text=В ожидании');
