@@ -167,8 +167,15 @@ describe('mini app screens in demo mode', () => {
     const balance = await balanceOf(page);
     assert.ok(balance < dear.tokens);
     await go(page, `/case/${dear.id}`);
+    // The open button already says how many tokens are missing; the popup says it again.
+    const missing = Math.ceil((dear.tokens - balance) * 100) / 100;
+    await page.waitForSelector('[data-testid="tg-main-button"]');
+    const label = await page.textContent('[data-testid="tg-main-button"]');
+    assert.match(label, /не хватает/, label);
+    assert.ok(label.replace(/\s/g, '').includes(String(missing).replace('.', ',')), `${label} names ${missing}`);
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="tg-popup"]');
+    assert.match(await page.textContent('[data-testid="tg-popup"]'), /не хватает/);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-case-insufficient-dark.png') });
     assert.equal(await balanceOf(page), balance, 'nothing was charged');
     assert.deepEqual(errors, []);
@@ -193,9 +200,10 @@ describe('mini app screens in demo mode', () => {
     await page.waitForSelector('[data-testid="tg-main-button"]');
     await screenshotBothThemes(page, 'screen-skin', '[data-testid="tg-main-button"]');
     const before = await balanceOf(page);
+    // The confirmation is Telegram's popup, like every confirmation in the app.
     await page.click('[data-testid="tg-main-button"]');
-    await page.waitForSelector('[data-testid="sell-confirm"]');
-    await page.click('[data-testid="sell-confirm-button"]');
+    await page.waitForSelector('[data-testid="tg-popup"]');
+    await page.click('[data-testid="tg-popup-ok"]');
     await page.waitForSelector('[data-toast="success"]');
     await page.waitForSelector('[data-testid="page-skins"]');
     assert.ok((await balanceOf(page)) > before);
@@ -226,6 +234,9 @@ describe('mini app screens in demo mode', () => {
     const item = (await apiAs(page, server, `/user/item/${b.id}`)).body.item;
     assert.equal(item.status, 'pending');
     assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'a pending skin cannot be sold');
+    // What happens next, and when.
+    assert.match(await page.textContent('[data-testid="skin-pending-next"]'), /предложение обмена Steam.*24 час/);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-skin-pending-dark.png') });
 
     await go(page, '/skins');
     await page.click('text=В ожидании');
@@ -254,8 +265,10 @@ describe('mini app screens in demo mode', () => {
     await go(page, `/skin/${it.id}`);
     await page.click('[data-testid="skin-withdraw"]');
     await page.fill('[data-testid="withdraw-link"]', 'https://example.com/not-a-trade-link');
-    await page.click('[data-testid="tg-main-button"]');
+    // Said as it is typed, and the send button stays off.
     await page.waitForSelector('[data-testid="withdraw-error"]');
+    assert.match(await page.textContent('[data-testid="withdraw-error"]'), /steamcommunity\.com/);
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true);
     await page.click('[data-testid="withdraw-error"] button');
     await page.waitForSelector('[data-testid="trade-help"]');
     assert.deepEqual(errors, []);

@@ -141,11 +141,13 @@ describe('mini app shell in demo mode', () => {
     await context.close();
   });
 
-  test('unknown paths go home and /inventory shows the skins', async () => {
+  test('unknown paths say so and go home; /inventory shows the skins', async () => {
     const { page, context } = await openApp(browser, server);
     await agreeToTerms(page);
     await page.goto(`${server.url}/no/such/screen`);
     await waitForBoot(page);
+    // It says so first, then goes home.
+    await page.waitForSelector('[data-testid="page-not-found"]');
     await page.waitForURL(`${server.url}/`);
     await page.goto(`${server.url}/inventory`);
     await waitForBoot(page);

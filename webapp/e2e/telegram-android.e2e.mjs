@@ -217,7 +217,7 @@ describe('launched as Telegram for Android launches it', () => {
     assert.equal(last(during, 'web_app_setup_closing_behavior').need_confirmation, true, 'closing asks while an open is in flight');
     assert.equal(last(during, 'web_app_setup_back_button').is_visible, false, 'no back button while opening');
 
-    // Result: a haptic on landing; "Sell for N" on the main button and "Spin again" above it.
+    // Result: a haptic on landing; "Sell for N" on the main button and "Open again" above it.
     await page.waitForURL(/\/case-result\/\d+/, { timeout: 20_000 });
     await page.waitForSelector('[data-testid="result-name"]');
     await page.waitForFunction(() => [...window.__proxy].reverse().find(([t]) => t === 'web_app_setup_secondary_button')?.[1]?.is_visible === true);
@@ -225,7 +225,7 @@ describe('launched as Telegram for Android launches it', () => {
     const result = since(ev, beforeOpen);
     assert.ok(result.some(([t, d]) => t === 'web_app_trigger_haptic_feedback' && d?.type === 'notification'), 'a haptic on landing');
     assert.match(last(ev, 'web_app_setup_main_button').text, /^Sell for [\d.,]+$/);
-    assert.equal(last(ev, 'web_app_setup_secondary_button').text, 'Spin again');
+    assert.equal(last(ev, 'web_app_setup_secondary_button').text, 'Open again');
     assert.equal(last(ev, 'web_app_setup_closing_behavior').need_confirmation, false, 'closing no longer asks');
     assert.equal(last(ev, 'web_app_setup_swipe_behavior').allow_vertical_swipe, true, 'swipes back on');
     await shot(page, 'result');

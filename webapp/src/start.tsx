@@ -16,7 +16,7 @@ import { t } from './i18n';
 import { nextTask } from './lib/bridge-queue';
 import { onFirstScreenDrawn } from './lib/first-draw';
 import { NotInTelegramPage } from './pages/not-in-telegram';
-import { DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
+import { browserLanguage, DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root missing');
@@ -54,6 +54,8 @@ async function start(): Promise<void> {
     if (e instanceof DevGateRequired) {
       // The demo's init data waits for the development gate: ask first, then start again.
       window.history.replaceState(window.history.state, '', '/login');
+      // The gate is demo mode's first screen: in the browser's language (no Telegram yet).
+      useSettings.getState().adoptTelegram({ languageCode: browserLanguage() });
       const { LoginPage } = await import('./pages/login');
       root.render(
         <Bare>

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 import { MAINTENANCE_POLL_MS, useGates } from '../features/gates';
 import { useSession } from '../features/session';
-import { useSettings } from '../features/settings';
+import { saveLanguage, useSettings } from '../features/settings';
 import { configureApiClient } from '../lib/api-client';
 import { startPath } from '../lib/deep-link';
 import { isSupportedPlatform, launch } from '../lib/telegram';
@@ -50,14 +50,30 @@ async function startSession(): Promise<void> {
   await useSession.getState().signIn();
 }
 
+/**
+ * The server's idea of the player's language. A real player's profile carries their choice or
+ * their Telegram language; a demo player's carries the demo init data's stand-in "ru", so in
+ * demo mode the browser's language (already applied from the launch) wins and the server is
+ * told it, so its own texts (errors, support's reply) follow.
+ */
+function adoptLanguage(serverLanguage: unknown): void {
+  const settings = useSettings.getState();
+  if (!launch.demo) {
+    settings.adoptServerLanguage(serverLanguage);
+    return;
+  }
+  if (!settings.languageChosen && serverLanguage !== settings.language) {
+    saveLanguage(settings.language).catch((e: unknown) => console.warn('demo language not saved', e));
+  }
+}
+
 /** After the development gate let the player in: sign in, then the agreement. */
 export async function finishBootAfterGate(): Promise<void> {
   try {
     const session = useSession.getState();
     const reused = session.token !== null && (await session.loadProfile()).ok;
     if (!reused && !(await useSession.getState().signIn())) throw new Error('sign-in refused');
-    const user = useSession.getState().user;
-    useSettings.getState().adoptServerLanguage(user?.language);
+    adoptLanguage(useSession.getState().user?.language);
     useBoot.getState().setPhase('ready');
   } catch (e) {
     console.warn('sign-in after the gate failed', e);
@@ -91,8 +107,7 @@ export async function boot(): Promise<void> {
   if (gates.config?.devGate && !gates.isAuthenticated) return;
   try {
     await startSession();
-    const user = useSession.getState().user;
-    useSettings.getState().adoptServerLanguage(user?.language);
+    adoptLanguage(useSession.getState().user?.language);
     useBoot.getState().setPhase('ready');
     await useGates.getState().checkAgreement();
   } catch (e) {

@@ -125,12 +125,13 @@ describe('route table (resolveRoute)', () => {
     expect(page('/Skin/9')).toEqual({ page: 'skin', params: { weaponId: '9' }, layout: true });
   });
 
-  it('redirects the old inventory path and anything unknown', () => {
+  it('redirects the old inventory path; anything unknown says so (then goes home)', () => {
     expect(resolveRoute('/inventory')).toEqual({ kind: 'redirect', to: '/skins' });
-    expect(resolveRoute('/nowhere')).toEqual({ kind: 'redirect', to: '/' });
-    expect(resolveRoute('/skin')).toEqual({ kind: 'redirect', to: '/' });
-    expect(resolveRoute('/skin/')).toEqual({ kind: 'redirect', to: '/' });
-    expect(resolveRoute('/skin/1/2')).toEqual({ kind: 'redirect', to: '/' });
+    const notFound = { kind: 'page', page: 'notFound', params: {}, layout: false };
+    expect(resolveRoute('/nowhere')).toEqual(notFound);
+    expect(resolveRoute('/skin')).toEqual(notFound);
+    expect(resolveRoute('/skin/')).toEqual(notFound);
+    expect(resolveRoute('/skin/1/2')).toEqual(notFound);
   });
 });
 

@@ -21,7 +21,8 @@ export type PageKey =
   | 'profile'
   | 'tradeUrl'
   | 'login'
-  | 'onboarding';
+  | 'onboarding'
+  | 'notFound';
 
 /** Screens drawn inside the layout (tab bar, padding). */
 const layoutRoutes: ReadonlyArray<readonly [string, PageKey]> = [
@@ -54,7 +55,8 @@ export type RouteMatch = { kind: 'page'; page: PageKey; params: Params; layout: 
  * Spec section 2's route table. `/case-result/{assetId}` appears twice in the spec; it is one
  * route outside the layout, keyed by the inventory item id (docs/decisions.md).
  * `/skin/{weaponId}` is keyed by the inventory item id too (the deep link `item_{id}_ref..`).
- * `/inventory` is the old name of `/skins`; any other path goes home.
+ * `/inventory` is the old name of `/skins`; any other path shows the not-found notice, which
+ * goes home (issue 24: an unknown link says so before going home).
  */
 export function resolveRoute(pathname: string): RouteMatch {
   for (const [layout, table] of [
@@ -67,7 +69,7 @@ export function resolveRoute(pathname: string): RouteMatch {
     }
   }
   if (matchPath('/inventory', pathname)) return { kind: 'redirect', to: '/skins' };
-  return { kind: 'redirect', to: '/' };
+  return { kind: 'page', page: 'notFound', params: {}, layout: false };
 }
 
 export type TabKey = 'home' | 'cases' | 'skins' | 'referrals' | 'profile';

@@ -55,6 +55,7 @@ const imports = {
   tradeUrl: () => withTimeout(import('../pages/trade-url')).then((m) => ({ default: m.TradeUrlPage })),
   login: () => withTimeout(import('../pages/login')).then((m) => ({ default: m.LoginPage })),
   onboarding: () => withTimeout(import('../pages/onboarding')).then((m) => ({ default: m.OnboardingPage })),
+  notFound: () => withTimeout(import('../pages/not-found')).then((m) => ({ default: m.NotFoundPage })),
 } satisfies Record<PageKey, () => Promise<{ default: ComponentType }>>;
 
 const pages = Object.fromEntries(Object.entries(imports).map(([k, load]) => [k, lazy(load)])) as Record<

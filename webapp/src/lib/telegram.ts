@@ -107,6 +107,12 @@ function telegramBridgePresent(): boolean {
   }
 }
 
+/** The browser's preferred language (`navigator.languages[0]`, else `navigator.language`). */
+export function browserLanguage(): string | null {
+  if (typeof navigator === 'undefined') return null;
+  return navigator.languages?.[0] || navigator.language || null;
+}
+
 /** Reads the launch parameters; null when there are none (not opened by Telegram). */
 function readLaunch(demo: boolean): LaunchInfo | null {
   try {
@@ -117,7 +123,9 @@ function readLaunch(demo: boolean): LaunchInfo | null {
       platform: String(lp.tgWebAppPlatform || 'unknown'),
       version: String(lp.tgWebAppVersion || '0'),
       startParam: lp.tgWebAppStartParam ?? null,
-      languageCode: data?.user?.languageCode ?? null,
+      // The demo's init data always says "ru" (a stand-in user): the browser's language is the
+      // player's real one there.
+      languageCode: (demo ? browserLanguage() : null) ?? data?.user?.languageCode ?? null,
       userId: typeof data?.user?.id === 'number' ? data.user.id : null,
       colorScheme: bg ? (isDarkColor(bg) ? 'dark' : 'light') : null,
       demo,

@@ -1,8 +1,10 @@
 /** The cases feature's public entry: what screens and other features may use. */
 export { fetchCase, openCase, type Case, type CaseItem } from './api';
+export { tokensMissing, valueRatio, winTier, type WinTier } from './celebrate';
 export { formatChance, OddsList } from './components/odds-list';
 export { Roulette } from './components/roulette';
 export { TokenAmount } from './components/token-amount';
+export { canTry, pickByOdds } from './free-try';
 export { chancesByRarity } from './odds';
 export { createCaseOpener, newRequestId, type OpenFair } from './open-case';
 export { DEFAULT_CONDITION, rarityColor, rarityKey } from './rarity';

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from '../../lib/router';
 
 import { Button, Img, MainAction, SecondaryAction, Skeleton } from '../../components/ui';
-import { DEFAULT_CONDITION, rarityColor, rarityKey, TokenAmount } from '../../features/cases';
+import { DEFAULT_CONDITION, rarityColor, rarityKey, TokenAmount, useCases, valueRatio, winTier } from '../../features/cases';
 import {
   fetchItem,
   priceValue,
@@ -14,10 +14,14 @@ import {
 } from '../../features/inventory';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
+import { haptic } from '../../lib/telegram';
 import type { CaseResultState } from '../case';
 import styles from './case-result.module.css';
 
-/** `/case-result/{assetId}`: the won skin, with share, spin again and sell. */
+/**
+ * `/case-result/{assetId}`: the won skin, celebrated in proportion to its value against the
+ * case's price (and its rarity), with keep, sell, open again and share.
+ */
 export function CaseResultPage() {
   const t = useT();
   const navigate = useNavigate();
@@ -28,6 +32,9 @@ export function CaseResultPage() {
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState<'sell' | 'share' | null>(null);
   const caseId = state?.caseId ?? item?.caseId ?? null;
+  const catalogPrice = useCases((s) => (caseId ? s.cases.find((c) => c.id === caseId)?.tokens : undefined));
+  const casePrice = state?.caseCost ?? catalogPrice ?? null;
+  const cheered = useRef(false);
 
   // Reloaded without navigation state: the item comes from the server.
   useEffect(() => {
@@ -36,6 +43,17 @@ export function CaseResultPage() {
       .then(setItem)
       .catch(() => setFailed(true));
   }, [assetId, item]);
+
+  const price = item ? priceValue(item.tokenPrice) : null;
+  const ratio = valueRatio(typeof price === 'number' ? price : null, casePrice);
+  const tier = winTier(ratio, item?.rarity);
+
+  // A good win buzzes once when it shows; a small one stays quiet.
+  useEffect(() => {
+    if (!item || cheered.current) return;
+    cheered.current = true;
+    if (tier === 'big' || tier === 'good') haptic.success();
+  }, [item, tier]);
 
   const spinAgain = () => navigate(caseId ? `/case/${caseId}` : '/cases', { replace: true });
 
@@ -75,13 +93,19 @@ export function CaseResultPage() {
   }
 
   const { name, description } = splitMarketName(item.marketHashName ?? item.name);
-  const price = priceValue(item.tokenPrice);
   const rk = rarityKey(item.rarity);
   const condition = item.condition || DEFAULT_CONDITION;
   const sellable = item.status !== 'pending' && item.status !== 'sent';
   return (
-    <main className={styles.page} data-testid="page-case-result" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
-      <p className={styles.kicker}>{t('result.title')}</p>
+    <main
+      className={`${styles.page} ${styles[tier] ?? ''}`}
+      data-testid="page-case-result"
+      data-tier={tier}
+      style={{ ['--rarity' as string]: rarityColor(item.rarity) }}
+    >
+      <p className={styles.kicker} data-testid="result-tier">
+        {t(`result.tier_${tier}`)}
+      </p>
       <div className={styles.stage}>
         <span className={styles.glow} aria-hidden />
         <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" />
@@ -95,19 +119,28 @@ export function CaseResultPage() {
         <span>{t(`condition.${condition}`) !== `condition.${condition}` ? t(`condition.${condition}`) : condition}</span>
       </p>
       <p className={styles.price}>
-        {typeof price === 'number' ? <TokenAmount value={price} size={20} /> : price}
+        {typeof price === 'number' ? <TokenAmount value={price ?? 0} size={20} /> : price}
       </p>
+      {ratio !== null && (
+        <p className={styles.ratio} data-testid="result-ratio">
+          {t('result.ratio', { ratio: formatTokens(ratio) })}
+        </p>
+      )}
 
       <div className={styles.actions}>
+        {/* Keep: the skin stays in My skins. */}
+        <Button block size="lg" onClick={() => navigate('/skins', { replace: true })} disabled={busy !== null} data-testid="result-keep">
+          {t('result.keep')}
+        </Button>
         <Button block size="lg" variant="secondary" onClick={onShare} loading={busy === 'share'} disabled={busy !== null}>
           {t('result.share')}
         </Button>
       </div>
-      {/* Telegram's bottom buttons: "Sell for N" and, above it, "Spin again". */}
+      {/* Telegram's bottom buttons: "Sell for N" and, above it, "Open again". */}
       <SecondaryAction testId="spin-again" text={t('result.spin')} onClick={spinAgain} enabled={busy === null} />
       <MainAction
         testId="result-sell"
-        text={t('result.sell', { price: typeof price === 'number' ? formatTokens(price) : price })}
+        text={t('result.sell', { price: typeof price === 'number' ? formatTokens(price) : (price ?? '') })}
         onClick={() => void onSell()}
         loading={busy === 'sell'}
         enabled={busy === null}

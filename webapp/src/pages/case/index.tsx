@@ -2,14 +2,17 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from '../../lib/router';
 
 import { useHideBackButton } from '../../app/back-button';
-import { Img, MainAction, Skeleton, toast } from '../../components/ui';
+import { Img, MainAction, SecondaryAction, Skeleton, toast } from '../../components/ui';
 import {
+  canTry,
   createCaseOpener,
   fetchCase,
   newRequestId,
   OddsList,
   openCase,
+  pickByOdds,
   Roulette,
+  tokensMissing,
   TokenAmount,
   useCases,
   type Case,
@@ -21,14 +24,17 @@ import { fetchFair } from '../../features/fair';
 import { useInventory, type InventoryItem } from '../../features/inventory';
 import { useSession } from '../../features/session';
 import { useT } from '../../i18n';
+import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
-import { formatTokensInt } from '../../lib/format';
+import { formatTokens, formatTokensInt } from '../../lib/format';
 import { choosePopup, useClosingConfirmation } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
+import { GoingHome } from '../not-found';
 import styles from './case.module.css';
 
-type Phase = 'idle' | 'opening' | 'spinning';
+/** `trying`: the free try's spin (drawn on the phone; nothing charged, stored or sent). */
+type Phase = 'idle' | 'opening' | 'spinning' | 'trying';
 
 /** Navigation state the result screen reads (spec: the won weapon, the case id and its cost). */
 export interface CaseResultState {
@@ -65,7 +71,13 @@ export function CasePage() {
   const [phase, setPhase] = useState<Phase>('idle');
   const [winner, setWinner] = useState<CaseItem | null>(null);
   const [fair, setFair] = useState<Pick<OpenFair, 'serverSeedHash' | 'clientSeed' | 'nonce'> | null>(null);
+  const [missing, setMissing] = useState(false);
+  /** The free try's last draw, shown with the demo notice once the strip stopped. */
+  const [tried, setTried] = useState<CaseItem | null>(null);
   const won = useRef<InventoryItem | null>(null);
+  const trying = useRef(false);
+  const winnerRef = useRef<CaseItem | null>(null);
+  winnerRef.current = winner;
   const lowEnd = useMemo(isLowEndDevice, []);
 
   // Spec: an unauthorised user or an unknown case id goes to /.
@@ -83,6 +95,11 @@ export function CasePage() {
       .then((c) => live && setKase(c))
       .catch((e: unknown) => {
         if (!live) return;
+        // An unknown case says so before going home; other failures are a toast.
+        if (isApiError(e) && e.status === 404) {
+          setMissing(true);
+          return;
+        }
         toast.error(errorText(e, t, 'caseScreen.loadError'));
         navigate('/', { replace: true });
       });
@@ -105,9 +122,10 @@ export function CasePage() {
     return () => setVerticalSwipes(true);
   }, [spinningNow]);
 
-  // Spec: UI locked and back button hidden while a case is opening; closing asks first.
+  // Spec: UI locked and back button hidden while a case is opening; closing asks first (a
+  // free try has nothing to lose).
   useHideBackButton(spinningNow);
-  useClosingConfirmation(spinningNow);
+  useClosingConfirmation(phase === 'opening' || phase === 'spinning');
 
   const opener = useMemo(
     () =>
@@ -120,10 +138,18 @@ export function CasePage() {
     [],
   );
 
-  /** Spec: not enough tokens offers buying them or inviting friends (a native popup). */
+  /** Spec: not enough tokens offers buying them or inviting friends (a native popup), saying how many are missing. */
   const offerTokens = async (price: number) => {
     haptic.error();
-    const choice = await choosePopup(t('caseScreen.insufficientTitle'), t('caseScreen.insufficientText', { price: formatTokensInt(price), count: price }), [
+    const have = useSession.getState().user?.balance ?? 0;
+    const short = tokensMissing(price, have);
+    const text = t('caseScreen.insufficientText', {
+      price: formatTokensInt(price),
+      balance: formatTokens(have),
+      missing: formatTokens(short),
+      count: short,
+    });
+    const choice = await choosePopup(t('caseScreen.insufficientTitle'), text, [
       { id: 'buy', text: t('caseScreen.buy') },
       { id: 'invite', text: t('caseScreen.invite') },
     ]);
@@ -140,6 +166,8 @@ export function CasePage() {
     haptic.medium();
     // The whole roulette is in view while it spins.
     window.scrollTo({ top: 0 });
+    trying.current = false;
+    setTried(null);
     setPhase('opening');
     const out = await opener.open(kase.id, kase.tokens);
     if (out.kind === 'busy') return;
@@ -164,8 +192,34 @@ export function CasePage() {
     setPhase('spinning');
   };
 
+  /**
+   * The free try: the case's published odds drawn on the phone, the full roulette, and a plain
+   * notice. No request, no nonce, no balance change, nothing stored.
+   */
+  const onTry = () => {
+    if (!kase || phase !== 'idle') return;
+    const pick = pickByOdds(kase.items, Math.random);
+    if (!pick) return;
+    haptic.light();
+    window.scrollTo({ top: 0 });
+    trying.current = true;
+    setTried(null);
+    setPhase('trying');
+    // A new object: the roulette starts a new spin for each winner it is given.
+    setWinner({ ...pick });
+  };
+
   const onPhase = useCallback(
     (p: SpinPhase) => {
+      if (trying.current) {
+        if (p === 'highlight') setTried(winnerRef.current);
+        if (p === 'leave') {
+          trying.current = false;
+          setWinner(null);
+          setPhase('idle');
+        }
+        return;
+      }
       // The profile refresh waits for the landing: no network answer lands mid-scroll.
       if (p === 'landed') void useSession.getState().refreshBalance();
       if (p !== 'leave' || !won.current || !kase) return;
@@ -175,6 +229,9 @@ export function CasePage() {
     [kase, navigate],
   );
 
+  if (missing) {
+    return <GoingHome testId="case-not-found" title={t('caseScreen.notFound')} text={t('caseScreen.notFoundText')} />;
+  }
   if (!kase) {
     return (
       <main className={styles.page} data-testid="page-case" aria-busy="true">
@@ -186,6 +243,8 @@ export function CasePage() {
   }
 
   const busy = phase !== 'idle';
+  const short = tokensMissing(kase.tokens, balance);
+  const price = formatTokensInt(kase.tokens);
   return (
     <main className={styles.page} data-testid="page-case" data-phase={phase}>
       <header className={styles.header}>
@@ -196,15 +255,15 @@ export function CasePage() {
 
       <div className={styles.stage}>
         <Roulette items={kase.items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
+        {(phase === 'trying' || tried) && (
+          <p className={styles.tryNote} role="status" data-testid="free-try-note">
+            <b>{t('caseScreen.tryNote')}</b>
+            {tried && <span data-testid="free-try-result">{t('caseScreen.tryResult', { item: itemLabel(tried) })}</span>}
+          </p>
+        )}
       </div>
 
-      <MainAction
-        testId="open-case"
-        text={t('caseScreen.open', { price: formatTokensInt(kase.tokens) })}
-        onClick={() => void onOpen()}
-        visible={!busy}
-      />
-
+      {/* Right under the roulette: in view above Telegram's bottom buttons. */}
       {fair && (
         <p className={styles.fair} data-testid="fair-line">
           {t('caseScreen.fairLine', { hash: shortHash(fair.serverSeedHash), seed: fair.clientSeed, nonce: fair.nonce })}{' '}
@@ -218,11 +277,25 @@ export function CasePage() {
         </p>
       )}
 
+      {/* The open button says what is missing; pressing it offers the ways to get tokens. */}
+      <MainAction
+        testId="open-case"
+        text={
+          short > 0
+            ? t('caseScreen.openShort', { price, missing: formatTokens(short), count: short })
+            : t('caseScreen.open', { price })
+        }
+        onClick={() => void onOpen()}
+        visible={!busy}
+      />
+      <SecondaryAction testId="free-try" text={t('caseScreen.tryFree')} onClick={onTry} visible={!busy && canTry(kase.items)} />
+
       <section className={styles.contents} aria-hidden={busy || undefined}>
         <h2 className={styles.h2}>{t('caseScreen.contents')}</h2>
         <OddsList items={kase.items} />
       </section>
-
     </main>
   );
 }
+
+const itemLabel = (i: CaseItem) => i.marketHashName ?? (i.variant ? `${i.name} | ${i.variant}` : i.name);

@@ -6,6 +6,8 @@ import {
   changeClientSeed,
   fetchFair,
   fetchOpens,
+  openNumber,
+  openRange,
   isValidClientSeed,
   rotateSeed,
   verifyOpen,
@@ -151,7 +153,7 @@ export function FairPage() {
             {t('common.save')}
           </Button>
         </div>
-        {!seedValid && <p className={styles.bad}>{t('fair.seedInvalid')}</p>}
+        {seedValid ? <p className={styles.hint}>{t('fair.seedHint')}</p> : <p className={styles.bad}>{t('fair.seedInvalid')}</p>}
         <Button block variant="secondary" onClick={rotate} loading={busy === 'rotate'} disabled={busy !== null} data-testid="fair-rotate">
           {t('fair.rotate')}
         </Button>
@@ -170,7 +172,7 @@ export function FairPage() {
               <li key={o.id} className={styles.open} data-testid="fair-open">
                 <div className={styles.openHead}>
                   <span className={styles.openTitle}>
-                    {caseName(o.caseId)} · #{o.nonce}
+                    {caseName(o.caseId)} · {t('fair.openTitle', { n: openNumber(o.nonce) })}
                   </span>
                   <span className={styles.date}>{formatDateTime(o.createdAt)}</span>
                 </div>
@@ -187,6 +189,8 @@ export function FairPage() {
                 ) : (
                   <div className={`${styles.result} ${c.ok ? styles.ok : styles.fail}`} data-testid="fair-result" data-ok={c.ok}>
                     <b>{c.ok ? `✓ ${t('fair.ok')}` : `✗ ${t('fair.mismatch')}`}</b>
+                    {/* The formula's own number (from 0), beside the player's open number. */}
+                    <span className={styles.mono}>{t('fair.nonceValue', { nonce: o.nonce })}</span>
                     <span>{c.hashMatches ? '✓' : '✗'} {t('fair.hashCheck')}</span>
                     <span>{c.rollMatches ? '✓' : '✗'} {t('fair.rollCheck', { roll: c.roll, total: o.weights.reduce((s, w) => s + w.weight, 0) })}</span>
                     <span>{c.itemMatches ? '✓' : '✗'} {t('fair.itemCheck', { item: skinName(cases, c.itemId) })}</span>
@@ -213,7 +217,7 @@ export function FairPage() {
                 <span className={styles.openTitle}>
                   {r.lastNonce === null || r.lastNonce === undefined
                     ? t('fair.seedUnused')
-                    : t('fair.nonces', { from: r.firstNonce, to: r.lastNonce })}
+                    : t('fair.nonces', openRange(r.firstNonce, r.lastNonce))}
                 </span>
                 <span className={styles.date}>{formatDateTime(r.revealedAt)}</span>
               </div>

@@ -18,6 +18,8 @@ import { useSession } from '../../features/session';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
+import { DropRibbonSlot } from './drop-ribbon-slot';
+import { FeaturedCases } from './featured-cases';
 import styles from './home.module.css';
 
 /** Spec section 9: the check button appears 1000 ms after the subscribe link was opened. */
@@ -124,6 +126,10 @@ export function HomePage() {
           {t('home.buy')}
         </Button>
       </section>
+
+      {/* Home sells the product: what others win (the ribbon), then cases to open, then tasks. */}
+      <DropRibbonSlot />
+      <FeaturedCases />
 
       <h2 className={styles.h2}>{t('home.tasksTitle')}</h2>
       <ul className={styles.tasks}>

@@ -51,6 +51,13 @@ export function ReferralsPage() {
     else toast.error(t('common.error'));
   };
 
+  const copy = async () => {
+    if (!link) return;
+    haptic.light();
+    if (await copyText(link)) toast.success(t('referrals.linkCopied'));
+    else toast.error(t('common.error'));
+  };
+
   const pagination = data?.pagination;
   const go = (p: number) => {
     haptic.selection();
@@ -69,13 +76,28 @@ export function ReferralsPage() {
           <span className={styles.tileValue}>{data?.stats.activeUsers ?? '—'}</span>
           <span className={styles.tileLabel}>{t('referrals.active')}</span>
         </div>
+        <div className={styles.tile}>
+          <span className={styles.tileValue} data-testid="ref-earned">
+            {data ? <TokenAmount value={data.stats.totalEarned} size={18} /> : '—'}
+          </span>
+          <span className={styles.tileLabel}>{t('referrals.earned')}</span>
+        </div>
       </div>
-      {data && data.stats.totalEarned > 0 && (
-        <p className={styles.earned}>
-          {t('referrals.earnedLabel')}
-          <TokenAmount value={data.stats.totalEarned} />
-        </p>
-      )}
+
+      {/* The link itself, to read and copy: sharing is the bottom button. */}
+      <section className={styles.linkCard} aria-labelledby="invite-link-title">
+        <h2 id="invite-link-title" className={styles.linkTitle}>
+          {t('referrals.linkTitle')}
+        </h2>
+        <div className={styles.linkRow}>
+          <code className={styles.link} data-testid="invite-link">
+            {link || '—'}
+          </code>
+          <Button size="sm" variant="secondary" onClick={() => void copy()} disabled={!link} data-testid="invite-copy">
+            {t('referrals.copy')}
+          </Button>
+        </div>
+      </section>
 
       <h2 className={styles.h2}>{t('referrals.listTitle')}</h2>
       <ul className={styles.list} aria-busy={loading || undefined}>

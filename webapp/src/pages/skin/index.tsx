@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from '../../lib/router';
 
-import { Button, IconAlert, Img, MainAction, Modal, Skeleton } from '../../components/ui';
+import { Button, IconAlert, Img, MainAction, Skeleton } from '../../components/ui';
 import { DEFAULT_CONDITION, rarityColor, rarityKey, TokenAmount } from '../../features/cases';
 import {
   canTrade,
@@ -25,6 +25,7 @@ import {
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
+import { confirmPopup } from '../../lib/native-ui';
 import { shareRefFor } from '../../lib/deep-link';
 import { launch } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
@@ -48,7 +49,6 @@ export function SkinPage() {
     return item ? { kind: 'own', item } : null;
   });
   const [busy, setBusy] = useState<'sell' | 'share' | null>(null);
-  const [confirm, setConfirm] = useState(false);
   const [help, setHelp] = useState(false);
 
   // The local list wins (status changes after a withdrawal show at once).
@@ -135,11 +135,18 @@ export function SkinPage() {
   const tradable = canTrade(status, busy !== null);
   const rk = rarityKey(item.rarity);
 
+  /** Confirmations are Telegram's popups throughout (the ticket's close asks the same way). */
   const doSell = async () => {
     if (busy) return;
+    const sure = await confirmPopup({
+      title: t('skin.sellTitle'),
+      message: t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText, count: typeof price === 'number' ? price : 5 }),
+      ok: t('skin.sell'),
+      cancel: t('common.cancel'),
+    });
+    if (!sure) return;
     setBusy('sell');
     const ok = await sellSkin(item);
-    setConfirm(false);
     setBusy(null);
     if (ok) setTimeout(goBack, SALE_BACK_DELAY_MS);
   };
@@ -190,6 +197,12 @@ export function SkinPage() {
           />
         )}
       </dl>
+      {/* A pending withdrawal: what happens next, and when. */}
+      {status === 'pending' && (
+        <p className={styles.next} data-testid="skin-pending-next">
+          {t('skin.pendingNext')}
+        </p>
+      )}
 
       <div className={styles.actions}>
         {showWithdraw(status) && (
@@ -206,25 +219,12 @@ export function SkinPage() {
       <MainAction
         testId="sell-bar"
         text={t('skin.sellFor', { price: priceText })}
-        onClick={() => setConfirm(true)}
+        onClick={() => void doSell()}
         enabled={tradable}
-        visible={status !== 'sent' && !confirm}
+        visible={status !== 'sent'}
+        loading={busy === 'sell'}
       />
 
-      <Modal open={confirm} onClose={() => busy === null && setConfirm(false)} dismissible={busy === null} title={t('skin.sellTitle')}>
-        <div className={styles.confirm} data-testid="sell-confirm">
-          <Img src={item.iconUrl} alt="" className={styles.confirmImg} />
-          <p>{t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText, count: typeof price === 'number' ? price : 5 })}</p>
-          <div className={styles.confirmButtons}>
-            <Button variant="secondary" onClick={() => setConfirm(false)} disabled={busy !== null}>
-              {t('common.cancel')}
-            </Button>
-            <Button onClick={doSell} loading={busy === 'sell'} data-testid="sell-confirm-button">
-              {t('skin.sell')}
-            </Button>
-          </div>
-        </div>
-      </Modal>
       <TradeHelp open={help} onClose={() => setHelp(false)} />
     </main>
   );

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 
 import { MainAction, PageHeader, Skeleton, toast } from '../../components/ui';
 import { useSession } from '../../features/session';
-import { getTradeUrl, isValidTradeUrl, putTradeUrl, TRADE_URL_HELP } from '../../features/trade-url';
+import { getTradeUrl, putTradeUrl, TRADE_URL_HELP, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
 import { useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { haptic, openLink } from '../../lib/telegram';
@@ -37,15 +37,15 @@ export function TradeUrlPage() {
   }, []);
 
   const trimmed = value.trim();
-  const valid = isValidTradeUrl(trimmed);
+  // What is wrong with the link, live: the message goes as soon as the link is valid.
+  const problem = tradeUrlProblem(trimmed);
+  const valid = problem === null;
   const showInvalid = trimmed.length > 0 && !valid;
   const canSave = valid && !loading && !saving && trimmed !== saved;
 
   const save = async () => {
-    if (!valid) {
-      toast.error(t('common.error'));
-      return;
-    }
+    // The button is off while the link is invalid; the inline message already says why.
+    if (!valid) return;
     setSaving(true);
     try {
       const stored = await putTradeUrl(trimmed);
@@ -82,9 +82,9 @@ export function TradeUrlPage() {
             onChange={(e) => setValue(e.target.value.replace(/\s+/g, ''))}
           />
         )}
-        {showInvalid && (
-          <p className={styles.error} role="alert">
-            {t('tradeUrl.invalid')}
+        {showInvalid && problem && (
+          <p className={styles.error} role="alert" data-testid="trade-url-error">
+            {t(tradeUrlProblemKey(problem))}
           </p>
         )}
         <button type="button" className={styles.link} onClick={() => openLink(TRADE_URL_HELP)}>

@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from '../../lib/router';
 import { Img, MainAction, toast } from '../../components/ui';
 import { requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
 import { useSession } from '../../features/session';
-import { getTradeUrl } from '../../features/trade-url';
+import { getTradeUrl, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
 import { useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
@@ -41,6 +41,7 @@ export function WithdrawPage() {
   const user = useSession((s) => s.user);
   const [link, setLink] = useState(() => savedTradeLink(user));
   const [sending, setSending] = useState(false);
+  /** The server refused the request for a reason other than the link's form (with the instruction). */
   const [failed, setFailed] = useState(false);
   const [help, setHelp] = useState(false);
 
@@ -62,10 +63,12 @@ export function WithdrawPage() {
   }, []);
 
   const name = item?.marketHashName || item?.name || t('withdraw.genericItem');
+  const value = link.trim();
+  // Checked as the player types: the message names what is wrong and goes once the link is valid.
+  const problem = value ? tradeUrlProblem(value) : null;
 
   const submit = async () => {
-    const value = link.trim();
-    if (!item || !value || sending) return;
+    if (!item || !value || problem || sending) return;
     setSending(true);
     setFailed(false);
     try {
@@ -80,6 +83,9 @@ export function WithdrawPage() {
       if (isApiError(e) && LOCK_CODES.includes(e.code)) {
         toast.error(errorText(e, t, 'withdraw.error'), { durationMs: 4000 });
         void useSession.getState().refreshBalance();
+      } else if (isApiError(e) && e.code === 'invalid_trade_url') {
+        // The link's problem is shown once, inline (no toast on top of it).
+        setFailed(true);
       } else {
         toast.error(t('withdraw.error'), { durationMs: 3000 });
         setFailed(true);
@@ -127,17 +133,21 @@ export function WithdrawPage() {
             className={`field ${styles.area}`}
             rows={3}
             value={link}
-            onChange={(e) => setLink(e.target.value)}
-            placeholder="https://steamcommunity.com/tradeoffer/new/?partner=…&token=…"
-            aria-invalid={failed || undefined}
+            onChange={(e) => {
+              setLink(e.target.value);
+              setFailed(false);
+            }}
+            placeholder={t('tradeUrl.placeholder')}
+            aria-invalid={failed || problem !== null || undefined}
+            aria-describedby={failed || problem ? 'withdraw-error' : undefined}
             spellCheck={false}
             autoCapitalize="off"
             autoCorrect="off"
             data-testid="withdraw-link"
           />
-          {failed && (
-            <p className={styles.error} role="alert" data-testid="withdraw-error">
-              {t('withdraw.inlineError')}{' '}
+          {(failed || problem) && (
+            <p className={styles.error} role="alert" id="withdraw-error" data-testid="withdraw-error">
+              {problem ? t(tradeUrlProblemKey(problem)) : t('withdraw.inlineError')}{' '}
               <button type="button" className={styles.linkBtn} onClick={() => setHelp(true)}>
                 {t('withdraw.instruction')}
               </button>
@@ -148,7 +158,7 @@ export function WithdrawPage() {
             text={t('withdraw.submit')}
             onClick={() => void submit()}
             loading={sending}
-            enabled={!sending && link.trim().length > 0 && item !== null}
+            enabled={!sending && value.length > 0 && problem === null && item !== null}
           />
         </>
       )}

@@ -1,0 +1,217 @@
+// Journeys of what a new player tripped over (issue 24, points 4 and 6) against the real
+// `fragbox` binary in demo mode: the free try charges nothing and sends nothing, the trade-link
+// error names the problem, clears on a valid link and shows once, an unknown case or page link
+// says so before going home, and an English browser gets English from the first screen.
+// Screenshots at 390×844 in ru and en, dark and light: webapp/screenshots/new-player-*.png.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { agreeToTerms, apiAs, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const LOCALES = { ru: 'ru-RU', en: 'en-US' };
+
+/** A new demo player past onboarding, in a browser speaking `language`, theme `theme`. */
+async function newPlayer(language = 'ru', theme = 'dark') {
+  const phone = await newPhone(browser, { locale: LOCALES[language], colorScheme: theme });
+  await phone.page.addInitScript((t) => localStorage.setItem('app_theme', t), theme);
+  await phone.page.goto(`${server.url}/`);
+  await waitForBoot(phone.page);
+  await agreeToTerms(phone.page);
+  await phone.page.waitForSelector('[data-testid="page-home"]');
+  return phone;
+}
+
+async function go(page, path) {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+async function shot(page, name) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `new-player-${name}.png`) });
+}
+
+async function apiPost(page, path, body = {}) {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+describe('what a new player tripped over', () => {
+  test('the free try plays the roulette on the case’s odds and charges, stores and sends nothing', async () => {
+    const { page, errors, context } = await newPlayer('en', 'light');
+    const writes = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api/')) writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
+    const before = (await apiAs(page, server, '/me')).body.data.balance;
+    const fairBefore = (await apiAs(page, server, '/fair')).body.data.nonce;
+    const itemsBefore = (await apiAs(page, server, '/user/items')).body.data.length;
+    const caseItems = (await (await fetch(`${server.url}/api/v1/cases/starter`)).json()).data.items.map((i) => i.marketHashName ?? i.name);
+
+    await go(page, '/case/starter');
+    await page.waitForSelector('[data-testid="fair-line"]');
+    await page.waitForSelector('[data-testid="tg-secondary-button"]');
+    assert.match(await page.textContent('[data-testid="tg-secondary-button"]'), /Try for free/);
+    await page.click('[data-testid="tg-secondary-button"]');
+
+    // The notice is on screen while it spins; no bottom button can open meanwhile.
+    await page.waitForSelector('[data-testid="page-case"][data-phase="trying"]');
+    assert.match(await page.textContent('[data-testid="free-try-note"]'), /Demo spin — nothing is charged or won/);
+    assert.equal(await page.locator('[data-testid="tg-main-button"]').count(), 0, 'no open button while the try spins');
+    await page.waitForSelector('[data-testid="roulette"] [data-win="true"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid="free-try-result"]');
+    await shot(page, 'free-try-light-en');
+    const drawn = await page.textContent('[data-testid="free-try-result"]');
+    assert.ok(caseItems.some((n) => drawn.includes(n)), `the drawn item (${drawn}) is one of the case’s`);
+
+    // Back to idle on the same screen: nothing won, nothing charged, no nonce used.
+    await page.waitForSelector('[data-testid="page-case"][data-phase="idle"]', { timeout: 10_000 });
+    assert.match(page.url(), /\/case\/starter$/);
+    assert.deepEqual(writes, [], 'no write request at all');
+    assert.equal((await apiAs(page, server, '/me')).body.data.balance, before, 'balance unchanged');
+    assert.equal((await apiAs(page, server, '/fair')).body.data.nonce, fairBefore, 'no nonce used');
+    assert.equal((await apiAs(page, server, '/user/items')).body.data.length, itemsBefore, 'nothing stored');
+    assert.match(await page.textContent('[data-testid="free-try-note"]'), /nothing is charged or won/, 'the notice stays with the result');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('the trade-link error says what is wrong, clears on a valid link and shows once', async () => {
+    const { page, errors, context } = await newPlayer('ru', 'dark');
+    await go(page, '/trade-url');
+    const field = '[data-testid="page-trade-url"] textarea';
+    await page.waitForSelector(field);
+    await page.fill(field, 'https://steamcommunity.com/tradeoffer/new/?partner=123456789');
+    await page.waitForSelector('[data-testid="trade-url-error"]');
+    assert.match(await page.textContent('[data-testid="trade-url-error"]'), /нет токена/);
+    await page.fill(field, 'https://example.com/tradeoffer/new/?partner=1&token=x');
+    assert.match(await page.textContent('[data-testid="trade-url-error"]'), /steamcommunity\.com/);
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'save is off while invalid');
+    await page.fill(field, 'https://steamcommunity.com/tradeoffer/new/?partner=123456789&token=AbC-d_9');
+    await page.waitForSelector('[data-testid="trade-url-error"]', { state: 'detached', timeout: 1000 });
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForSelector('[data-toast="success"]');
+    assert.equal(await page.locator('[data-toast="error"]').count(), 0, 'no error toast on the way');
+
+    // The withdraw form says the same, once: inline, no toast.
+    const me = (await apiAs(page, server, '/me')).body.data;
+    const opened = await apiPost(page, '/cases/starter/open', { telegramId: me.telegramId, requestId: `e2e-tl-${Date.now()}` });
+    assert.equal(opened.status, 200);
+    await go(page, '/packages');
+    await page.waitForSelector('[data-testid="package"]');
+    await page.locator('[data-testid="package"]').first().click();
+    for (let i = 0; i < 300 && (await apiAs(page, server, '/me')).body.data.withdrawalsUnlocked !== true; i++) await page.waitForTimeout(100);
+    await page.goto(`${server.url}/skin/${opened.body.item.id}`);
+    await waitForBoot(page);
+    await page.click('[data-testid="skin-withdraw"]');
+    await page.waitForSelector('[data-testid="withdraw-link"]');
+    await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?token=AbC');
+    await page.waitForSelector('[data-testid="withdraw-error"]');
+    assert.match(await page.textContent('[data-testid="withdraw-error"]'), /номера партн[её]ра/);
+    assert.equal(await page.locator('[role="alert"]').count(), 1, 'one message');
+    assert.equal(await page.locator('[data-toast]').count(), 0, 'no toast');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true);
+    await shot(page, 'withdraw-error-dark-ru');
+    await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456789&token=AbC-d_9');
+    await page.waitForSelector('[data-testid="withdraw-error"]', { state: 'detached', timeout: 1000 });
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), false);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('an unknown case or page link says so before going home', async () => {
+    const { page, errors, context } = await newPlayer('ru', 'light');
+    await page.goto(`${server.url}/case/no-such-case`);
+    await waitForBoot(page);
+    await page.waitForSelector('[data-testid="case-not-found"]');
+    assert.match(await page.textContent('[data-testid="case-not-found"]'), /Кейс не найден/);
+    await shot(page, 'case-not-found-light-ru');
+    await page.waitForSelector('[data-testid="page-home"]', { timeout: 10_000 });
+    assert.equal(new URL(page.url()).pathname, '/');
+
+    await page.goto(`${server.url}/no/such/page`);
+    await waitForBoot(page);
+    await page.waitForSelector('[data-testid="page-not-found"]');
+    await page.click('[data-testid="go-home"]');
+    await page.waitForSelector('[data-testid="page-home"]');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('an English browser gets English from the first screen of demo mode', async () => {
+    const phone = await newPhone(browser, { locale: 'en-US' });
+    await phone.page.goto(`${server.url}/`);
+    await waitForBoot(phone.page);
+    await phone.page.waitForSelector('[data-testid="page-onboarding"]');
+    assert.match(await phone.page.textContent('[data-testid="page-onboarding"]'), /I accept the/);
+    await agreeToTerms(phone.page);
+    await phone.page.waitForSelector('[data-testid="page-home"]');
+    assert.match(await phone.page.textContent('[data-testid="page-home"]'), /Popular cases/);
+    // The server speaks it too (its own texts follow the player's language).
+    for (let i = 0; i < 50 && (await apiAs(phone.page, server, '/me')).body.data.language !== 'en'; i++) await phone.page.waitForTimeout(100);
+    assert.equal((await apiAs(phone.page, server, '/me')).body.data.language, 'en');
+    assert.deepEqual(phone.errors, []);
+    await phone.context.close();
+  });
+
+  test('screens at 390 px in both languages and themes: nothing cut', async () => {
+    for (const [language, theme] of [
+      ['ru', 'dark'],
+      ['en', 'light'],
+      ['en', 'dark'],
+      ['ru', 'light'],
+    ]) {
+      const { page, errors, context } = await newPlayer(language, theme);
+      const tag = `${theme}-${language}`;
+      await page.waitForSelector('[data-testid="featured-case"]');
+      await shot(page, `home-${tag}`);
+      await go(page, '/case/starter');
+      await page.waitForSelector('[data-testid="fair-line"]');
+      // The fairness line is in view, above Telegram's bottom buttons.
+      const fair = await page.locator('[data-testid="fair-line"]').boundingBox();
+      const bar = await page.locator('[data-testid="tg-bottom-bar"]').boundingBox();
+      assert.ok(fair.y + fair.height <= bar.y + 1, `${tag}: fairness line (bottom ${fair.y + fair.height}) above the bottom bar (top ${bar.y})`);
+      await shot(page, `case-${tag}`);
+      await page.click('[data-testid="tg-main-button"]');
+      await page.waitForURL(/\/case-result\/\d+/, { timeout: 15_000 });
+      await page.waitForSelector('[data-testid="result-name"]');
+      await shot(page, `result-${tag}`);
+      // Nothing in the page is wider than the phone.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${tag}: result is ${overflow} px wider than the screen`);
+      await go(page, '/referrals');
+      await page.waitForSelector('[data-testid="invite-link"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="invite-link"]')?.textContent?.startsWith('http'));
+      await shot(page, `friends-${tag}`);
+      await go(page, '/fair');
+      await page.waitForSelector('[data-testid="fair-open"]');
+      assert.match(await page.textContent('[data-testid="fair-open"]'), language === 'ru' ? /Открытие №1/ : /Open #1/);
+      await shot(page, `fair-${tag}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  });
+});
