@@ -41,6 +41,7 @@ use serde_json::{json, Value};
 use webapp_api::domain::cases::Open;
 use webapp_api::domain::catalog::Catalog;
 use webapp_api::domain::clock::OsRandom;
+use webapp_api::domain::lang::Lang;
 use webapp_api::domain::store;
 use webapp_api::domain::store::exec::complete_now;
 use webapp_api::domain::store::writer::{self, SqliteExec};
@@ -438,6 +439,8 @@ fn bound_open(catalog: &Arc<Catalog>, case: &str, user: i64, n: u64) -> Open {
         case_id: case.to_owned(),
         request_id: Some(format!("base-{user}-{n}")),
         now: 1_763_800_000 + n as i64,
+        lang: Lang::En,
+        paid_only: true,
     }
 }
 

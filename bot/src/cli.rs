@@ -47,6 +47,10 @@ pub enum Command {
         /// Why (kept in the ledger and the admin audit log); the rest of the line.
         #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "TEXT")]
         reason: Vec<String>,
+        /// Compensation that counts as paid (skins won with it may be withdrawn); without it a
+        /// grant is bonus tokens.
+        #[arg(long)]
+        paid: bool,
     },
     /// Check the books: balance = ledger sum, nothing negative, items consistent. Exit 2 on a violation.
     Audit,
@@ -166,9 +170,9 @@ pub async fn run(config: &Config, command: Command) -> Result<i32, String> {
 
 async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i32, String> {
     match command {
-        Command::Grant { telegram_id: id, tokens: amount, reason } => {
+        Command::Grant { telegram_id: id, tokens: amount, reason, paid } => {
             let reason = reason.join(" ");
-            let balance = grant(domain, id, amount, &reason).await?;
+            let balance = grant(domain, id, amount, &reason, paid).await?;
             println!("user {id}: {amount:+} tokens ({reason}); balance {balance}", amount = amount.to_string());
             Ok(0)
         }
@@ -309,6 +313,6 @@ fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog,
 }
 
 /// `fragbox grant`: the same rule the bot's `/grant` uses, run as the CLI operator.
-pub async fn grant(domain: &Domain, user_id: i64, amount: Tokens, reason: &str) -> Result<Tokens, String> {
-    admin::grant(domain, Actor::Cli, user_id, amount, reason).await.map_err(|e| format!("user {user_id}: {e}"))
+pub async fn grant(domain: &Domain, user_id: i64, amount: Tokens, reason: &str, paid: bool) -> Result<Tokens, String> {
+    admin::grant(domain, Actor::Cli, user_id, amount, reason, paid, None).await.map_err(|e| format!("user {user_id}: {e}"))
 }

@@ -91,6 +91,13 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 format!("✅ {item} has been sent. Accept the trade offer in Steam.")
             }
         }
+        Notice::WithdrawalCancelled { item } => {
+            if ru {
+                format!("↩️ Вывод {item} отменён: платёж, на который скин был выигран, возвращён, и скин забран обратно.")
+            } else {
+                format!("↩️ The withdrawal of {item} was cancelled: the payment it was won with was refunded, so the skin was taken back.")
+            }
+        }
         Notice::WithdrawalFailed { item, code, reason } => {
             let why = failure_reason(lang, code.as_deref().unwrap_or("other"));
             let note = match reason.as_deref() {

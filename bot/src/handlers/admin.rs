@@ -23,9 +23,12 @@ pub enum AdminCommand {
     Sent(i64),
     /// Withdrawal id, reason code, optional note.
     Fail(i64, String, Option<String>),
+    /// `/grant <id> <tokens> [paid] <reason>`: bonus tokens, or with `paid`, compensation
+    /// that counts as paid.
     Grant {
         user_id: i64,
         amount: Tokens,
+        paid: bool,
         reason: String,
     },
     Refund {
@@ -74,12 +77,17 @@ pub fn parse(text: &str) -> Option<Result<AdminCommand, &'static str>> {
             (Some(w), Some((code, note))) => Ok(AdminCommand::Fail(w, code, note)),
             _ => Err("/fail <withdrawal_id> <code> [note]"),
         },
-        "grant" => match (id(it.next()), it.next().and_then(Tokens::parse), tail(2)) {
-            (Some(user_id), Some(amount), reason) if !reason.is_empty() && amount.0 != 0 => {
-                Ok(AdminCommand::Grant { user_id, amount, reason })
+        "grant" => {
+            let (user_id, amount) = (id(it.next()), it.next().and_then(Tokens::parse));
+            let paid = it.next() == Some("paid");
+            let reason = tail(if paid { 3 } else { 2 });
+            match (user_id, amount) {
+                (Some(user_id), Some(amount)) if !reason.is_empty() && amount.0 != 0 => {
+                    Ok(AdminCommand::Grant { user_id, amount, paid, reason })
+                }
+                _ => Err("/grant <telegram_id> <tokens> [paid] <reason>"),
             }
-            _ => Err("/grant <telegram_id> <tokens> <reason>"),
-        },
+        }
         "refund" => match (it.next(), it.next(), it.next()) {
             (Some(c), None, None) => Ok(AdminCommand::Refund { charge_id: c.to_owned(), force: false }),
             (Some(c), Some("force"), None) => Ok(AdminCommand::Refund { charge_id: c.to_owned(), force: true }),
@@ -175,7 +183,9 @@ pub async fn command(bot: Bot, msg: Message, parsed: Result<AdminCommand, &'stat
             return Ok(());
         }
     };
-    let reply = match run(&bot, chat, &domain, actor, lang, cmd).await {
+    // A replayed update (the same message) grants once.
+    let once = format!("msg:{}:{}", chat.0, msg.id.0);
+    let reply = match run(&bot, chat, &domain, actor, lang, cmd, once).await {
         Ok(Some(text)) => text,
         Ok(None) => return Ok(()),
         Err(e) => error_text(lang, &e),
@@ -184,7 +194,15 @@ pub async fn command(bot: Bot, msg: Message, parsed: Result<AdminCommand, &'stat
 }
 
 /// Runs one command; answers the text to send (`None` when it already sent its own messages).
-async fn run(bot: &Bot, chat: ChatId, domain: &Domain, actor: Actor, lang: Lang, cmd: AdminCommand) -> Result<Option<String>, DomainError> {
+async fn run(
+    bot: &Bot,
+    chat: ChatId,
+    domain: &Domain,
+    actor: Actor,
+    lang: Lang,
+    cmd: AdminCommand,
+    once: String,
+) -> Result<Option<String>, DomainError> {
     use texts::admin as t;
     Ok(Some(match cmd {
         AdminCommand::Maintenance(Some(on)) => {
@@ -218,8 +236,8 @@ async fn run(bot: &Bot, chat: ChatId, domain: &Domain, actor: Actor, lang: Lang,
             admin::resolve_withdrawal(domain, actor, id, Resolution::Failed { code: code.clone(), note: note.clone() }).await?;
             t::marked_failed(lang, id, &code, note.as_deref())
         }
-        AdminCommand::Grant { user_id, amount, reason } => {
-            let balance = admin::grant(domain, actor, user_id, amount, &reason).await?;
+        AdminCommand::Grant { user_id, amount, paid, reason } => {
+            let balance = admin::grant(domain, actor, user_id, amount, &reason, paid, Some(once)).await?;
             t::granted(lang, user_id, amount, balance)
         }
         AdminCommand::Refund { charge_id, force } => refund_text(lang, payments::refund(domain, actor, &charge_id, force).await?),
@@ -347,7 +365,7 @@ mod tests {
         assert_eq!(parse("/stats@fragbox_bot"), Some(Ok(AdminCommand::Stats)));
         assert_eq!(
             parse("/grant 42 12.5 contest winner"),
-            Some(Ok(AdminCommand::Grant { user_id: 42, amount: Tokens(1250), reason: "contest winner".into() }))
+            Some(Ok(AdminCommand::Grant { user_id: 42, amount: Tokens(1250), paid: false, reason: "contest winner".into() }))
         );
         assert_eq!(parse("/refund stxABC force"), Some(Ok(AdminCommand::Refund { charge_id: "stxABC".into(), force: true })));
         assert_eq!(parse("/reply 7 Hello\nsecond line"), Some(Ok(AdminCommand::Reply(7, "Hello\nsecond line".into()))));
@@ -364,8 +382,12 @@ mod tests {
 
     #[test]
     fn bad_arguments_give_the_usage_and_other_commands_are_not_ours() {
-        assert_eq!(parse("/grant 42 1.234 x"), Some(Err("/grant <telegram_id> <tokens> <reason>")));
-        assert_eq!(parse("/grant 42 10"), Some(Err("/grant <telegram_id> <tokens> <reason>")));
+        assert_eq!(parse("/grant 42 1.234 x"), Some(Err("/grant <telegram_id> <tokens> [paid] <reason>")));
+        assert_eq!(parse("/grant 42 10"), Some(Err("/grant <telegram_id> <tokens> [paid] <reason>")));
+        assert_eq!(
+            parse("/grant 42 10 paid refund for a lost skin"),
+            Some(Ok(AdminCommand::Grant { user_id: 42, amount: Tokens(1000), paid: true, reason: "refund for a lost skin".into() }))
+        );
         assert_eq!(parse("/refund"), Some(Err("/refund <charge_id> [force]")));
         assert_eq!(parse("/refund a b"), Some(Err("/refund <charge_id> [force]")));
         assert_eq!(parse("/maintenance maybe"), Some(Err("/maintenance on|off|status")));

@@ -88,9 +88,9 @@ pub async fn successful(bot: Bot, msg: Message, payment: SuccessfulPayment, doma
 
 /// A refund made outside `/refund` (Telegram tells us with a service message): the purchase's
 /// value is clawed back (balance, skins won since, then a debt) and the admins are told.
-pub async fn refunded(bot: Bot, refund: RefundedPayment, domain: Domain) -> HandlerResult {
+pub async fn refunded(bot: Bot, msg: Message, refund: RefundedPayment, domain: Domain) -> HandlerResult {
     let charge_id = refund.telegram_payment_charge_id.0;
-    match payments::record_refunded(&domain, &charge_id).await? {
+    match payments::record_refunded(&domain, &charge_id, msg.chat.id.0).await? {
         Some(r @ Refunded::Reversed { .. }) => {
             tell_admins(&bot, &domain, move |lang| {
                 texts::admin::refund_outside(lang, &crate::handlers::admin::refund_text(lang, r.clone()), &charge_id)

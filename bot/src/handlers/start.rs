@@ -45,7 +45,7 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
             registration::register(&domain, &user, payload).await?;
             let lang = users::language(&domain, user.id).await;
             if let Some((item_id, code)) = payload.and_then(shared_item) {
-                let (text, url) = match inventory::public(&domain, item_id, code).await {
+                let (text, url) = match inventory::public(&domain, item_id, code, lang).await {
                     Ok(item) => (
                         texts::skin_card(lang, &item.market_hash_name, &item.condition, &item.token_price.to_string(), &item.owner),
                         format!("{}/skin/{item_id}?ref={code}", config.webapp_url().trim_end_matches('/')),

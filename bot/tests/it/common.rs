@@ -285,9 +285,15 @@ impl TestApp {
         read(req.send().await.expect("request")).await
     }
 
-    /// Runs the binary's operator CLI logic against this app's database.
+    /// Runs the binary's operator CLI logic against this app's database: a paid grant
+    /// (compensation), so skins won with it may be withdrawn as after a purchase.
     pub async fn grant(&self, user_id: i64, tokens: i64) {
-        fragbox::cli::grant(self.domain(), user_id, webapp_api::domain::Tokens::whole(tokens), "test").await.unwrap();
+        fragbox::cli::grant(self.domain(), user_id, webapp_api::domain::Tokens::whole(tokens), "test", true).await.unwrap();
+    }
+
+    /// A bonus grant (what rewards and promo codes credit): skins won with it stay in the shop.
+    pub async fn grant_bonus(&self, user_id: i64, tokens: i64) {
+        fragbox::cli::grant(self.domain(), user_id, webapp_api::domain::Tokens::whole(tokens), "test", false).await.unwrap();
     }
 
     pub async fn audit_clean(&self) {

@@ -147,7 +147,7 @@ async fn fifty_concurrent_opens_with_money_for_ten_give_ten_items() {
     // Top up to exactly ten more opens.
     let top_up = 10 * price - bal;
     if top_up != 0 {
-        fragbox::cli::grant(app.domain(), 20, webapp_api::domain::Tokens(top_up), "race").await.unwrap();
+        fragbox::cli::grant(app.domain(), 20, webapp_api::domain::Tokens(top_up), "race", true).await.unwrap();
     }
     let mut handles = Vec::new();
     for i in 0..50 {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::domain::clock::{random_hex, rfc3339, utc_day};
-use crate::domain::ledger::{self, LedgerLine, Posted};
+use crate::domain::ledger::{self, Debited, Funds, LedgerLine, Posted};
 use crate::domain::settings::{self, audit_admin};
 use crate::domain::withdrawals::{self, Resolution};
 use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
@@ -47,7 +47,18 @@ async fn audit_read(domain: &Domain, actor: Actor, action: &str, detail: &str) -
 
 /// Credits (or, negative, debits down to zero at most) a user's balance by hand, with a reason.
 /// Answers the balance after it.
-pub async fn grant(domain: &Domain, actor: Actor, user_id: i64, amount: Tokens, reason: &str) -> DomainResult<Tokens> {
+/// A grant is bonus value (it may be kept, sold and opened, never withdrawn as a won skin)
+/// unless `paid`: compensation that counts as paid. `once`: an idempotency key for the grant
+/// (the bot passes its message's, so a replayed update grants once); `None` makes a fresh one.
+pub async fn grant(
+    domain: &Domain,
+    actor: Actor,
+    user_id: i64,
+    amount: Tokens,
+    reason: &str,
+    paid: bool,
+    once: Option<String>,
+) -> DomainResult<Tokens> {
     ensure(domain, actor)?;
     let reason = reason.trim();
     if reason.is_empty() {
@@ -58,17 +69,32 @@ pub async fn grant(domain: &Domain, actor: Actor, user_id: i64, amount: Tokens, 
     }
     let now = domain.now();
     // Every grant is its own event: the key only has to be unique.
-    let key = format!("grant:{user_id}:{now}:{}", random_hex(domain.random.as_ref(), 8));
+    let key = match once {
+        Some(once) => format!("grant:{user_id}:{once}"),
+        None => format!("grant:{user_id}:{now}:{}", random_hex(domain.random.as_ref(), 8)),
+    };
     let (reason, operator) = (reason.to_owned(), actor.audit_id());
     domain
         .write(move |tx| {
             Box::pin(async move {
                 store::lock_users(tx, &[user_id]).await?;
-                let balance = match ledger::post(tx, user_id, amount, &format!("grant: {reason}"), &key, now).await? {
-                    Posted::Applied(b) => b,
-                    Posted::Duplicate => return Err(DomainError::Internal("grant key collision".into())),
+                let what = format!("grant: {reason}");
+                let funds = if paid { Funds::Paid } else { Funds::Bonus };
+                let applied = if amount.0 > 0 {
+                    match ledger::credit(tx, user_id, amount, funds, &what, &key, now).await? {
+                        Posted::Applied(b) => Some(b),
+                        Posted::Duplicate => None,
+                    }
+                } else {
+                    match ledger::debit(tx, user_id, Tokens(-amount.0), &what, &key, now).await? {
+                        Debited::Applied { balance, .. } => Some(balance),
+                        Debited::Duplicate => None,
+                    }
                 };
-                audit_admin(tx, operator, "grant", &format!("{user_id} {amount} {reason}"), now).await?;
+                // The same grant again (a replayed update): nothing more is written.
+                let Some(balance) = applied else { return ledger::balance(tx, user_id).await };
+                let kind = if paid { "paid" } else { "bonus" };
+                audit_admin(tx, operator, "grant", &format!("{user_id} {amount} {kind} {reason}"), now).await?;
                 Ok(balance)
             })
         })

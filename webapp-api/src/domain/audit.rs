@@ -95,11 +95,38 @@ const CHECKS: &[(&str, &str)] = &[
          WHERE (i.status = 'revoked') <> (r.inventory_item_id IS NOT NULL)",
     ),
     (
+        "bonus balance differs from its entries",
+        "SELECT 'user ' || u.id || ': bonus ' || u.bonus_balance || ' != ' || (u.bonus_opening + COALESCE(SUM(l.bonus_amount), 0))
+         FROM users u LEFT JOIN ledger_entries l ON l.user_id = u.id
+         GROUP BY u.id HAVING u.bonus_balance <> u.bonus_opening + COALESCE(SUM(l.bonus_amount), 0)",
+    ),
+    (
+        "bonus balance outside the balance",
+        "SELECT 'user ' || id || ': bonus ' || bonus_balance || ' of ' || balance FROM users WHERE bonus_balance < 0 OR bonus_balance > balance",
+    ),
+    (
+        "entry's bonus part larger than the entry or of the other sign",
+        "SELECT 'entry ' || id FROM ledger_entries
+         WHERE (amount > 0 AND (bonus_amount < 0 OR bonus_amount > amount)) OR (amount < 0 AND (bonus_amount > 0 OR bonus_amount < amount))",
+    ),
+    (
+        "paid value credited as bonus or free value credited as paid",
+        "SELECT 'entry ' || id || ' (' || reason || ')' FROM ledger_entries
+         WHERE (reason IN ('stars_purchase') AND bonus_amount <> 0)
+            OR (reason IN ('daily', 'streak_bonus', 'subscribe', 'first_case', 'referral', 'demo_grant', 'promo') AND bonus_amount <> amount)",
+    ),
+    (
+        "skin that hides bonus its open spent (it could leave as paid value)",
+        "SELECT 'item ' || i.id FROM inventory_items i JOIN ledger_entries l ON l.idempotency_key = 'open:' || i.open_id
+         WHERE i.bonus_cost < -l.bonus_amount",
+    ),
+    (
         "refund settlement does not add up to the purchase",
         "SELECT 'payment ' || s.payment_id FROM refund_settlements s JOIN payments p ON p.id = s.payment_id
          WHERE p.status <> 'refunded' OR s.tokens <> p.tokens OR s.taken > s.tokens
             OR (s.debt > 0 AND s.taken + s.revoked + s.debt <> s.tokens) OR (s.debt = 0 AND s.taken + s.revoked < s.tokens)
             OR s.taken <> COALESCE((SELECT -l.amount FROM ledger_entries l WHERE l.idempotency_key = 'stars-refund:' || p.charge_id), 0)
+                        + COALESCE((SELECT SUM(h.amount) FROM refund_holds h WHERE h.charge_id = p.charge_id AND h.state = 'used'), 0)
             OR s.debt <> COALESCE((SELECT d.amount FROM debt_entries d WHERE d.idempotency_key = 'refund-debt:' || p.charge_id), 0)
             OR s.revoked <> COALESCE((SELECT SUM(r.value) FROM item_revocations r WHERE r.payment_id = p.id), 0)",
     ),

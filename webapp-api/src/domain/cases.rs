@@ -8,8 +8,10 @@ use serde_json::value::RawValue;
 use crate::domain::catalog::{Case, Catalog, CatalogItem};
 use crate::domain::clock::rfc3339;
 use crate::domain::clock::Random;
-use crate::domain::inventory::Item;
-use crate::domain::ledger::{self, Posted};
+use crate::domain::goods::{self, Instance};
+use crate::domain::inventory::{self, Item};
+use crate::domain::lang::Lang;
+use crate::domain::ledger::{self, Debited};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::users::display_name;
 use crate::domain::{fair, referrals, Domain, DomainError, DomainResult, Tokens};
@@ -54,8 +56,8 @@ pub const INSERT_OPEN: &str = "INSERT INTO case_opens(user_id, case_id, request_
 /// status comes back with its id.
 pub const INSERT_ITEM: &str =
     "INSERT INTO inventory_items(user_id, open_id, catalog_item_id, case_id, weapon, finish, rarity, condition, image,
-                                 token_price, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id, status";
+                                 token_price, created_at, updated_at, float, exterior, stat_trak, market_hash_name, bonus_cost)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id, status";
 
 /// The stored answer a repeated request id replays.
 pub const STORE_ANSWER: &str = "UPDATE case_opens SET response = $1 WHERE id = $2";
@@ -102,34 +104,52 @@ fn draw<'a>(catalog: &'a Catalog, case: &Case, seed: &fair::ActiveSeed) -> Domai
     Ok(Draw { roll, won: &catalog.items[item_idx], table })
 }
 
+/// What the open wrote that its answer shows.
+struct Won {
+    inventory_id: i64,
+    status: String,
+    instance: Instance,
+    bonus_cost: Tokens,
+}
+
 /// The answer to an open, as stored with it and sent.
 fn answer(
+    open: &Open,
     state: &State,
     case: &Case,
     seed: fair::ActiveSeed,
     draw: &Draw<'_>,
-    (inventory_id, status): (i64, String),
+    won_row: Won,
     balance: Tokens,
-    now: i64,
 ) -> DomainResult<String> {
     let won = draw.won;
+    let Won { inventory_id, status, instance, bonus_cost } = won_row;
     let item = Item {
         id: inventory_id,
         weapon_id: won.id.clone(),
-        market_hash_name: format!("{} | {}", won.weapon, won.finish),
+        market_hash_name: instance.market_hash_name.clone(),
         name: won.weapon.clone(),
         variant: won.finish.clone(),
         icon_url: won.image.clone(),
-        token_price: won.token_price,
+        token_price: instance.price,
         rarity: won.rarity.clone(),
-        condition: won.condition.clone(),
+        condition: instance.condition().to_owned(),
         status,
         status_reason_code: None,
         status_reason: None,
         owner: display_name(&state.first_name, &state.last_name, state.username.as_deref()),
         case_id: Some(case.id.clone()),
-        opened_at: rfc3339(now),
+        opened_at: rfc3339(open.now),
+        float: instance.float,
+        exterior: instance.exterior.map(|e| e.steam_name().to_owned()),
+        stat_trak: instance.stat_trak,
+        special: false,
+        wear_min: None,
+        wear_max: None,
+        withdrawable: bonus_cost.0 == 0,
+        bonus_cost: bonus_cost.0,
     };
+    let item = inventory::present(item, &open.catalog, open.lang, open.paid_only);
     let opened = Opened {
         success: true,
         item,
@@ -145,7 +165,7 @@ fn raw(body: String) -> DomainResult<Box<RawValue>> {
 
 /// Opens `case_id` for `user_id`. The same `request_id` again answers the first result (as
 /// stored JSON) and charges nothing. Answers the JSON body to send.
-pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Option<&str>) -> DomainResult<Box<RawValue>> {
+pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Option<&str>, lang: Lang) -> DomainResult<Box<RawValue>> {
     if let Some(r) = request_id {
         if !valid_request_id(r) {
             return Err(DomainError::BadRequest("requestId must be 1-64 of [A-Za-z0-9-]".into()));
@@ -160,6 +180,8 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
         case_id: case_id.to_owned(),
         request_id: request_id.map(str::to_owned),
         now: domain.now(),
+        lang,
+        paid_only: domain.config.withdraw_paid_only,
     };
     let body = domain.write(move |tx| Box::pin(async move { open.run(tx).await })).await?;
     raw(body)
@@ -175,14 +197,19 @@ pub struct Open {
     pub case_id: String,
     pub request_id: Option<String>,
     pub now: i64,
+    /// The language of the answer's names (a replay answers as first written).
+    pub lang: Lang,
+    /// `WITHDRAW_PAID_ONLY`: whether a bonus-won skin is shown as not withdrawable.
+    pub paid_only: bool,
 }
 
 impl Open {
     /// The open, inside the caller's write: answers the stored answer of an earlier open with the
     /// same request id, or debits the price, draws the item, stores it and pays first-open rewards.
     pub async fn run(self, tx: &mut dyn Exec) -> DomainResult<String> {
-        let Open { catalog, random, demo, user_id, case_id, request_id, now } = self;
-        let case = catalog.case(&case_id).ok_or(DomainError::CaseNotFound)?;
+        let (user_id, now, catalog) = (self.user_id, self.now, self.catalog.clone());
+        let request_id = self.request_id.as_deref();
+        let case = catalog.case(&self.case_id).ok_or(DomainError::CaseNotFound)?;
         // Where writers lock rows (`store::locks_rows`), the player and, while the first-open reward is to
         // pay, the inviter are locked before the open reads the seed, the balance or the
         // first-open mark: one open per player at a time. Where one write lock excludes every
@@ -191,7 +218,7 @@ impl Open {
             let locks = referrals::users_an_open_locks(tx, user_id).await?;
             store::lock_users(tx, &locks).await?;
         }
-        let state: Option<StateRow> = query(STATE).bind(user_id).bind(request_id.as_deref()).fetch_optional(tx).await?;
+        let state: Option<StateRow> = query(STATE).bind(user_id).bind(request_id).fetch_optional(tx).await?;
         let Some(state) = state.map(State::from) else {
             return Err(DomainError::NotFound);
         };
@@ -200,14 +227,14 @@ impl Open {
         }
         let seed = match state.seed.clone() {
             Some(seed) => seed,
-            None => fair::active_seed(tx, random.as_ref(), user_id, now).await?,
+            None => fair::active_seed(tx, self.random.as_ref(), user_id, now).await?,
         };
         let draw = draw(&catalog, case, &seed)?;
         let won = draw.won;
         let (open_id,): (i64,) = query(INSERT_OPEN)
             .bind(user_id)
             .bind(&case.id)
-            .bind(request_id.as_deref())
+            .bind(request_id)
             .bind(seed.id)
             .bind(&seed.server_seed_hash)
             .bind(&seed.client_seed)
@@ -221,11 +248,14 @@ impl Open {
             .fetch_one(tx)
             .await?;
         // An error from here on undoes the whole write, the open row included.
-        let mut balance = match ledger::post(tx, user_id, Tokens(-case.price.0), "case_open", &format!("open:{open_id}"), now).await? {
-            Posted::Applied(b) => b,
-            Posted::Duplicate => return Err(DomainError::Internal(format!("open {open_id} debited twice"))),
+        let (mut balance, bonus_cost) = match ledger::debit(tx, user_id, case.price, "case_open", &format!("open:{open_id}"), now).await? {
+            Debited::Applied { balance, bonus } => (balance, bonus),
+            Debited::Duplicate => return Err(DomainError::Internal(format!("open {open_id} debited twice"))),
         };
-        let inventory: (i64, String) = query(INSERT_ITEM)
+        // The drop is an instance of the skin: its float, exterior and StatTrak™ drawn from the
+        // same seed, nonce and client seed as the item (`goods::instance_of`).
+        let instance = goods::instance_of(won, &seed.server_seed, &seed.client_seed, seed.nonce);
+        let (inventory_id, status): (i64, String) = query(INSERT_ITEM)
             .bind(user_id)
             .bind(open_id)
             .bind(&won.id)
@@ -233,20 +263,26 @@ impl Open {
             .bind(&won.weapon)
             .bind(&won.finish)
             .bind(&won.rarity)
-            .bind(&won.condition)
+            .bind(instance.condition())
             .bind(&won.image)
-            .bind(won.token_price.0)
+            .bind(instance.price.0)
             .bind(now)
             .bind(now)
+            .bind(instance.float)
+            .bind(instance.exterior.map(|e| e.steam_name()))
+            .bind(instance.stat_trak)
+            .bind(&instance.market_hash_name)
+            .bind(bonus_cost.0)
             .fetch_one(tx)
             .await?;
         fair::bump_nonce(tx, seed.id).await?;
         if state.first_case_at.is_none() {
-            if let Some(b) = referrals::on_first_open(tx, user_id, demo, now).await? {
+            if let Some(b) = referrals::on_first_open(tx, user_id, self.demo, now).await? {
                 balance = b;
             }
         }
-        let body = answer(&state, case, seed, &draw, inventory, balance, now)?;
+        let won_row = Won { inventory_id, status, instance, bonus_cost };
+        let body = answer(&self, &state, case, seed, &draw, won_row, balance)?;
         query(STORE_ANSWER).bind(&body).bind(open_id).execute(tx).await?;
         Ok(body)
     }

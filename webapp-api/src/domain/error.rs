@@ -69,11 +69,14 @@ pub enum DomainError {
     #[error("maintenance")]
     Maintenance,
     #[error("refund refused: {0}")]
-    RefundRefused(&'static str),
+    RefundRefused(String),
     #[error("debt outstanding: {0}")]
     DebtOutstanding(Tokens),
     #[error("deposit required: {stars_left} of {min_stars} stars to go")]
     DepositRequired { min_stars: i64, stars_left: i64 },
+    /// A withdrawal of a skin won with bonus tokens while only paid value may leave.
+    #[error("a skin won with bonus tokens cannot be withdrawn")]
+    BonusItem,
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal: {0}")]
@@ -118,6 +121,7 @@ impl DomainError {
             RefundRefused(_) => "refund_refused",
             DebtOutstanding(_) => "debt_outstanding",
             DepositRequired { .. } => "deposit_required",
+            BonusItem => "bonus_item",
             Database(_) | Internal(_) => "internal",
         }
     }
@@ -189,6 +193,10 @@ impl DomainError {
                     format!("Withdrawals are locked: {debt} frags are owed after a refunded payment. Your next credits repay it first")
                 }
             }
+            BonusItem => (
+                "Этот скин выигран на бонусные фраги: его можно оставить или продать, но не вывести. Скины с кейсов, открытых на купленные фраги, выводятся",
+                "This skin was won with bonus frags: you can keep or sell it, not withdraw it. Skins from cases opened with bought frags can be withdrawn",
+            ),
             DepositRequired { min_stars, stars_left } => {
                 return if ru {
                     format!(

@@ -1,8 +1,10 @@
 //! Won skins: listing, the public card of a shared skin, and selling back.
 use serde::Serialize;
 
+use crate::domain::catalog::Catalog;
 use crate::domain::clock::rfc3339;
-use crate::domain::ledger::{self, Posted};
+use crate::domain::lang::Lang;
+use crate::domain::ledger::{self, Funds, Posted};
 use crate::domain::store::{query, Exec};
 use crate::domain::users::display_name;
 use crate::domain::{store, Domain, DomainError, DomainResult, Tokens};
@@ -31,6 +33,37 @@ pub struct Item {
     pub owner: String,
     pub case_id: Option<String>,
     pub opened_at: String,
+    /// The drawn float; `None` for a vanilla ★ knife and for skins from before real goods.
+    pub float: Option<f64>,
+    /// Steam's exterior name (`Field-Tested`); `None` as for `float`.
+    pub exterior: Option<String>,
+    pub stat_trak: bool,
+    /// A ★ knife or gloves.
+    pub special: bool,
+    /// The skin's float range (for the wear bar); `None` for a vanilla knife or an old skin.
+    pub wear_min: Option<f64>,
+    pub wear_max: Option<f64>,
+    /// False for a skin won with bonus tokens while only paid value may leave: it can be kept
+    /// and sold, not withdrawn.
+    pub withdrawable: bool,
+    /// Bonus tokens the open spent on it (0: won with paid tokens only).
+    #[serde(skip)]
+    pub bonus_cost: i64,
+}
+
+impl Item {
+    /// Names in the player's language, and the wear range, from the catalog (rows keep the
+    /// English names the Steam market uses).
+    pub fn localize(&mut self, catalog: &Catalog, lang: Lang) {
+        let Some(skin) = catalog.item(&self.weapon_id) else { return };
+        self.special = skin.rarity == "extraordinary";
+        self.wear_min = skin.wear_min;
+        self.wear_max = skin.wear_max;
+        if lang == Lang::Ru {
+            self.name = skin.weapon_ru.clone();
+            self.variant = skin.finish_ru.clone();
+        }
+    }
 }
 
 /// What anyone may see of a shared skin.
@@ -47,10 +80,17 @@ pub struct PublicItem {
     pub condition: String,
     pub token_price: Tokens,
     pub owner: String,
+    pub float: Option<f64>,
+    pub exterior: Option<String>,
+    pub stat_trak: bool,
+    pub special: bool,
+    pub wear_min: Option<f64>,
+    pub wear_max: Option<f64>,
 }
 
 const ITEM_COLUMNS: &str = "i.id, i.catalog_item_id, i.weapon, i.finish, i.image, i.token_price, i.rarity, i.condition,
-    i.status, i.status_reason, u.first_name, u.last_name, u.username, i.case_id, i.created_at, i.status_reason_code";
+    i.status, i.status_reason, u.first_name, u.last_name, u.username, i.case_id, i.created_at, i.status_reason_code,
+    i.float, i.exterior, i.stat_trak, i.market_hash_name, i.bonus_cost";
 
 type ItemRow = (
     i64,
@@ -69,13 +109,20 @@ type ItemRow = (
     Option<String>,
     i64,
     Option<String>,
+    Option<f64>,
+    Option<String>,
+    i64,
+    Option<String>,
+    i64,
 );
 
 fn to_item(r: ItemRow) -> Item {
+    let (float, exterior, stat_trak, market_hash_name, bonus_cost) = (r.16, r.17, r.18 != 0, r.19, r.20);
     Item {
         id: r.0,
         weapon_id: r.1,
-        market_hash_name: format!("{} | {}", r.2, r.3),
+        // Skins from before real goods have no Steam name of their own.
+        market_hash_name: market_hash_name.unwrap_or_else(|| format!("{} | {}", r.2, r.3)),
         name: r.2,
         variant: r.3,
         icon_url: r.4,
@@ -88,7 +135,25 @@ fn to_item(r: ItemRow) -> Item {
         owner: display_name(&r.10, &r.11, r.12.as_deref()),
         case_id: r.13,
         opened_at: rfc3339(r.14),
+        float,
+        exterior,
+        stat_trak,
+        special: false,
+        wear_min: None,
+        wear_max: None,
+        withdrawable: bonus_cost == 0,
+        bonus_cost,
     }
+}
+
+/// The item as a player reads it: names in `lang`, and every skin withdrawable when the shop
+/// lets bonus-won skins leave (`WITHDRAW_PAID_ONLY=false`).
+pub fn present(mut item: Item, catalog: &Catalog, lang: Lang, paid_only: bool) -> Item {
+    item.localize(catalog, lang);
+    if !paid_only {
+        item.withdrawable = true;
+    }
+    item
 }
 
 /// One item of `user_id` (any status but sold or revoked), read inside the caller's connection.
@@ -108,37 +173,40 @@ pub async fn owns(conn: &mut dyn Exec, user_id: i64, item_id: i64) -> DomainResu
     Ok(row.is_some())
 }
 
-pub async fn item(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<Item> {
+pub async fn item(domain: &Domain, user_id: i64, item_id: i64, lang: Lang) -> DomainResult<Item> {
     let mut conn = domain.db.acquire().await?;
-    item_in(&mut conn, user_id, item_id).await
+    let item = item_in(&mut conn, user_id, item_id).await?;
+    Ok(present(item, &domain.catalog, lang, domain.config.withdraw_paid_only))
 }
 
 /// The user's skins, newest first; sold and revoked ones are gone from the inventory.
-pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<Item>> {
+pub async fn list(domain: &Domain, user_id: i64, lang: Lang) -> DomainResult<Vec<Item>> {
     let sql = format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
          WHERE i.user_id = $1 AND i.status NOT IN ('sold', 'revoked') ORDER BY i.id DESC LIMIT 1000"
     );
-    let rows: Vec<ItemRow> = sqlx::query_as(&sql).bind(user_id).fetch_all(&domain.db).await?;
-    Ok(rows.into_iter().map(to_item).collect())
+    let mut conn = domain.db.acquire().await?;
+    let rows: Vec<ItemRow> = query(&sql).bind(user_id).fetch_all(&mut conn).await?;
+    Ok(rows.into_iter().map(|r| present(to_item(r), &domain.catalog, lang, domain.config.withdraw_paid_only)).collect())
 }
 
-/// The public card of a shared skin. Shown only while the skin can be shown (not sold, not
-/// revoked) and only to a link that carries its owner's referral code, so ids cannot be walked:
-/// anything else is `ItemNotFound`, whichever check failed. The API and the bot's deep link both
-/// come here.
-pub async fn public(domain: &Domain, item_id: i64, ref_code: &str) -> DomainResult<PublicItem> {
+/// The public card of a shared skin. Shown only after its owner shared it (the share action
+/// marks it), while it can be shown (not sold, not revoked), and only to a link that carries
+/// its owner's referral code: an invite link cannot walk the owner's other skins, and anything
+/// else is `ItemNotFound`, whichever check failed. The API and the bot's deep link both come here.
+pub async fn public(domain: &Domain, item_id: i64, ref_code: &str, lang: Lang) -> DomainResult<PublicItem> {
     if ref_code.is_empty() || ref_code.len() > 64 {
         return Err(DomainError::ItemNotFound);
     }
     let sql = format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
-         WHERE i.id = $1 AND i.status NOT IN ('sold', 'revoked') AND u.ref_code = $2"
+         WHERE i.id = $1 AND i.status NOT IN ('sold', 'revoked') AND u.ref_code = $2 AND i.shared_at IS NOT NULL"
     );
-    let row: Option<ItemRow> = sqlx::query_as(&sql).bind(item_id).bind(ref_code).fetch_optional(&domain.db).await?;
+    let mut conn = domain.db.acquire().await?;
+    let row: Option<ItemRow> = query(&sql).bind(item_id).bind(ref_code).fetch_optional(&mut conn).await?;
     let r = row.ok_or(DomainError::ItemNotFound)?;
     let first = r.10.clone();
-    let it = to_item(r);
+    let it = present(to_item(r), &domain.catalog, lang, true);
     Ok(PublicItem {
         id: it.id,
         weapon_id: it.weapon_id,
@@ -150,7 +218,21 @@ pub async fn public(domain: &Domain, item_id: i64, ref_code: &str) -> DomainResu
         condition: it.condition,
         token_price: it.token_price,
         owner: if first.trim().is_empty() { "Player".into() } else { first },
+        float: it.float,
+        exterior: it.exterior,
+        stat_trak: it.stat_trak,
+        special: it.special,
+        wear_min: it.wear_min,
+        wear_max: it.wear_max,
     })
+}
+
+/// `amount × bonus_cost / open_price` in integers (0 when the open spent no bonus).
+pub fn bonus_share(amount: i64, bonus_cost: i64, open_price: i64) -> i64 {
+    if bonus_cost <= 0 || open_price <= 0 {
+        return 0;
+    }
+    (i128::from(amount) * i128::from(bonus_cost.min(open_price)) / i128::from(open_price)) as i64
 }
 
 pub fn sell_price(token_price: Tokens) -> Tokens {
@@ -174,12 +256,15 @@ pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<S
 /// `sell` inside the caller's write.
 async fn sell_in(tx: &mut dyn Exec, user_id: i64, item_id: i64, now: i64) -> DomainResult<Sold> {
     store::lock_users(tx, &[user_id]).await?;
-    let row: Option<(i64, String)> = query("SELECT token_price, status FROM inventory_items WHERE id = $1 AND user_id = $2")
-        .bind(item_id)
-        .bind(user_id)
-        .fetch_optional(tx)
-        .await?;
-    let (price, status) = row.ok_or(DomainError::ItemNotFound)?;
+    let row: Option<(i64, String, i64, Option<i64>)> = query(
+        "SELECT i.token_price, i.status, i.bonus_cost, o.price FROM inventory_items i LEFT JOIN case_opens o ON o.id = i.open_id
+         WHERE i.id = $1 AND i.user_id = $2",
+    )
+    .bind(item_id)
+    .bind(user_id)
+    .fetch_optional(tx)
+    .await?;
+    let (price, status, bonus_cost, open_price) = row.ok_or(DomainError::ItemNotFound)?;
     if status != "received" && status != "error" {
         return Err(DomainError::ItemNotAvailable);
     }
@@ -199,7 +284,10 @@ async fn sell_in(tx: &mut dyn Exec, user_id: i64, item_id: i64, now: i64) -> Dom
         .bind(now)
         .execute(tx)
         .await?;
-    let balance = match ledger::post(tx, user_id, amount, "sell", &format!("sell:{item_id}"), now).await? {
+    // The sale pays back in the kind the open spent: the bonus share of the open's price is the
+    // bonus share of the sale (rounded down: a remainder is paid).
+    let bonus = Tokens(bonus_share(amount.0, bonus_cost, open_price.unwrap_or(0)));
+    let balance = match ledger::credit(tx, user_id, amount, Funds::Split { bonus }, "sell", &format!("sell:{item_id}"), now).await? {
         Posted::Applied(b) => b,
         Posted::Duplicate => return Err(DomainError::ItemNotAvailable),
     };
@@ -209,14 +297,14 @@ async fn sell_in(tx: &mut dyn Exec, user_id: i64, item_id: i64, now: i64) -> Dom
 /// Prepares a message showing one of the user's skins for `shareMessage`; answers its id.
 /// The button opens the skin in the mini app and carries the sharer's referral code.
 pub async fn share(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<String> {
-    let it = match item(domain, user_id, item_id).await {
+    let lang = crate::domain::users::language(domain, user_id).await;
+    let it = match item(domain, user_id, item_id, lang).await {
         Ok(it) => it,
         Err(DomainError::ItemNotFound) => return Err(DomainError::ShareUnavailable),
         Err(e) => return Err(e),
     };
     let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(&domain.db).await?;
-    let lang = crate::domain::users::language(domain, user_id).await;
-    let ru = lang == crate::domain::lang::Lang::Ru;
+    let ru = lang == Lang::Ru;
     let photo_url = if it.icon_url.starts_with("https://") {
         Some(it.icon_url.clone())
     } else if domain.config.webapp_url.starts_with("https://") {
@@ -233,6 +321,16 @@ pub async fn share(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<
         button_text: if ru { "Открыть в FragBox".into() } else { "Open in FragBox".into() },
         button_url: format!("https://t.me/{}?startapp=item_{}_ref{}", domain.config.bot_username, it.id, code),
     };
+    // Shared from here on: the public card shows it to whoever opens the link (never before).
+    let now = domain.now();
+    domain
+        .execute(
+            query("UPDATE inventory_items SET shared_at = COALESCE(shared_at, $1) WHERE id = $2 AND user_id = $3")
+                .bind(now)
+                .bind(item_id)
+                .bind(user_id),
+        )
+        .await?;
     domain.telegram.save_prepared_inline_message(skin).await.map_err(|e| {
         tracing::warn!(error = %e, "savePreparedInlineMessage failed");
         DomainError::TelegramUnavailable(e.to_string())

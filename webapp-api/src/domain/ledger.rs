@@ -18,67 +18,169 @@ pub enum Posted {
     Duplicate,
 }
 
-const APPLY: &str = "UPDATE users SET balance = balance + $1, updated_at = $3 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance, debt";
-const UNDO: &str = "UPDATE users SET balance = balance - $1 WHERE id = $2";
-const USER_EXISTS: &str = "SELECT id FROM users WHERE id = $1";
+const ROW: &str = "SELECT balance, bonus_balance, debt FROM users WHERE id = $1";
+/// Conditional on the values read: a change between the read and the write (another replica's
+/// write to this player) makes it change nothing, and the posting reads again.
+const SET: &str =
+    "UPDATE users SET balance = $1, bonus_balance = $2, updated_at = $3 WHERE id = $4 AND balance = $5 AND bonus_balance = $6";
 const KEY_POSTED: &str = "SELECT id FROM ledger_entries WHERE idempotency_key = $1";
-const INSERT_ENTRY: &str =
-    "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (idempotency_key) DO NOTHING";
-const REPAY: &str = "UPDATE users SET balance = balance - $1, debt = debt - $1 WHERE id = $2 AND balance >= $1 AND debt >= $1
-     RETURNING balance, debt";
+const INSERT_ENTRY: &str = "INSERT INTO ledger_entries(user_id, amount, balance_after, reason, idempotency_key, created_at, bonus_amount)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (idempotency_key) DO NOTHING";
+const REPAY: &str = "UPDATE users SET balance = balance - $1, bonus_balance = bonus_balance - $3, debt = debt - $1
+     WHERE id = $2 AND balance >= $1 AND debt >= $1 AND bonus_balance >= $3 RETURNING balance, debt";
 const INSERT_DEBT_ENTRY: &str =
     "INSERT INTO debt_entries(user_id, amount, debt_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
 
-/// Credits (positive) or debits (negative) a user's balance and records the entry, once per key.
-/// A debit that would take the balance below zero fails with `InsufficientTokens`. The one
-/// place a balance changes, on every store and every connection alike (`store::Exec`).
-pub async fn post(tx: &mut dyn Exec, user_id: i64, amount: Tokens, reason: &str, idempotency_key: &str, now: i64) -> DomainResult<Posted> {
-    if amount.0 == 0 {
-        return Err(DomainError::Internal("zero ledger amount".into()));
-    }
-    // The change decides first (the conditional update); the entry's unique key then catches a
-    // repeated key, and only that rare case undoes the change. No key lookup before the write.
-    let row: Option<(i64, i64)> = query(APPLY).bind(amount.0).bind(user_id).bind(now).fetch_optional(tx).await?;
-    let Some((balance, debt)) = row else {
-        // Refused: a key already posted is still a duplicate, whatever the balance.
-        if query(KEY_POSTED).bind(idempotency_key).fetch_optional::<(i64,)>(tx).await?.is_some() {
-            return Ok(Posted::Duplicate);
-        }
-        let exists: Option<(i64,)> = query(USER_EXISTS).bind(user_id).fetch_optional(tx).await?;
-        return Err(if exists.is_some() { DomainError::InsufficientTokens } else { DomainError::NotFound });
-    };
-    if !insert_entry(tx, user_id, amount.0, balance, reason, idempotency_key, now).await? {
-        query(UNDO).bind(amount.0).bind(user_id).execute(tx).await?;
-        return Ok(Posted::Duplicate);
-    }
-    if amount.0 > 0 && debt > 0 {
-        // A credit repays an open debt first: one more entry, under a key derived from the
-        // credit's, mirrored by a debt entry with the same key.
-        let repay = amount.0.min(debt);
-        let key = format!("debt-repay:{idempotency_key}");
-        let (balance, debt_after): (i64, i64) = query(REPAY).bind(repay).bind(user_id).fetch_one(tx).await?;
-        if !insert_entry(tx, user_id, -repay, balance, "debt_repayment", &key, now).await? {
-            return Err(DomainError::Internal(format!("ledger key {key} posted twice")));
-        }
-        insert_debt_entry(tx, user_id, -repay, debt_after, "repaid", &key, now).await?;
-        return Ok(Posted::Applied(Tokens(balance)));
-    }
-    Ok(Posted::Applied(Tokens(balance)))
+/// How many times a posting reads again when the player's row changed under it.
+const RETRIES: usize = 5;
+
+/// Whose value a credit is. Tokens bought with Stars, and what a skin won with them sells for,
+/// are paid; rewards, referrals, promo codes, grants and the demo grant are bonus. Only skins
+/// won with paid tokens may leave as withdrawals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Funds {
+    Paid,
+    Bonus,
+    /// Part of the amount (`bonus`) is bonus, the rest paid (a sale of a mixed-funded skin).
+    Split {
+        bonus: Tokens,
+    },
 }
 
-/// Records an entry; false when an entry with this key exists (nothing written).
-async fn insert_entry(
+/// What a debit did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Debited {
+    /// Applied: the balance after it and how much of the debit was bonus (paid is spent first).
+    Applied { balance: Tokens, bonus: Tokens },
+    /// An entry with this idempotency key exists: nothing changed.
+    Duplicate,
+}
+
+/// Credits a user's balance and records the entry, once per key; an open debt is repaid first.
+pub async fn credit(
     tx: &mut dyn Exec,
     user_id: i64,
-    amount: i64,
-    balance_after: i64,
+    amount: Tokens,
+    funds: Funds,
     reason: &str,
     key: &str,
     now: i64,
-) -> DomainResult<bool> {
-    let inserted = query(INSERT_ENTRY).bind(user_id).bind(amount).bind(balance_after).bind(reason).bind(key).bind(now).execute(tx).await?;
-    Ok(inserted == 1)
+) -> DomainResult<Posted> {
+    if amount.0 <= 0 {
+        return Err(DomainError::Internal(format!("a credit must be positive: {key}")));
+    }
+    let bonus = match funds {
+        Funds::Paid => 0,
+        Funds::Bonus => amount.0,
+        Funds::Split { bonus } => bonus.0.clamp(0, amount.0),
+    };
+    Ok(match apply(tx, user_id, amount.0, Part::Bonus(bonus), reason, key, now).await? {
+        Some((balance, _)) => Posted::Applied(balance),
+        None => Posted::Duplicate,
+    })
+}
+
+/// Debits `amount` (positive) from a user's balance, paid tokens first, then bonus, and records
+/// the entry once per key. A debit that would take the balance below zero fails with
+/// `InsufficientTokens`.
+pub async fn debit(tx: &mut dyn Exec, user_id: i64, amount: Tokens, reason: &str, key: &str, now: i64) -> DomainResult<Debited> {
+    if amount.0 <= 0 {
+        return Err(DomainError::Internal(format!("a debit must be positive: {key}")));
+    }
+    Ok(match apply(tx, user_id, -amount.0, Part::PaidFirst, reason, key, now).await? {
+        Some((balance, bonus)) => Debited::Applied { balance, bonus: Tokens(-bonus) },
+        None => Debited::Duplicate,
+    })
+}
+
+/// The bonus part of a change.
+#[derive(Clone, Copy)]
+enum Part {
+    /// A credit's bonus part.
+    Bonus(i64),
+    /// A debit spends the paid part of the balance first.
+    PaidFirst,
+}
+
+/// The one place a balance changes, on every store and every connection alike (`store::Exec`):
+/// the player's row is read, the change decided, then written on the condition that the row is
+/// still what was read; the entry's unique key catches a repeated key, and only that rare case
+/// undoes the change. Answers the balance after and the entry's bonus part, or `None` for a
+/// key already posted.
+async fn apply(
+    tx: &mut dyn Exec,
+    user_id: i64,
+    amount: i64,
+    part: Part,
+    reason: &str,
+    key: &str,
+    now: i64,
+) -> DomainResult<Option<(Tokens, i64)>> {
+    for _ in 0..RETRIES {
+        let row: Option<(i64, i64, i64)> = query(ROW).bind(user_id).fetch_optional(tx).await?;
+        let Some((balance, bonus, debt)) = row else { return Err(DomainError::NotFound) };
+        let after = balance + amount;
+        if after < 0 {
+            // Refused: a key already posted is still a duplicate, whatever the balance.
+            if query(KEY_POSTED).bind(key).fetch_optional::<(i64,)>(tx).await?.is_some() {
+                return Ok(None);
+            }
+            return Err(DomainError::InsufficientTokens);
+        }
+        let bonus_part = match part {
+            Part::Bonus(b) => b,
+            // What the paid part cannot cover comes from the bonus part.
+            Part::PaidFirst => -((-amount) - (balance - bonus)).max(0),
+        };
+        let bonus_after = bonus + bonus_part;
+        if bonus_after < 0 || bonus_after > after {
+            return Err(DomainError::Internal(format!("ledger: bonus part {bonus_part} of {amount} does not fit user {user_id}")));
+        }
+        let set = query(SET).bind(after).bind(bonus_after).bind(now).bind(user_id).bind(balance).bind(bonus).execute(tx).await?;
+        if set != 1 {
+            continue;
+        }
+        let inserted = query(INSERT_ENTRY)
+            .bind(user_id)
+            .bind(amount)
+            .bind(after)
+            .bind(reason)
+            .bind(key)
+            .bind(now)
+            .bind(bonus_part)
+            .execute(tx)
+            .await?;
+        if inserted != 1 {
+            query(SET).bind(balance).bind(bonus).bind(now).bind(user_id).bind(after).bind(bonus_after).execute(tx).await?;
+            return Ok(None);
+        }
+        if amount > 0 && debt > 0 {
+            // A credit repays an open debt first: one more entry, under a key derived from the
+            // credit's, mirrored by a debt entry with the same key. The debt is value that left
+            // unpaid, so the paid part of the balance repays it first.
+            let repay = amount.min(debt);
+            let from_bonus = (repay - (after - bonus_after)).max(0);
+            let key = format!("debt-repay:{key}");
+            let (balance, debt_after): (i64, i64) = query(REPAY).bind(repay).bind(user_id).bind(from_bonus).fetch_one(tx).await?;
+            let inserted = query(INSERT_ENTRY)
+                .bind(user_id)
+                .bind(-repay)
+                .bind(balance)
+                .bind("debt_repayment")
+                .bind(&key)
+                .bind(now)
+                .bind(-from_bonus)
+                .execute(tx)
+                .await?;
+            if inserted != 1 {
+                return Err(DomainError::Internal(format!("ledger key {key} posted twice")));
+            }
+            insert_debt_entry(tx, user_id, -repay, debt_after, "repaid", &key, now).await?;
+            return Ok(Some((Tokens(balance), bonus_part)));
+        }
+        return Ok(Some((Tokens(after), bonus_part)));
+    }
+    Err(DomainError::Database(sqlx::Error::PoolTimedOut))
 }
 
 async fn insert_debt_entry(

@@ -52,6 +52,8 @@ pub struct DomainConfig {
     pub telegram_timeout: std::time::Duration,
     /// Lifetime paid Stars (net of refunds) a player needs before requesting a withdrawal; 0 = off.
     pub withdraw_min_stars: i64,
+    /// Only skins won with paid tokens may be withdrawn (`WITHDRAW_PAID_ONLY`, default true).
+    pub withdraw_paid_only: bool,
 }
 
 impl DomainConfig {

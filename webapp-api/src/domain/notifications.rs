@@ -23,6 +23,10 @@ pub enum Notice {
         #[serde(default)]
         reason: Option<String>,
     },
+    /// A refund of the purchase the skin was won with cancelled its withdrawal.
+    WithdrawalCancelled {
+        item: String,
+    },
     PurchaseCredited {
         tokens: String,
         stars: i64,
@@ -54,6 +58,7 @@ impl Notice {
         match self {
             Notice::WithdrawalSent { .. } => "withdrawal_sent",
             Notice::WithdrawalFailed { .. } => "withdrawal_failed",
+            Notice::WithdrawalCancelled { .. } => "withdrawal_cancelled",
             Notice::PurchaseCredited { .. } => "purchase_credited",
             Notice::PurchaseRefunded { .. } => "purchase_refunded",
             Notice::SupportReply { .. } => "support_reply",

@@ -238,7 +238,17 @@ async fn record_paid_in(conn: &mut dyn Exec, report: &PaidReport, now: i64) -> D
         return Ok(Paid::Orphan { new: inserted == 1 });
     };
     let tokens = Tokens(tokens);
-    let balance = match ledger::post(conn, report.user_id, tokens, "stars_purchase", &format!("stars:{}", report.charge_id), now).await? {
+    let balance = match ledger::credit(
+        conn,
+        report.user_id,
+        tokens,
+        ledger::Funds::Paid,
+        "stars_purchase",
+        &format!("stars:{}", report.charge_id),
+        now,
+    )
+    .await?
+    {
         Posted::Applied(b) => b,
         Posted::Duplicate => return Ok(Paid::AlreadyCredited),
     };
@@ -325,7 +335,7 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
             .bind(charge_id)
             .fetch_optional(conn)
             .await?;
-    let Some((id, user_id, tokens, stars, status, paid_at)) = row else { return Ok(None) };
+    let Some((id, user_id, tokens, stars, status, _paid_at)) = row else { return Ok(None) };
     // Where writers lock rows, the player's row is held while the balance and the skins are decided on.
     store::lock_users(conn, &[user_id]).await?;
     if status == "refunded" {
@@ -340,34 +350,67 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
         return Ok(Some(Refunded::AlreadyRefunded { user_id }));
     }
     let credited = Tokens(tokens);
-    let balance = ledger::balance(conn, user_id).await?;
-    let taken = Tokens(credited.0.min(balance.0));
-    if taken.0 > 0 {
-        ledger::post(conn, user_id, Tokens(-taken.0), "stars_refund", &format!("stars-refund:{charge_id}"), now).await?;
-    }
+    // A refund without `force` held the tokens before Telegram was asked: that hold is what is
+    // taken back from the balance. Otherwise (forced, or a refund Telegram reported) as much as
+    // the balance holds now.
+    let taken = match active_hold(conn, charge_id).await? {
+        Some(held) => {
+            mark_hold(conn, charge_id, "used", now).await?;
+            held
+        }
+        None => {
+            let balance = ledger::balance(conn, user_id).await?;
+            let taken = Tokens(credited.0.min(balance.0));
+            if taken.0 > 0 {
+                ledger::debit(conn, user_id, taken, "stars_refund", &format!("stars-refund:{charge_id}"), now).await?;
+            }
+            taken
+        }
+    };
     let shortfall = credited.0 - taken.0;
     let mut revoked = Vec::new();
     let mut revoked_value = 0i64;
     if shortfall > 0 {
-        let held: Vec<(i64, String, i64)> = query(
-            "SELECT id, weapon || ' | ' || finish, token_price FROM inventory_items
-             WHERE user_id = $1 AND status IN ('received', 'error') AND created_at >= $2
-             ORDER BY created_at DESC, id DESC",
+        // Skins won after the purchase, in the ledger's order (not by clock: a skin won in the same
+        // second before the purchase is not one of them), newest first: held ones, and ones in a
+        // withdrawal that nothing has bought or sent yet (the withdrawal is cancelled).
+        let held: Vec<(i64, String, i64, String)> = query(
+            "SELECT i.id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), i.token_price, i.status
+             FROM inventory_items i JOIN ledger_entries l ON l.idempotency_key = 'open:' || i.open_id
+             WHERE i.user_id = $1 AND i.status IN ('received', 'error', 'pending')
+               AND l.id > (SELECT p.id FROM ledger_entries p WHERE p.idempotency_key = 'stars:' || $2)
+             ORDER BY l.id DESC",
         )
         .bind(user_id)
-        .bind(paid_at.unwrap_or(0))
+        .bind(charge_id)
         .fetch_all(conn)
         .await?;
-        for (item_id, name, price) in held {
+        for (item_id, name, price, status) in held {
             if revoked_value >= shortfall {
                 break;
             }
-            let gone =
-                query("UPDATE inventory_items SET status = 'revoked', updated_at = $1 WHERE id = $2 AND status IN ('received', 'error')")
-                    .bind(now)
-                    .bind(item_id)
-                    .execute(conn)
-                    .await?;
+            if status == "pending" {
+                let cancelled = query(
+                    "UPDATE withdrawals SET status = 'error', reason = NULL, reason_code = 'refund', resolved_at = $1
+                     WHERE inventory_item_id = $2 AND status = 'pending'",
+                )
+                .bind(now)
+                .bind(item_id)
+                .execute(conn)
+                .await?;
+                if cancelled != 1 {
+                    continue;
+                }
+                notifications::enqueue(conn, user_id, &Notice::WithdrawalCancelled { item: name.clone() }, now).await?;
+            }
+            let gone = query(
+                "UPDATE inventory_items SET status = 'revoked', status_reason_code = 'refund', status_reason = NULL, updated_at = $1
+                 WHERE id = $2 AND status IN ('received', 'error', 'pending')",
+            )
+            .bind(now)
+            .bind(item_id)
+            .execute(conn)
+            .await?;
             if gone != 1 {
                 continue;
             }
@@ -416,9 +459,12 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
 }
 
 /// `/refund <charge_id> [force]`: returns the Stars through Telegram, then takes the value back.
-/// Refused before Telegram is asked when the player has already spent the tokens, unless
-/// `force` (which claws back: balance, then skins bought with them, then a debt). `CHARGE_ALREADY_REFUNDED` from
-/// Telegram counts as done (the port maps it to success).
+/// Without `force` it is refused before Telegram is asked when skins won since the purchase
+/// already left as withdrawals (listed) or the tokens were already spent; otherwise the tokens
+/// are held (taken off the balance, so they cannot be spent or withdrawn during the call) and
+/// the hold is released if Telegram refuses. `force` claws back after the call: the balance,
+/// then the skins won since, then a debt. `CHARGE_ALREADY_REFUNDED` from Telegram counts as done
+/// (the port maps it to success).
 pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool) -> DomainResult<Refunded> {
     admin::ensure(domain, actor)?;
     let charge_id = charge_id.trim();
@@ -434,11 +480,9 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
     let user_id = match (&row, &orphan) {
         (Some((user_id, _, status)), _) if status == "refunded" => return Ok(Refunded::AlreadyRefunded { user_id: *user_id }),
         (Some((user_id, tokens, _)), _) => {
-            let mut conn = domain.db.acquire().await?;
-            if !force && ledger::balance(&mut *conn, *user_id).await?.0 < *tokens {
-                return Err(DomainError::RefundRefused(
-                    "the tokens were already spent; /refund <charge_id> force takes the balance, then the skins won since, then records a debt",
-                ));
+            if !force {
+                let (user_id, tokens, charge, now) = (*user_id, Tokens(*tokens), charge_id.to_owned(), domain.now());
+                domain.write(move |tx| Box::pin(async move { hold_in(tx, user_id, &charge, tokens, now).await })).await?;
             }
             *user_id
         }
@@ -448,10 +492,14 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
     };
 
     // Telegram first, outside any transaction: only a refund that went through is reversed.
-    domain.telegram.refund_star_payment(user_id, charge_id).await.map_err(|e| match e {
-        TelegramError::Refused(why) | TelegramError::Blocked(why) => DomainError::TelegramUnavailable(why),
-        TelegramError::Unavailable(why) => DomainError::TelegramUnavailable(why),
-    })?;
+    if let Err(e) = domain.telegram.refund_star_payment(user_id, charge_id).await {
+        let (charge, now) = (charge_id.to_owned(), domain.now());
+        domain.write(move |tx| Box::pin(async move { release_in(tx, &charge, now).await })).await?;
+        return Err(match e {
+            TelegramError::Refused(why) | TelegramError::Blocked(why) => DomainError::TelegramUnavailable(why),
+            TelegramError::Unavailable(why) => DomainError::TelegramUnavailable(why),
+        });
+    }
 
     let now = domain.now();
     let (charge_id, operator) = (charge_id.to_owned(), actor.audit_id());
@@ -479,9 +527,104 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
         .await
 }
 
+/// Holds a refund's tokens before Telegram is asked (`refund` without `force`), in one write
+/// with its checks: refused when skins won since the purchase already left as withdrawals, or
+/// when the balance no longer holds the purchase's tokens.
+async fn hold_in(tx: &mut dyn Exec, user_id: i64, charge_id: &str, tokens: Tokens, now: i64) -> DomainResult<()> {
+    store::lock_users(tx, &[user_id]).await?;
+    let gone: Vec<(String,)> = query(
+        "SELECT COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish)
+         FROM inventory_items i JOIN ledger_entries l ON l.idempotency_key = 'open:' || i.open_id
+         WHERE i.user_id = $1 AND i.status = 'sent'
+           AND l.id > (SELECT p.id FROM ledger_entries p WHERE p.idempotency_key = 'stars:' || $2)
+         ORDER BY l.id",
+    )
+    .bind(user_id)
+    .bind(charge_id)
+    .fetch_all(tx)
+    .await?;
+    if !gone.is_empty() {
+        let names: Vec<String> = gone.into_iter().map(|(n,)| n).collect();
+        return Err(DomainError::RefundRefused(format!(
+            "skins won since this purchase already left as withdrawals ({}); /refund <charge_id> force takes the balance, then the skins still here, then records a debt",
+            names.join(", ")
+        )));
+    }
+    if active_hold(tx, charge_id).await?.is_some() {
+        return Err(DomainError::RefundRefused("a refund of this payment is already under way".into()));
+    }
+    let (attempt,): (i64,) = query("SELECT COUNT(*) + 1 FROM refund_holds WHERE charge_id = $1").bind(charge_id).fetch_one(tx).await?;
+    let key = format!("refund-hold:{charge_id}:{attempt}");
+    let bonus =
+        match ledger::debit(tx, user_id, tokens, "refund_hold", &key, now).await {
+            Ok(ledger::Debited::Applied { bonus, .. }) => bonus,
+            Ok(ledger::Debited::Duplicate) => return Err(DomainError::Internal(format!("{key} posted twice"))),
+            Err(DomainError::InsufficientTokens) => return Err(DomainError::RefundRefused(
+                "the tokens were already spent; /refund <charge_id> force takes the balance, then the skins won since, then records a debt"
+                    .into(),
+            )),
+            Err(e) => return Err(e),
+        };
+    query(
+        "INSERT INTO refund_holds(charge_id, attempt, user_id, amount, bonus, state, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, 'held', $6, $6)",
+    )
+    .bind(charge_id)
+    .bind(attempt)
+    .bind(user_id)
+    .bind(tokens.0)
+    .bind(bonus.0)
+    .bind(now)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
+/// The tokens a refund of `charge_id` holds now, if any.
+async fn active_hold(tx: &mut dyn Exec, charge_id: &str) -> DomainResult<Option<Tokens>> {
+    let row: Option<(i64,)> =
+        query("SELECT amount FROM refund_holds WHERE charge_id = $1 AND state = 'held'").bind(charge_id).fetch_optional(tx).await?;
+    Ok(row.map(|(a,)| Tokens(a)))
+}
+
+async fn mark_hold(tx: &mut dyn Exec, charge_id: &str, state: &str, now: i64) -> DomainResult<()> {
+    query("UPDATE refund_holds SET state = $1, updated_at = $2 WHERE charge_id = $3 AND state = 'held'")
+        .bind(state)
+        .bind(now)
+        .bind(charge_id)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
+/// Telegram refused the refund: the held tokens go back, paid and bonus parts as they were.
+async fn release_in(tx: &mut dyn Exec, charge_id: &str, now: i64) -> DomainResult<()> {
+    let row: Option<(i64, i64, i64, i64)> =
+        query("SELECT attempt, user_id, amount, bonus FROM refund_holds WHERE charge_id = $1 AND state = 'held'")
+            .bind(charge_id)
+            .fetch_optional(tx)
+            .await?;
+    let Some((attempt, user_id, amount, bonus)) = row else { return Ok(()) };
+    store::lock_users(tx, &[user_id]).await?;
+    let key = format!("refund-release:{charge_id}:{attempt}");
+    ledger::credit(tx, user_id, Tokens(amount), ledger::Funds::Split { bonus: Tokens(bonus) }, "refund_release", &key, now).await?;
+    mark_hold(tx, charge_id, "released", now).await
+}
+
 /// A `refunded_payment` service message: Telegram already returned the Stars (a refund made
-/// outside our command), so its value is clawed back (balance, skins, then a debt).
-pub async fn record_refunded(domain: &Domain, charge_id: &str) -> DomainResult<Option<Refunded>> {
+/// outside our command), so its value is clawed back (balance, skins, then a debt). Only the
+/// payer's own message counts (`from_user`): anyone else's is ignored (`None`).
+pub async fn record_refunded(domain: &Domain, charge_id: &str, from_user: i64) -> DomainResult<Option<Refunded>> {
+    let payer: Option<(i64,)> = sqlx::query_as(
+        "SELECT user_id FROM payments WHERE charge_id = $1 UNION ALL SELECT user_id FROM orphan_payments WHERE charge_id = $1",
+    )
+    .bind(charge_id)
+    .fetch_optional(&domain.db)
+    .await?;
+    if payer.is_some_and(|(p,)| p != from_user) {
+        tracing::warn!(%charge_id, from_user, "refunded_payment from someone other than the payer: ignored");
+        return Ok(None);
+    }
     let now = domain.now();
     let charge_id = charge_id.to_owned();
     domain

@@ -2,7 +2,7 @@
 use serde::Serialize;
 
 use crate::domain::clock::rfc3339;
-use crate::domain::ledger::{self, Posted};
+use crate::domain::ledger::{self, Funds, Posted};
 use crate::domain::notifications::{self, Notice};
 use crate::domain::store::{query, Exec};
 use crate::domain::users::display_name;
@@ -69,10 +69,11 @@ pub async fn on_first_open(conn: &mut dyn Exec, user_id: i64, demo_mode: bool, n
     if first == 0 {
         return Ok(None);
     }
-    let balance = match ledger::post(conn, user_id, FIRST_CASE_REWARD, "first_case", &format!("first-case:{user_id}"), now).await? {
-        Posted::Applied(b) => Some(b),
-        Posted::Duplicate => None,
-    };
+    let balance =
+        match ledger::credit(conn, user_id, FIRST_CASE_REWARD, Funds::Bonus, "first_case", &format!("first-case:{user_id}"), now).await? {
+            Posted::Applied(b) => Some(b),
+            Posted::Duplicate => None,
+        };
     // The inviter, the friend's names, and whether the inviter is a demo user.
     type Row = (Option<i64>, String, String, Option<String>, Option<i64>);
     let inviter: Option<Row> = query(
@@ -86,7 +87,7 @@ pub async fn on_first_open(conn: &mut dyn Exec, user_id: i64, demo_mode: bool, n
         if inviter_demo.unwrap_or(0) != 0 && !demo_mode {
             return Ok(balance);
         }
-        let paid = ledger::post(conn, inviter, REFERRAL_REWARD, "referral", &format!("referral:{user_id}"), now).await?;
+        let paid = ledger::credit(conn, inviter, REFERRAL_REWARD, Funds::Bonus, "referral", &format!("referral:{user_id}"), now).await?;
         if matches!(paid, Posted::Applied(_)) {
             let notice =
                 Notice::ReferralReward { tokens: REFERRAL_REWARD.to_string(), friend: display_name(&first, &last, username.as_deref()) };

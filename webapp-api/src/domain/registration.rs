@@ -73,7 +73,7 @@ pub async fn register_in(
         }
         if demo_mode && is_demo_id(user.id) {
             query("UPDATE users SET is_demo = 1 WHERE id = $1").bind(user.id).execute(conn).await?;
-            ledger::post(conn, user.id, DEMO_GRANT, "demo_grant", &format!("demo-grant:{}", user.id), now).await?;
+            ledger::credit(conn, user.id, DEMO_GRANT, ledger::Funds::Bonus, "demo_grant", &format!("demo-grant:{}", user.id), now).await?;
         }
     }
     Ok(is_new)

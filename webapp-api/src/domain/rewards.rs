@@ -3,7 +3,7 @@ use chrono::{Duration, NaiveDate};
 use serde::Serialize;
 
 use crate::domain::clock::{rfc3339, utc_day};
-use crate::domain::ledger::{self, Posted};
+use crate::domain::ledger::{self, Funds, Posted};
 use crate::domain::store::{query, Exec};
 use crate::domain::telegram::TelegramError;
 use crate::domain::{store, Domain, DomainError, DomainResult, Tokens};
@@ -154,7 +154,7 @@ async fn claim_daily_in(tx: &mut dyn Exec, user_id: i64, now: i64) -> DomainResu
         .bind(now)
         .execute(tx)
         .await?;
-    let balance = match ledger::post(tx, user_id, DAILY_REWARD, "daily", &format!("daily:{user_id}:{today}"), now).await? {
+    let balance = match ledger::credit(tx, user_id, DAILY_REWARD, Funds::Bonus, "daily", &format!("daily:{user_id}:{today}"), now).await? {
         Posted::Applied(b) => b,
         Posted::Duplicate => return Err(DomainError::AlreadyClaimed),
     };
@@ -173,7 +173,7 @@ pub async fn claim_streak_bonus(domain: &Domain, user_id: i64) -> DomainResult<A
                     return Err(DomainError::BonusNotAvailable);
                 }
                 let key = bonus_key(user_id, last.cycle_start);
-                let balance = match ledger::post(tx, user_id, STREAK_BONUS, "streak_bonus", &key, now).await? {
+                let balance = match ledger::credit(tx, user_id, STREAK_BONUS, Funds::Bonus, "streak_bonus", &key, now).await? {
                     Posted::Applied(b) => b,
                     Posted::Duplicate => return Err(DomainError::BonusNotAvailable),
                 };
@@ -235,7 +235,7 @@ async fn subscribed_in(tx: &mut dyn Exec, user_id: i64, now: i64) -> DomainResul
     if marked == 0 {
         return Ok(None);
     }
-    let paid = ledger::post(tx, user_id, SUBSCRIBE_REWARD, "subscribe", &format!("subscribe:{user_id}"), now).await?;
+    let paid = ledger::credit(tx, user_id, SUBSCRIBE_REWARD, Funds::Bonus, "subscribe", &format!("subscribe:{user_id}"), now).await?;
     let tokens_awarded = if matches!(paid, Posted::Applied(_)) { SUBSCRIBE_REWARD } else { Tokens::ZERO };
     Ok(Some(Subscription { subscribed: true, tokens_awarded }))
 }

@@ -46,6 +46,9 @@ pub struct Profile {
     pub demo: bool,
     /// Owed after a refunded purchase; later credits repay it first (0 when none).
     pub debt: Tokens,
+    /// The part of `balance` that came free (rewards, referrals, promo codes, grants, demo):
+    /// skins won with it can be kept and sold, not withdrawn.
+    pub bonus_balance: Tokens,
     /// False while a debt is open or the paid-deposit rule is not met yet.
     pub withdrawals_unlocked: bool,
     /// Stars of purchases still needed before withdrawals unlock (0 when met or off).
@@ -68,13 +71,14 @@ type ProfileRow = (
     Option<String>,
     i64,
     i64,
+    i64,
 );
 
 pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
     let mut conn = domain.db.acquire().await?;
     let row: Option<ProfileRow> = query(
         "SELECT id, first_name, last_name, username, photo_url, balance, ref_code, tg_subscribed, first_case_at,
-                trade_url, language, language_code, is_demo, debt FROM users WHERE id = $1",
+                trade_url, language, language_code, is_demo, debt, bonus_balance FROM users WHERE id = $1",
     )
     .bind(user_id)
     .fetch_optional(&mut conn)
@@ -96,6 +100,7 @@ pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
         is_admin: domain.config.is_admin(r.0),
         demo: r.12 != 0,
         debt: Tokens(r.13),
+        bonus_balance: Tokens(r.14),
         withdrawals_unlocked: r.13 == 0 && stars_left == 0,
         stars_to_unlock_withdrawals: stars_left,
     })

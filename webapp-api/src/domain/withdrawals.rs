@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::domain::clock::rfc3339;
 use crate::domain::inventory::{self, Item};
+use crate::domain::lang::Lang;
 use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
@@ -44,17 +45,22 @@ pub struct Requested {
     pub withdrawal_id: i64,
 }
 
-pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &str) -> DomainResult<Requested> {
+pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &str, lang: Lang) -> DomainResult<Requested> {
     let url = TradeUrl::parse(trade_url)?;
     let now = domain.now();
-    let (demo_mode, min_stars) = (domain.config.demo, domain.config.withdraw_min_stars);
-    domain.write(move |tx| Box::pin(request_in(tx, demo_mode, min_stars, user_id, item_id, url, now))).await
+    let (demo_mode, min_stars, paid_only) = (domain.config.demo, domain.config.withdraw_min_stars, domain.config.withdraw_paid_only);
+    let mut requested =
+        domain.write(move |tx| Box::pin(request_in(tx, demo_mode, min_stars, paid_only, user_id, item_id, url, now))).await?;
+    requested.item = inventory::present(requested.item, &domain.catalog, lang, paid_only);
+    Ok(requested)
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn request_in(
     tx: &mut dyn Exec,
     demo_mode: bool,
     min_stars: i64,
+    paid_only: bool,
     user_id: i64,
     item_id: i64,
     url: TradeUrl,
@@ -77,6 +83,10 @@ async fn request_in(
     }
     if debt > 0 {
         return Err(DomainError::DebtOutstanding(Tokens(debt)));
+    }
+    // Only paid value leaves: a skin whose open spent bonus tokens stays in the shop.
+    if paid_only && item.bonus_cost > 0 {
+        return Err(DomainError::BonusItem);
     }
     let left = users::stars_to_unlock(min_stars, tx, user_id).await?;
     if left > 0 {
@@ -258,14 +268,22 @@ async fn resolve_in(
     note: Option<String>,
     now: i64,
 ) -> DomainResult<()> {
-    let row: Option<(i64, i64, String)> = query(
-        "SELECT w.user_id, w.inventory_item_id, i.weapon || ' | ' || i.finish FROM withdrawals w
-         JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.id = $1 AND w.status = 'pending'",
+    let row: Option<(i64, i64, String, i64)> = query(
+        "SELECT w.user_id, w.inventory_item_id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), u.debt FROM withdrawals w
+         JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id WHERE w.id = $1 AND w.status = 'pending'",
     )
     .bind(withdrawal_id)
     .fetch_optional(tx)
     .await?;
-    let (user_id, item_id, item_name) = row.ok_or(DomainError::NotFound)?;
+    let (user_id, item_id, item_name, _) = row.ok_or(DomainError::NotFound)?;
+    // Where writers lock rows, the player is held while the debt decides (a refund meanwhile waits).
+    store::lock_users(tx, &[user_id]).await?;
+    let debt = crate::domain::ledger::debt(tx, user_id).await?.0;
+    // A skin does not leave while its player owes a debt from a refunded purchase (it may be the
+    // very value the refund took back); failing the withdrawal stays possible.
+    if matches!(resolution, Resolution::Sent) && debt > 0 {
+        return Err(DomainError::DebtOutstanding(Tokens(debt)));
+    }
     let notice = match &resolution {
         Resolution::Sent => Notice::WithdrawalSent { item: item_name },
         Resolution::Failed { .. } => Notice::WithdrawalFailed { item: item_name, code: code.clone(), reason: note.clone() },

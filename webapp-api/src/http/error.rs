@@ -13,6 +13,11 @@ tokio::task_local! {
     pub static REQUEST_LANG: Lang;
 }
 
+/// The language of the request being answered (Russian outside a request, as the spec's default).
+pub fn request_lang() -> Lang {
+    REQUEST_LANG.try_with(|l| *l).unwrap_or(Lang::Ru)
+}
+
 /// The error code an error response carried (set here, read by the metrics as the response
 /// leaves).
 #[derive(Clone, Copy, Debug)]
@@ -54,7 +59,8 @@ pub fn status_of(e: &DomainError) -> StatusCode {
         | ShareUnavailable
         | RefundRefused(_)
         | DebtOutstanding(_)
-        | DepositRequired { .. } => StatusCode::CONFLICT,
+        | DepositRequired { .. }
+        | BonusItem => StatusCode::CONFLICT,
         InvalidTradeUrl | InvalidClientSeed | InvalidLanguage | EmptyMessage | ItemRequired | InvalidTheme | TooLong(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
         }

@@ -253,6 +253,14 @@ tuple_from_row!(13; A, B, C, D, E, F, G, H, I, J, K, L, M);
 tuple_from_row!(14; A, B, C, D, E, F, G, H, I, J, K, L, M, N);
 tuple_from_row!(15; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
 tuple_from_row!(16; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+tuple_from_row!(17; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q);
+tuple_from_row!(18; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R);
+tuple_from_row!(19; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S);
+tuple_from_row!(20; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T);
+tuple_from_row!(21; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U);
+tuple_from_row!(22; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V);
+tuple_from_row!(23; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W);
+tuple_from_row!(24; A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X);
 
 /// sqlx's connection (either engine): a pooled connection, or a transaction through `&mut *tx`.
 impl Exec for sqlx::AnyConnection {

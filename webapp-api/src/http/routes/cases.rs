@@ -10,7 +10,7 @@ use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::{cases, DomainError};
 use crate::http::dto::ErrorBody;
-use crate::http::error::ApiError;
+use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AppPath, AuthUser};
 use crate::http::state::AppState;
 
@@ -94,5 +94,5 @@ pub async fn open(
     if body.telegram_id.is_some_and(|t| t != user_id) {
         return Err(DomainError::Forbidden.into());
     }
-    Ok(Json(cases::open(&app.domain, user_id, &case_id, body.request_id.as_deref()).await?))
+    Ok(Json(cases::open(&app.domain, user_id, &case_id, body.request_id.as_deref(), request_lang()).await?))
 }

@@ -8,7 +8,7 @@ use utoipa::{IntoParams, OpenApi, ToSchema};
 
 use crate::domain::{inventory, withdrawals};
 use crate::http::dto::ErrorBody;
-use crate::http::error::ApiError;
+use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AppPath, AppQuery, AuthUser};
 use crate::http::state::AppState;
 
@@ -30,7 +30,7 @@ pub fn routes() -> Router<AppState> {
 #[utoipa::path(get, path = "/user/items", tag = "inventory", operation_id = "list_items", security(("bearer" = [])),
     responses((status = 200, description = "`{data: [item]}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
 pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "data": inventory::list(&app.domain, id).await? })))
+    Ok(Json(json!({ "data": inventory::list(&app.domain, id, request_lang()).await? })))
 }
 
 /// One of the player's skins.
@@ -38,7 +38,7 @@ pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result
     responses((status = 200, description = "`{success, item}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found`", body = ErrorBody)))]
 pub async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(item): AppPath<i64>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "success": true, "item": inventory::item(&app.domain, id, item).await? })))
+    Ok(Json(json!({ "success": true, "item": inventory::item(&app.domain, id, item, request_lang()).await? })))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -60,7 +60,7 @@ pub async fn public(
     AppPath(item): AppPath<i64>,
     AppQuery(q): AppQuery<RefQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "success": true, "item": inventory::public(&app.domain, item, &q.code).await? })))
+    Ok(Json(json!({ "success": true, "item": inventory::public(&app.domain, item, &q.code, request_lang()).await? })))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -110,6 +110,6 @@ pub async fn withdraw(
     AppPath(item): AppPath<i64>,
     AppJson(b): AppJson<Withdraw>,
 ) -> Result<Json<Value>, ApiError> {
-    let r = withdrawals::request(&app.domain, id, item, &b.trade_url).await?;
+    let r = withdrawals::request(&app.domain, id, item, &b.trade_url, request_lang()).await?;
     Ok(Json(json!({ "success": true, "item": r.item, "withdrawalId": r.withdrawal_id })))
 }
