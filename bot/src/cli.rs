@@ -178,6 +178,18 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
         }
         Command::Audit => {
             let problems = audit::run(&domain.db).await.map_err(|e| e.to_string())?;
+            // What left as skins against what was paid: shown whatever the books say.
+            for l in audit::leakage(&domain.db).await.map_err(|e| e.to_string())? {
+                let who = if l.user_id == 0 { "total".to_owned() } else { format!("user {}", l.user_id) };
+                println!(
+                    "value {who}: paid {} stars = {} tokens; sent {} tokens, pending {} tokens{}",
+                    l.paid_stars,
+                    l.paid_tokens,
+                    l.sent,
+                    l.pending,
+                    if l.leaks() { "  LEAK: more left than was paid" } else { "" }
+                );
+            }
             if problems.is_empty() {
                 println!("audit clean");
                 Ok(0)

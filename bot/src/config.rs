@@ -133,6 +133,9 @@ pub struct Config {
     /// Dev-gate password attempts per client address.
     #[arg(long, env = "RATE_LIMIT_DEV_GATE_IP")]
     pub rate_limit_dev_gate_ip: Option<Limit>,
+    /// Reads of a shared skin's public card per client address.
+    #[arg(long, env = "RATE_LIMIT_PUBLIC_CARD_IP")]
+    pub rate_limit_public_card_ip: Option<Limit>,
     /// Addresses or CIDR blocks (comma-separated) whose X-Forwarded-For is believed; they are
     /// also exempt from HTTP_MAX_CONNECTIONS_PER_IP (a proxy carries many players).
     #[arg(long, env = "TRUSTED_PROXIES", default_value = "", value_parser = ip_nets)]
@@ -367,6 +370,7 @@ impl Config {
             account_user: self.rate_limit_account_user.unwrap_or(d.account_user),
             account_ip: self.rate_limit_account_ip.unwrap_or(d.account_ip),
             dev_gate_ip: self.rate_limit_dev_gate_ip.unwrap_or(d.dev_gate_ip),
+            public_card_ip: self.rate_limit_public_card_ip.unwrap_or(d.public_card_ip),
         }
     }
 

@@ -170,18 +170,24 @@ fn dispatch_tree(metrics: Arc<Metrics>) -> teloxide::dispatching::UpdateHandler<
     dptree::entry().filter_async(first_delivery).inspect(move || metrics.bot_update()).chain(schema::schema())
 }
 
-/// True for the first delivery of an update. When the database cannot tell, the update is
-/// handled anyway: its handlers meet the same database and every money effect is idempotent.
+/// True for the first delivery of an update. Fails closed: while the database cannot record
+/// the update (busy, down), it is neither handled nor dropped — the take is retried with a
+/// growing pause (its chat's later updates wait behind it), so an update is handled once, and
+/// only once it is recorded.
 async fn first_delivery(update: Update, me: Me, domain: Domain) -> bool {
-    match bot_updates::take(&domain, me.id.0 as i64, i64::from(update.id.0)).await {
-        Ok(true) => true,
-        Ok(false) => {
-            tracing::info!(update_id = update.id.0, "update delivered again: already taken");
-            false
-        }
-        Err(e) => {
-            tracing::error!(update_id = update.id.0, error = %e, "could not record the update; handling it anyway");
-            true
+    let mut pause = Duration::from_millis(100);
+    loop {
+        match bot_updates::take(&domain, me.id.0 as i64, i64::from(update.id.0)).await {
+            Ok(true) => return true,
+            Ok(false) => {
+                tracing::info!(update_id = update.id.0, "update delivered again: already taken");
+                return false;
+            }
+            Err(e) => {
+                tracing::error!(update_id = update.id.0, error = %e, "could not record the update; not handling it until it is recorded");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(5));
+            }
         }
     }
 }

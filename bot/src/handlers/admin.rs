@@ -164,7 +164,13 @@ pub async fn not_admin(bot: &Bot, msg: &Message, domain: &Domain) -> HandlerResu
     Ok(())
 }
 
-pub async fn command(bot: Bot, msg: Message, parsed: Result<AdminCommand, &'static str>, domain: Domain) -> HandlerResult {
+pub async fn command(
+    bot: Bot,
+    update: teloxide::types::Update,
+    msg: Message,
+    parsed: Result<AdminCommand, &'static str>,
+    domain: Domain,
+) -> HandlerResult {
     let Some(from) = msg.from.as_ref() else { return Ok(()) };
     let actor = Actor::Admin(from.id.0 as i64);
     if admin::ensure(&domain, actor).is_err() {
@@ -183,8 +189,8 @@ pub async fn command(bot: Bot, msg: Message, parsed: Result<AdminCommand, &'stat
             return Ok(());
         }
     };
-    // A replayed update (the same message) grants once.
-    let once = format!("msg:{}:{}", chat.0, msg.id.0);
+    // A replayed update grants once, however it came back (a webhook retry, another replica).
+    let once = format!("update:{}", update.id.0);
     let reply = match run(&bot, chat, &domain, actor, lang, cmd, once).await {
         Ok(Some(text)) => text,
         Ok(None) => return Ok(()),

@@ -256,7 +256,7 @@ fn label_names(series: &str) -> Vec<String> {
 async fn the_metrics_exposition_keeps_every_name_type_help_text_and_label() {
     let app = TestApp::start(Options { env: vec![("METRICS_ENABLED", "true".into())], ..Options::default() }).await;
     let t = app.sign_in(803, "D").await;
-    let (s, b) = app.post("/api/v1/cases/covert-ops/open", Some(&t), json!({})).await;
+    let (s, b) = app.post(open_path(), Some(&t), json!({})).await;
     assert_error(s, &b, 409, "insufficient_tokens");
 
     let res = app.http.get(format!("{}/metrics", app.base)).send().await.unwrap();

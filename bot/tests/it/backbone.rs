@@ -291,6 +291,7 @@ async fn start_deep_links_show_a_shared_skin_and_attribute_referrals_once() {
     let (_, opened) = app.post(open_path(), Some(&inviter), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let name = opened["item"]["marketHashName"].as_str().unwrap().to_owned();
+    app.share(&inviter, item).await;
 
     // A friend opens the shared skin's link: the public card, a button to the skin, a referral.
     app.fake().push_update(text_update(9101, "Fedor", "en", &format!("/start item_{item}_ref{code}")));

@@ -291,6 +291,12 @@ impl TestApp {
         fragbox::cli::grant(self.domain(), user_id, webapp_api::domain::Tokens::whole(tokens), "test", true).await.unwrap();
     }
 
+    /// Shares one of the player's skins (the share action): its public card shows it from now on.
+    pub async fn share(&self, token: &str, item: i64) {
+        let (s, b) = self.post("/api/v1/savePreparedInlineMessage", Some(token), serde_json::json!({"item_id": item})).await;
+        assert_eq!(s, reqwest::StatusCode::OK, "share: {b}");
+    }
+
     /// A bonus grant (what rewards and promo codes credit): skins won with it stay in the shop.
     pub async fn grant_bonus(&self, user_id: i64, tokens: i64) {
         fragbox::cli::grant(self.domain(), user_id, webapp_api::domain::Tokens::whole(tokens), "test", false).await.unwrap();

@@ -268,6 +268,9 @@ async fn another_users_item_is_untouchable() {
     // The public card shows the skin and the owner's first name only, to a link with the owner's code.
     let (_, me) = app.get("/api/v1/me", Some(&own)).await;
     let code = me["data"]["ref"].as_str().unwrap().to_owned();
+    let (s, b) = app.get(&format!("/api/v1/items/{item}/public?ref={code}"), None).await;
+    assert_error(s, &b, 404, "item_not_found");
+    app.share(&own, item).await;
     let (s, card) = app.get(&format!("/api/v1/items/{item}/public?ref={code}"), None).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(card["item"]["owner"], json!("Own"));

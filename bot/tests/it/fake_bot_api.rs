@@ -78,6 +78,17 @@ impl FakeBotApi {
         self.notify.notify_waiters();
     }
 
+    /// Delivers `update` again with the id it had (a webhook retry, a replay).
+    pub fn replay_update(&self, update: Value) {
+        self.inner.lock().unwrap().updates.push_back(update);
+        self.notify.notify_waiters();
+    }
+
+    /// The id the last pushed update got.
+    pub fn last_update_id(&self) -> i64 {
+        self.inner.lock().unwrap().next_update_id
+    }
+
     /// The next call of `method` gets this answer (queued scripts run once, in order).
     pub fn script(&self, method: &str, script: Script) {
         self.inner.lock().unwrap().scripts.entry(method.to_lowercase()).or_default().push_back(script);

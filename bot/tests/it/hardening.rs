@@ -458,6 +458,11 @@ async fn the_public_card_needs_the_owners_code_and_a_showable_item() {
     let (_, o1) = app.post(open_path(), Some(&t), json!({})).await;
     let (_, o2) = app.post(open_path(), Some(&t), json!({})).await;
     let (kept, sold) = (o1["item"]["id"].as_i64().unwrap(), o2["item"]["id"].as_i64().unwrap());
+    // Not shared yet: the owner's invite code alone walks none of their skins.
+    let (s, b) = app.get(&format!("/api/v1/items/{kept}/public?ref={code}"), None).await;
+    assert_error(s, &b, 404, "item_not_found");
+    app.share(&t, kept).await;
+    app.share(&t, sold).await;
     let (s, b) = app.get(&format!("/api/v1/items/{kept}/public?ref={code}"), None).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     assert_eq!(b["item"]["id"], json!(kept));

@@ -16,6 +16,7 @@ mod members;
 mod money;
 mod moving;
 mod operator;
+mod paid;
 mod payments;
 mod replicas;
 mod rewards;

@@ -42,7 +42,20 @@ async fn the_cli_grants_audits_and_resolves_withdrawals_on_the_live_database() {
     let (code, _) = fragbox(&app, &["grant", "600", "-99999", "--reason", "too much"]).await;
     assert_ne!(code, 0);
     assert_eq!(app.balance(600).await, 1250);
-    fragbox(&app, &["grant", "600", &(cheap_case_price() / 100).to_string(), "--reason", "cases"]).await;
+    // A bonus grant buys skins that stay in the shop; a paid one (compensation) may leave.
+    fragbox(&app, &["grant", "600", &(cheap_case_price() / 100).to_string(), "--reason", "bonus"]).await;
+    let (_, bonus) = app.post(open_path(), Some(&t), json!({})).await;
+    let bonus_item = bonus["item"]["id"].as_i64().unwrap();
+    assert_eq!(bonus["item"]["withdrawable"], json!(false), "{bonus}");
+    let (s, b) = app
+        .post(
+            &format!("/api/v1/user/item/{bonus_item}/request-withdrawal"),
+            Some(&t),
+            json!({"trade_url": "https://steamcommunity.com/tradeoffer/new/?partner=42&token=zz"}),
+        )
+        .await;
+    assert_error(s, &b, 409, "bonus_item");
+    fragbox(&app, &["grant", "600", &(cheap_case_price() / 100).to_string(), "--paid", "--reason", "cases"]).await;
     let (_, opened) = app.post(open_path(), Some(&t), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let url = "https://steamcommunity.com/tradeoffer/new/?partner=42&token=zz";

@@ -1,7 +1,7 @@
 //! `fragbox audit`: the invariants that must hold at every commit.
 
 use crate::domain::store::Pool;
-use crate::domain::DomainResult;
+use crate::domain::{DomainResult, Tokens};
 
 /// Each check is a query that returns offending rows as text; an empty report is a clean bill.
 const CHECKS: &[(&str, &str)] = &[
@@ -142,4 +142,74 @@ pub async fn run(pool: &Pool) -> DomainResult<Vec<String>> {
         }
     }
     Ok(problems)
+}
+
+/// Value that left against value paid, for one player (or the whole shop: `user_id` 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leakage {
+    pub user_id: i64,
+    /// Stars of purchases that stand (refunded ones do not count).
+    pub paid_stars: i64,
+    /// Paid tokens credited: purchases that stand and paid grants (compensation).
+    pub paid_tokens: Tokens,
+    /// Token value of skins sent to Steam.
+    pub sent: Tokens,
+    /// Token value of skins waiting in a withdrawal.
+    pub pending: Tokens,
+}
+
+impl Leakage {
+    /// More left (or is leaving) than was ever paid.
+    pub fn leaks(&self) -> bool {
+        self.sent.0 + self.pending.0 > self.paid_tokens.0
+    }
+}
+
+/// Per player who has withdrawn anything, and in total (last, `user_id` 0): what left as skins
+/// against what was paid. A shop can reconcile every balance and still give away more than it
+/// took in; this shows it.
+pub async fn leakage(pool: &Pool) -> DomainResult<Vec<Leakage>> {
+    let rows: Vec<(i64, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT u.id,
+                CAST(COALESCE((SELECT SUM(p.stars) FROM payments p WHERE p.user_id = u.id AND p.status = 'success'), 0) AS BIGINT),
+                CAST(COALESCE((SELECT SUM(p.tokens) FROM payments p WHERE p.user_id = u.id AND p.status = 'success'), 0)
+                   + COALESCE((SELECT SUM(l.amount) FROM ledger_entries l
+                               WHERE l.user_id = u.id AND l.reason LIKE 'grant:%' AND l.amount > 0 AND l.bonus_amount = 0), 0) AS BIGINT),
+                CAST(COALESCE((SELECT SUM(i.token_price) FROM inventory_items i WHERE i.user_id = u.id AND i.status = 'sent'), 0) AS BIGINT),
+                CAST(COALESCE((SELECT SUM(i.token_price) FROM inventory_items i WHERE i.user_id = u.id AND i.status = 'pending'), 0) AS BIGINT)
+         FROM users u
+         WHERE EXISTS (SELECT 1 FROM inventory_items i WHERE i.user_id = u.id AND i.status IN ('sent', 'pending'))
+         ORDER BY u.id",
+    )
+    .fetch_all(pool)
+    .await?;
+    let mut out: Vec<Leakage> = rows
+        .into_iter()
+        .map(|(user_id, paid_stars, paid, sent, pending)| Leakage {
+            user_id,
+            paid_stars,
+            paid_tokens: Tokens(paid),
+            sent: Tokens(sent),
+            pending: Tokens(pending),
+        })
+        .collect();
+    let (stars, tokens): (i64, i64) = sqlx::query_as(
+        "SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT), CAST(COALESCE(SUM(tokens), 0) AS BIGINT) FROM payments WHERE status = 'success'",
+    )
+    .fetch_one(pool)
+    .await?;
+    let (grants,): (i64,) = sqlx::query_as(
+        "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger_entries WHERE reason LIKE 'grant:%' AND amount > 0 AND bonus_amount = 0",
+    )
+    .fetch_one(pool)
+    .await?;
+    let total = Leakage {
+        user_id: 0,
+        paid_stars: stars,
+        paid_tokens: Tokens(tokens + grants),
+        sent: Tokens(out.iter().map(|l| l.sent.0).sum()),
+        pending: Tokens(out.iter().map(|l| l.pending.0).sum()),
+    };
+    out.push(total);
+    Ok(out)
 }

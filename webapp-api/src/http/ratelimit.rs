@@ -84,6 +84,8 @@ pub struct RateLimits {
     pub account_ip: Limit,
     /// Attempts at the dev gate's password.
     pub dev_gate_ip: Limit,
+    /// Reads of a shared skin's public card per client address (the one limited read).
+    pub public_card_ip: Limit,
 }
 
 impl Default for RateLimits {
@@ -107,6 +109,7 @@ impl Default for RateLimits {
             account_user: Limit::new(30, 60),
             account_ip: Limit::new(300, 60),
             dev_gate_ip: Limit::new(10, 60),
+            public_card_ip: Limit::new(60, 60),
         }
     }
 }
@@ -129,6 +132,7 @@ impl RateLimits {
         account_user: Limit::OFF,
         account_ip: Limit::OFF,
         dev_gate_ip: Limit::OFF,
+        public_card_ip: Limit::OFF,
     };
 }
 
@@ -223,10 +227,11 @@ pub enum Action {
     Telegram,
     Account,
     DevGate,
+    PublicCard,
 }
 
 impl Action {
-    const ALL: [Action; 9] = [
+    const ALL: [Action; 10] = [
         Action::SignIn,
         Action::Open,
         Action::Claim,
@@ -236,12 +241,13 @@ impl Action {
         Action::Telegram,
         Action::Account,
         Action::DevGate,
+        Action::PublicCard,
     ];
 
     /// Whether the action is also limited per signed-in player (signing in and the dev gate
     /// come before there is one).
     pub fn per_user(self) -> bool {
-        !matches!(self, Action::SignIn | Action::DevGate)
+        !matches!(self, Action::SignIn | Action::DevGate | Action::PublicCard)
     }
 
     /// `(per user, per address)`.
@@ -256,17 +262,20 @@ impl Action {
             Action::Telegram => (l.telegram_user, l.telegram_ip),
             Action::Account => (l.account_user, l.account_ip),
             Action::DevGate => (Limit::OFF, l.dev_gate_ip),
+            Action::PublicCard => (Limit::OFF, l.public_card_ip),
         }
     }
 }
 
 /// Which limited action a request is, from its method and route: every method but GET, HEAD
 /// and OPTIONS is limited (a write, or a call to Telegram); unlisted writes count as `Account`.
+/// One read is limited too, per address: a shared skin's public card, the only read anyone may
+/// make without signing in by guessing ids.
 pub fn action(method: &Method, route: &str) -> Option<Action> {
-    if method == Method::GET || method == Method::HEAD || method == Method::OPTIONS {
-        return None;
-    }
     let route = route.strip_prefix("/api/v1").unwrap_or(route);
+    if method == Method::GET || method == Method::HEAD || method == Method::OPTIONS {
+        return (route == "/items/{id}/public").then_some(Action::PublicCard);
+    }
     Some(match route {
         "/auth" => Action::SignIn,
         "/dev-gate" => Action::DevGate,

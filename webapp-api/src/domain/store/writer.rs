@@ -105,6 +105,8 @@ trait Work: Send {
     fn run(&mut self, conn: &mut Connection) -> bool;
     /// Answers the request once the batch has ended: `Err` when the batch did not commit.
     fn finish(self: Box<Self>, outcome: Result<(), DomainError>);
+    /// The store's "try again later" code of the work's own error, if it failed that way.
+    fn unavailable(&self) -> Option<&'static str>;
 }
 
 struct Pending<T, F> {
@@ -126,6 +128,13 @@ where
         let keep = result.is_ok();
         self.result = Some(result);
         keep
+    }
+
+    fn unavailable(&self) -> Option<&'static str> {
+        match &self.result {
+            Some(Err(DomainError::Database(e))) => crate::domain::store::unavailable(e),
+            _ => None,
+        }
     }
 
     fn finish(self: Box<Self>, outcome: Result<(), DomainError>) {
@@ -320,7 +329,13 @@ fn run_batch(conn: &mut Connection, mut batch: Vec<Box<dyn Work>>) -> bool {
         // requests already run in this batch lost their writes too, so none may be told it was
         // done.
         if conn.is_autocommit() {
-            fail_all(batch, &rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT), None));
+            // Answered as what made SQLite give up (a full disk, busy), so clients retry later.
+            let code = match job.unavailable() {
+                Some("storage_full") => rusqlite::ffi::SQLITE_FULL,
+                Some("busy") => rusqlite::ffi::SQLITE_BUSY,
+                _ => rusqlite::ffi::SQLITE_ABORT,
+            };
+            fail_all(batch, &rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None));
             return false;
         }
         let end = if keep { "RELEASE request" } else { "ROLLBACK TO request; RELEASE request" };
