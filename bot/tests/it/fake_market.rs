@@ -213,6 +213,14 @@ async fn handle(State(fake): State<FakeMarket>, Path(method): Path<String>, head
             let data = if data.is_empty() { json!([]) } else { Value::Object(data) };
             Json(json!({"success": true, "data": data})).into_response()
         }
+        "check-if-reversed-by-custom-id" => {
+            let known = fake.purchase(&one("custom_id").unwrap_or_default()).is_some();
+            if known {
+                Json(json!({"success": true})).into_response()
+            } else {
+                Json(json!({"success": false, "error": "Not found"})).into_response()
+            }
+        }
         "get-money" => {
             let inner = fake.inner.lock().unwrap();
             let money = format!("{}.{:03}", inner.money_mills / 1000, inner.money_mills % 1000).parse::<f64>().unwrap();

@@ -239,3 +239,15 @@ async fn requests_are_paced_across_tasks_sharing_the_adapter() {
     assert!(started.elapsed() >= Duration::from_millis(440), "10 calls at 20/s take 9 intervals: {:?}", started.elapsed());
     assert_eq!(fake.calls("get-money"), 10);
 }
+
+#[tokio::test]
+async fn a_reversal_check_is_asked_by_custom_id() {
+    let (fake, market) = setup().await;
+    assert!(matches!(market.buy(&purchase("wd-8-a", 550)).await, BuyOutcome::Bought { .. }));
+    fake.deliver("wd-8-a");
+
+    market.ask_reversal_check(&id("wd-8-a")).await.unwrap();
+
+    assert_eq!(fake.calls("check-if-reversed-by-custom-id"), 1);
+    assert!(matches!(market.ask_reversal_check(&id("wd-8-unknown")).await, Err(MarketError::Refused(_))));
+}

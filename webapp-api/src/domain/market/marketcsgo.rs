@@ -1,5 +1,5 @@
 //! market.csgo.com: the `Market` adapter (`buy-for`, `get-list-buy-info-by-custom-id`,
-//! `get-money`). Every call is a GET with `key` in the query and a `User-Agent` header (the
+//! `get-money`, `check-if-reversed-by-custom-id`). Every call is a GET with `key` in the query and a `User-Agent` header (the
 //! proxy in front refuses write calls without one). Normal errors come as HTTP 200 with
 //! `success: false`; any other status or a body that is not the market's JSON is a transport
 //! failure. Prices on the wire are thousandths of the account currency; they never leave here.
@@ -124,6 +124,14 @@ impl Market for MarketCsgo {
         Box::pin(async move {
             let body = self.get(self.url("get-money", &[])).await.map_err(transformers::Failure::into_error)?;
             transformers::balance(&body)
+        })
+    }
+
+    fn ask_reversal_check<'a>(&'a self, id: &'a CustomId) -> BoxFuture<'a, MarketResult<()>> {
+        Box::pin(async move {
+            let url = self.url("check-if-reversed-by-custom-id", &[("custom_id", id.as_str())]);
+            let body = self.get(url).await.map_err(transformers::Failure::into_error)?;
+            transformers::acknowledged(&body)
         })
     }
 }
@@ -377,6 +385,16 @@ mod transformers {
             MarketError::Unauthorized(text)
         } else {
             MarketError::Refused(text.chars().take(200).collect())
+        }
+    }
+
+    /// An answer that only says yes or no.
+    pub fn acknowledged(body: &[u8]) -> MarketResult<()> {
+        let envelope: wire::Envelope =
+            serde_json::from_slice(body).map_err(|_| MarketError::Unavailable("answer is not the market's JSON".into()))?;
+        match envelope.success {
+            Some(true) => Ok(()),
+            _ => Err(error_of(envelope.error.unwrap_or_default())),
         }
     }
 

@@ -238,6 +238,15 @@ pub trait Market: Send + Sync {
     fn statuses<'a>(&'a self, ids: &'a [CustomId]) -> BoxFuture<'a, MarketResult<HashMap<CustomId, PurchaseStatus>>>;
 
     fn balance(&self) -> BoxFuture<'_, MarketResult<Balance>>;
+
+    /// Asks the market to look again whether a delivered trade was reversed in Steam; the answer
+    /// shows later in `statuses`. Scarce (market.csgo.com allows about 100 a day): for a purchase
+    /// that looks stuck while it settles, never the only signal. A market without such a call
+    /// does nothing.
+    fn ask_reversal_check<'a>(&'a self, id: &'a CustomId) -> BoxFuture<'a, MarketResult<()>> {
+        let _ = id;
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// The look-up before a retry: `Some` if the market made the purchase under `id` (so it must not
