@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 mod common;
 mod fake_bot_api;
+mod fake_market;
 
 mod abuse;
 mod admin;
@@ -12,6 +13,7 @@ mod economy;
 mod edge;
 mod goods;
 mod hardening;
+mod market;
 mod members;
 mod money;
 mod moving;

@@ -14,6 +14,7 @@ pub mod goods;
 pub mod inventory;
 pub mod lang;
 pub mod ledger;
+pub mod market;
 pub mod money;
 pub mod notifications;
 pub mod payments;
