@@ -18,6 +18,7 @@ mod moving;
 mod operator;
 mod payments;
 mod replicas;
+mod reprice;
 mod rewards;
 mod statics;
 mod support;

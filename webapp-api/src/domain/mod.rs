@@ -17,6 +17,7 @@ pub mod ledger;
 pub mod money;
 pub mod notifications;
 pub mod payments;
+pub mod pricing;
 pub mod referrals;
 pub mod registration;
 pub mod rewards;

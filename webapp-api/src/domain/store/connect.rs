@@ -20,6 +20,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0006_hardening", include_str!("../../../../data/migrations/0006_hardening.sql")),
     ("0007_bot_updates", include_str!("../../../../data/migrations/0007_bot_updates.sql")),
     ("0008_item_instances", include_str!("../../../../data/migrations/0008_item_instances.sql")),
+    ("0010_admin_notices", include_str!("../../../../data/migrations/0010_admin_notices.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -32,6 +33,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0006_hardening", include_str!("../../../../data/migrations/postgres/0006_hardening.sql")),
     ("0007_bot_updates", include_str!("../../../../data/migrations/postgres/0007_bot_updates.sql")),
     ("0008_item_instances", include_str!("../../../../data/migrations/postgres/0008_item_instances.sql")),
+    ("0010_admin_notices", include_str!("../../../../data/migrations/postgres/0010_admin_notices.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.
