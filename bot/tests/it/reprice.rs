@@ -120,7 +120,7 @@ async fn fragbox(app: &TestApp, fake: &FakeSkinport, args: &[&str], env: &[(&str
         ("DATABASE_URL".into(), app.db_url()),
         ("CATALOG_DIR".into(), repo_root().join("data/catalog").display().to_string()),
         ("PRICE_FEED_URL".into(), fake.url.clone()),
-        ("PRICE_FEED_TIMEOUT_MS".into(), "500".into()),
+        ("PRICE_FEED_TIMEOUT_MS".into(), "10000".into()),
     ];
     envs.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let out = tokio::task::spawn_blocking(move || {
@@ -202,7 +202,7 @@ async fn a_broken_feed_changes_nothing() {
         ("zeros", Answer::Items(feed(|_, _| Some(Tokens(0))))),
     ] {
         fake.answer(answer);
-        let (code, out) = fragbox(&app, &fake, &["catalog", "reprice", "--accept"], &[]).await;
+        let (code, out) = fragbox(&app, &fake, &["catalog", "reprice", "--accept"], &[("PRICE_FEED_TIMEOUT_MS", "500")]).await;
         assert_ne!(code, 0, "{what}: {out}");
         assert!(out.contains("no price changed"), "{what}: {out}");
         assert_eq!(stored(&app).await, before, "{what}");
