@@ -291,6 +291,8 @@ async fn the_daily_run_holds_a_jump_and_tells_the_admins_in_the_bot() {
     fake.answer(Answer::Items(feed(move |k, p| Some(if k == up { Tokens(p.0 * 10) } else { p }))));
     let feed = Skinport::new(&fake.url, Duration::from_secs(5)).unwrap();
     let settings = Settings { tokens_per_usd: Tokens(10_000), accept_jumps: false, notify: vec![ADMIN_ID] };
+    let stats = crate::payments::say(&app, ADMIN_ID, "/stats", "Stats").await;
+    assert!(stats["text"].as_str().unwrap().contains("never repriced"), "{stats}");
 
     let outcome = pricing::daily_once(app.domain(), &app.domain().catalog, &feed, &settings).await.unwrap().expect("due");
     assert_eq!(outcome.held.len(), 1);
@@ -310,6 +312,8 @@ async fn the_daily_run_holds_a_jump_and_tells_the_admins_in_the_bot() {
     // Not due again within the day: no second request.
     assert!(pricing::daily_once(app.domain(), &app.domain().catalog, &feed, &settings).await.unwrap().is_none());
     assert_eq!(fake.requests(), 1);
+    let stats = crate::payments::say(&app, ADMIN_ID, "/stats", "Prices: market, repriced").await;
+    assert!(!stats["text"].as_str().unwrap().contains("never repriced"), "{stats}");
     app.stop().await;
 }
 

@@ -53,16 +53,17 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     }
     let status = if down.is_empty() { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     // Reported, not a readiness condition: a shop on its committed default prices still serves.
-    let repriced = match tokio::time::timeout(DB_CHECK_TIMEOUT, pricing::last_reprice(&state.domain.db)).await {
-        Ok(Ok(at)) => at,
-        _ => None,
+    let (prices, repriced) = match tokio::time::timeout(DB_CHECK_TIMEOUT, pricing::last_reprice(&state.domain.db)).await {
+        Ok(Ok(Some(at))) => ("market", Some(at)),
+        Ok(Ok(None)) => ("never repriced", None),
+        _ => ("unknown", None),
     };
     let body = json!({
         "ready": down.is_empty(),
         "database": if db_up { "up" } else { "down" },
         "bot": bot_state,
         "down": down,
-        "prices": if repriced.is_some() { "market" } else { "never repriced" },
+        "prices": prices,
         "repricedAt": repriced.and_then(|t| chrono::DateTime::from_timestamp(t, 0)).map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
     });
     (status, Json(body)).into_response()
