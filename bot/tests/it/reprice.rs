@@ -340,3 +340,27 @@ async fn a_return_to_player_outside_the_band_is_refused_naming_the_variable() {
     assert_eq!(fake.requests(), 0);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_server_started_after_a_reprice_serves_the_market_prices_and_keeps_them() {
+    let app = TestApp::demo().await;
+    let fake = FakeSkinport::start().await;
+    fake.answer(Answer::Items(feed(doubled)));
+    assert_eq!(fragbox(&app, &fake, &["catalog", "reprice"], &[]).await.0, 0);
+    let prices = stored(&app).await;
+    let served = pricing::served_catalog(&app.domain().db, &repo_root().join("data/catalog"), 9000).await.unwrap();
+
+    // The next start: its catalog upsert leaves the market prices alone and its store charges them.
+    let mut next = TestApp::start(Options { env: vec![("DATABASE_URL", app.db_url())], ..Options::default() }).await;
+    assert_eq!(stored(&next).await, prices);
+    let (_, list) = next.get("/api/v1/cases", None).await;
+    for c in list["data"].as_array().unwrap() {
+        let case = served.case(c["id"].as_str().unwrap()).unwrap();
+        assert_eq!(c["tokens"].as_f64(), Some(case.price.0 as f64 / 100.0), "{}", case.id);
+    }
+    // Not `next.stop()`: the database is the first app's, dropped by its own stop.
+    if let Some(r) = next.running.take() {
+        r.shutdown().await;
+    }
+    app.stop().await;
+}
