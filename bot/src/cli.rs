@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use webapp_api::domain::admin::{self, Actor};
+use webapp_api::domain::pricing;
 use webapp_api::domain::store;
 use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
@@ -87,8 +88,16 @@ pub enum Command {
 
 #[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
 pub enum CatalogCommand {
-    /// Per case: price, expected value, return-to-player, odds. Exit 1 outside the 80-92 % band.
+    /// Per case: price, expected value, return-to-player, odds. Exit 1 outside the 80-95 % band.
     Check,
+    /// Set every variant's price from the market feed (PRICE_FEED_URL), one request; case prices
+    /// follow at CASE_RTP. A change over x3 is held unless --accept. Servers charge the new
+    /// prices from their next start.
+    Reprice {
+        /// Apply changes over x3 too (after checking them).
+        #[arg(long)]
+        accept: bool,
+    },
 }
 
 #[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
@@ -128,9 +137,12 @@ impl Command {
     /// exist: an operator's typo must never create an empty shop. Every new command answers here.
     pub fn needs_shop(&self) -> bool {
         match self {
-            Command::Grant { .. } | Command::Audit | Command::Withdrawals { .. } | Command::Maintenance { .. } | Command::Backup { .. } => {
-                true
-            }
+            Command::Grant { .. }
+            | Command::Audit
+            | Command::Withdrawals { .. }
+            | Command::Maintenance { .. }
+            | Command::Backup { .. }
+            | Command::Catalog { command: CatalogCommand::Reprice { .. } } => true,
             // `serve` creates a new shop on purpose; `catalog check` reads files only;
             // `migrate-db` names its own databases and checks them itself.
             Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => false,
@@ -152,7 +164,7 @@ pub async fn run(config: &Config, command: Command) -> Result<i32, String> {
     }
     let domain = match &command {
         Command::Serve => return Err("`serve` is not an operator command".into()),
-        Command::Catalog { command: CatalogCommand::Check } => return catalog_check(config),
+        Command::Catalog { command: CatalogCommand::Check } => return catalog_check(config).await,
         Command::MigrateDb { from, to } => return migrate_db(from, to).await,
         _ => crate::build_domain(
             config,
@@ -271,16 +283,68 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             println!("{}", store::backup::backup(&domain.db, &config.database_url, file).await?);
             Ok(0)
         }
+        Command::Catalog { command: CatalogCommand::Reprice { accept } } => reprice(config, domain, accept).await,
         Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => Err("not a command on the shop's database".into()),
     }
 }
 
-fn catalog_check(config: &Config) -> Result<i32, String> {
-    let catalog = load_catalog(config)?;
+/// `fragbox catalog check`: the files at CASE_RTP, with the market prices a reprice stored when
+/// DATABASE_URL holds a shop (the prices that shop serves).
+async fn catalog_check(config: &Config) -> Result<i32, String> {
+    let catalog = match existing_shop(&config.database_url).await {
+        Ok(()) => {
+            let (pool, _) = crate::open_store(config).await?;
+            let served = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp).await;
+            pool.close().await;
+            served?
+        }
+        Err(_) => load_catalog(config)?,
+    };
     let (report, ok) = catalog.check_report();
     print!("{report}");
-    println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-92 % band" });
+    println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-95 % band" });
     Ok(if ok { 0 } else { 1 })
+}
+
+/// `fragbox catalog reprice [--accept]`: one request to the feed, the prices written (or
+/// nothing, on a bad answer), then the case prices the shop will serve.
+async fn reprice(config: &Config, domain: &Domain, accept: bool) -> Result<i32, String> {
+    let feed = pricing::skinport::Skinport::new(&config.price_feed_url, std::time::Duration::from_millis(config.price_feed_timeout_ms))?;
+    let settings = pricing::Settings { tokens_per_usd: config.tokens_per_usd, accept_jumps: accept, notify: Vec::new() };
+    let outcome = pricing::reprice(domain, &domain.catalog, &feed, &settings).await.map_err(|e| format!("reprice: {e}"))?;
+    for c in &outcome.applied {
+        println!("set  {:<60} {:>10} -> {:>10}", c.market_hash_name, c.old.to_string(), c.new.to_string());
+    }
+    for c in &outcome.held {
+        println!("HELD {:<60} {:>10} -> {:>10} (over x{})", c.market_hash_name, c.old.to_string(), c.new.to_string(), pricing::JUMP_FACTOR);
+    }
+    const SHOWN: usize = 20;
+    for name in outcome.missing.iter().take(SHOWN) {
+        println!("kept {name} (the feed has no price for it)");
+    }
+    if outcome.missing.len() > SHOWN {
+        println!("kept {} more without a market price", outcome.missing.len() - SHOWN);
+    }
+    let catalog = pricing::served_catalog(&domain.db, &config.catalog_dir, config.case_rtp).await?;
+    for c in &catalog.cases {
+        let rtp = catalog.rtp_bp(c);
+        println!("case {:<24} price {:>10}  RTP {}.{:02} %", c.id, c.price.to_string(), rtp / 100, rtp % 100);
+    }
+    println!(
+        "reprice: {} set, {} unchanged, {} held, {} kept without a market price; servers charge the new prices from their next start",
+        outcome.applied.len(),
+        outcome.unchanged,
+        outcome.held.len(),
+        outcome.missing.len()
+    );
+    if !outcome.held.is_empty() {
+        println!(
+            "{} change(s) over x{} held: check them, then run `fragbox catalog reprice --accept`",
+            outcome.held.len(),
+            pricing::JUMP_FACTOR
+        );
+    }
+    Ok(if catalog.check_report().1 { 0 } else { 1 })
 }
 
 /// Refuses a DATABASE_URL that holds no shop, and creates nothing while looking
@@ -321,7 +385,7 @@ async fn migrate_db(from: &str, to: &str) -> Result<i32, String> {
 }
 
 fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {
-    webapp_api::domain::catalog::Catalog::load(&config.catalog_dir).map_err(|e| format!("catalog: {e}"))
+    webapp_api::domain::catalog::Catalog::load_with_rtp(&config.catalog_dir, config.case_rtp).map_err(|e| format!("catalog: {e}"))
 }
 
 /// `fragbox grant`: the same rule the bot's `/grant` uses, run as the CLI operator.

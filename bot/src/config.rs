@@ -11,6 +11,8 @@ use std::path::PathBuf;
 
 use clap::builder::{BoolishValueParser, RangedI64ValueParser, RangedU64ValueParser};
 use clap::{ArgAction, Args, FromArgMatches, ValueEnum};
+use webapp_api::domain::catalog::{RTP_MAX_BP, RTP_MIN_BP};
+use webapp_api::domain::Tokens;
 use webapp_api::http::metrics::MetricsAccess;
 use webapp_api::http::ratelimit::{IpNet, Limit, RateLimits};
 
@@ -178,6 +180,21 @@ pub struct Config {
     /// Open HTTP connections per client address (an IPv6 /64 counts as one address).
     #[arg(long, env = "HTTP_MAX_CONNECTIONS_PER_IP", default_value_t = 256, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub http_max_connections_per_ip: usize,
+    /// The market price feed: Skinport's /v1/items (or a compatible server).
+    #[arg(long, env = "PRICE_FEED_URL", default_value = "https://api.skinport.com/v1/items", value_parser = a_url)]
+    pub price_feed_url: String,
+    /// How long a reprice waits for the price feed's answer, in ms.
+    #[arg(long, env = "PRICE_FEED_TIMEOUT_MS", default_value_t = 30_000, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    pub price_feed_timeout_ms: u64,
+    /// Tokens per US dollar when market prices become token prices (at most 2 decimals).
+    #[arg(long, env = "TOKENS_PER_USD", default_value = "100", value_parser = a_rate)]
+    pub tokens_per_usd: Tokens,
+    /// Return to player computed case prices aim at: 0.80-0.95.
+    #[arg(long, env = "CASE_RTP", default_value = "0.90", value_parser = a_case_rtp)]
+    pub case_rtp: i64,
+    /// true reprices from PRICE_FEED_URL once a day inside the process; default true with a bot token, false in demo mode.
+    #[arg(long, env = "REPRICE_DAILY", action = ArgAction::Set, value_parser = BoolishValueParser::new())]
+    pub reprice_daily: Option<bool>,
 
     /// Built by [`Config::finish`] from the `RATE_LIMIT*` settings.
     #[arg(skip)]
@@ -224,6 +241,24 @@ const RESERVED_PATHS: &[&str] = &["/api", "/healthz", "/readyz", "/metrics", "/c
 
 fn a_url(s: &str) -> Result<String, String> {
     url::Url::parse(s.trim()).map(|_| s.trim().to_owned()).map_err(|_| format!("not a URL: {s:?}"))
+}
+
+fn a_rate(s: &str) -> Result<Tokens, String> {
+    Tokens::parse(s.trim()).filter(|t| t.0 > 0).ok_or_else(|| format!("not a positive number with at most 2 decimals: {s:?}"))
+}
+
+/// `CASE_RTP` as basis points: `0.90` -> 9000; accepted 0.80-0.95.
+fn a_case_rtp(s: &str) -> Result<i64, String> {
+    let refused = || format!("{s:?}: give a return to player from 0.80 to 0.95, e.g. 0.90");
+    let (whole, frac) = s.trim().split_once('.').unwrap_or((s.trim(), ""));
+    if whole != "0" || frac.is_empty() || frac.len() > 4 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(refused());
+    }
+    let bp: i64 = format!("{frac:0<4}").parse().map_err(|_| refused())?;
+    if !(RTP_MIN_BP..=RTP_MAX_BP).contains(&bp) {
+        return Err(refused());
+    }
+    Ok(bp)
 }
 
 fn admin_ids(s: &str) -> Result<Vec<i64>, String> {
@@ -410,6 +445,11 @@ impl Config {
         self.bot_token.is_none()
     }
 
+    /// Whether the daily reprice runs in this process: `REPRICE_DAILY`, else on with a bot token.
+    pub fn reprice_daily(&self) -> bool {
+        self.reprice_daily.unwrap_or(!self.demo())
+    }
+
     /// The public URL of the mini app (`http://<BIND_ADDR>` unless `WEBAPP_URL` says otherwise).
     pub fn webapp_url(&self) -> String {
         self.webapp_url.clone().unwrap_or_else(|| format!("http://{}", self.bind_addr))
@@ -529,6 +569,32 @@ mod tests {
         let with_token = cfg(&[("BIND_ADDR", "0.0.0.0:8080"), ("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io")]);
         assert!(with_token.unwrap().demo_exposure().is_none());
         assert!(cfg(&[("DEMO_PUBLIC", "maybe")]).unwrap_err().0.contains("DEMO_PUBLIC"));
+    }
+
+    #[test]
+    fn pricing_settings_have_defaults_and_refuse_a_return_outside_the_band() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!((c.case_rtp, c.tokens_per_usd, c.reprice_daily()), (9000, Tokens(10_000), false));
+        assert_eq!(c.price_feed_url, "https://api.skinport.com/v1/items");
+        let with_token = cfg(&[("TELEGRAM_BOT_TOKEN", "1:x"), ("WEBAPP_URL", "https://x.io")]).unwrap();
+        assert!(with_token.reprice_daily());
+        assert!(cfg(&[("REPRICE_DAILY", "true")]).unwrap().reprice_daily());
+        assert_eq!(cfg(&[("CASE_RTP", "0.8")]).unwrap().case_rtp, 8000);
+        assert_eq!(cfg(&[("CASE_RTP", "0.95")]).unwrap().case_rtp, 9500);
+        assert_eq!(cfg(&[("TOKENS_PER_USD", "150.5")]).unwrap().tokens_per_usd, Tokens(15_050));
+        for (k, v) in [
+            ("CASE_RTP", "0.5"),
+            ("CASE_RTP", "0.96"),
+            ("CASE_RTP", "90"),
+            ("CASE_RTP", "1.0"),
+            ("TOKENS_PER_USD", "0"),
+            ("TOKENS_PER_USD", "cheap"),
+            ("PRICE_FEED_URL", "nowhere"),
+            ("REPRICE_DAILY", "sometimes"),
+        ] {
+            let err = cfg(&[(k, v)]).unwrap_err();
+            assert!(err.0.contains(k), "{k}={v}: {}", err.0);
+        }
     }
 
     #[test]

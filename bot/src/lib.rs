@@ -19,7 +19,7 @@ use webapp_api::domain::catalog::Catalog;
 use webapp_api::domain::clock::{random_hex, Clock, OsRandom, SystemClock};
 use webapp_api::domain::demo::DemoTelegram;
 use webapp_api::domain::telegram::Telegram;
-use webapp_api::domain::{store, Domain, DomainConfig};
+use webapp_api::domain::{pricing, store, Domain, DomainConfig};
 use webapp_api::http::{self, HttpConfig};
 
 pub use config::Config;
@@ -31,7 +31,8 @@ pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::store::P
         .await
         .map_err(|e| format!("DATABASE_URL ({}): {e}", config::redact_password(&config.database_url)))?;
     store::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
-    let catalog = Catalog::load(&config.catalog_dir).map_err(|e| format!("CATALOG_DIR: {e}"))?;
+    // Market prices a reprice stored win over the committed defaults (read at start only).
+    let catalog = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp).await?;
     Ok((pool, catalog))
 }
 
@@ -131,7 +132,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     let (pool, catalog) = open_store(&config).await?;
     catalog.upsert(&pool).await.map_err(|e| format!("catalog upsert: {e}"))?;
     if !catalog.check_report().1 {
-        tracing::warn!("a case is outside the 80-92 % return band: run `fragbox catalog check`");
+        tracing::warn!("a case is outside the 80-95 % return band: run `fragbox catalog check`");
     }
 
     let bot = match &config.bot_token {
@@ -174,6 +175,12 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     let rx = stop_rx.clone();
     tasks.push(tokio::spawn(serve::serve(listener, app, serve::Limits::from_config(&config), stopped(rx))));
     tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url(), stopped(stop_rx.clone()))));
+    if config.reprice_daily() {
+        let timeout = std::time::Duration::from_millis(config.price_feed_timeout_ms);
+        let feed = pricing::skinport::Skinport::new(&config.price_feed_url, timeout)?;
+        let settings = pricing::Settings { tokens_per_usd: config.tokens_per_usd, accept_jumps: false, notify: config.admin_ids.clone() };
+        tasks.push(tokio::spawn(pricing::run_daily(domain.clone(), Box::new(feed), settings, stopped(stop_rx.clone()))));
+    }
 
     if let Some(bot) = bot {
         let bot_runtime = runtime::BotRuntime {

@@ -4,7 +4,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use webapp_api::domain::telegram::{Button, TelegramError};
-use webapp_api::domain::{notifications, tickets};
+use webapp_api::domain::{notifications, pricing, tickets};
 use webapp_api::domain::{users, Domain};
 
 use crate::texts;
@@ -46,6 +46,17 @@ pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, weba
                 held.push(key);
                 tickets::forward_failed(domain, &f, &e.to_string(), false).await?
             }
+        }
+    }
+    // Admin notices that belong to no ticket (a reprice that held price jumps).
+    for n in pricing::claim_due_notices(domain, 50).await? {
+        match domain.telegram.send_message(n.admin_chat_id, n.body.clone(), None).await {
+            Ok(_) => {
+                pricing::notice_sent(domain, n.id).await?;
+                sent += 1;
+            }
+            Err(TelegramError::Blocked(why)) => pricing::notice_failed(domain, &n, &why, true).await?,
+            Err(e) => pricing::notice_failed(domain, &n, &e.to_string(), false).await?,
         }
     }
     for p in notifications::claim_due(domain, 50).await? {

@@ -576,6 +576,14 @@ pub mod admin {
         if s.cases.is_empty() {
             out.push_str(&t(lang, "\n(открытий ещё нет)", "\n(no opens yet)"));
         }
+        let repriced =
+            s.repriced_at.and_then(|at| chrono::DateTime::from_timestamp(at, 0)).map(|at| at.format("%Y-%m-%d %H:%M UTC").to_string());
+        out.push_str(&match (repriced, ru) {
+            (None, true) => "\n\nЦены: по умолчанию (рыночной переоценки ещё не было)".to_owned(),
+            (None, false) => "\n\nPrices: defaults (never repriced)".to_owned(),
+            (Some(at), true) => format!("\n\nЦены: рыночные, переоценка {at}"),
+            (Some(at), false) => format!("\n\nPrices: market, repriced {at}"),
+        });
         for c in &s.cases {
             let expected = c.expected_rtp_bp.map(bp).unwrap_or_else(|| "?".into());
             out.push_str(&if ru {

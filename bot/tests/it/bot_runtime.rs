@@ -109,7 +109,7 @@ async fn the_bot_comes_up_when_telegram_comes_back_after_an_unreachable_start() 
 
     assert!(eventually(Duration::from_secs(10), || async { readyz(&app).await.0 == StatusCode::OK }).await);
     let (_, b) = readyz(&app).await;
-    assert_eq!(b, json!({"ready": true, "database": "up", "bot": "up", "down": []}));
+    assert_eq!(b, json!({"ready": true, "database": "up", "bot": "up", "down": [], "prices": "never repriced", "repricedAt": null}));
     assert_eq!(bot_up_gauge(&app).await, "fragbox_bot_up 1");
     app.stop().await;
 }
@@ -143,7 +143,7 @@ async fn readiness_names_the_database_when_it_does_not_answer() {
     let app = TestApp::demo().await;
     let (s, b) = readyz(&app).await;
     assert_eq!(s, StatusCode::OK, "{b}");
-    assert_eq!(b, json!({"ready": true, "database": "up", "bot": "off", "down": []}));
+    assert_eq!(b, json!({"ready": true, "database": "up", "bot": "off", "down": [], "prices": "never repriced", "repricedAt": null}));
     app.domain().db.close().await;
     let (s, b) = readyz(&app).await;
     assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{b}");

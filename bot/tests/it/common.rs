@@ -215,7 +215,10 @@ impl TestApp {
         }
         .expect("app starts");
         let base = format!("http://{}", running.addr);
-        TestApp { base, running: Some(running), fake, http: reqwest::Client::new(), dir, token, db_url }
+        // The price feed's connector turns reqwest's `brotli` feature on for the whole build; the
+        // tests read the server's own `Content-Encoding`, so this client decodes nothing itself.
+        let http = reqwest::Client::builder().no_brotli().build().unwrap();
+        TestApp { base, running: Some(running), fake, http, dir, token, db_url }
     }
 
     pub fn domain(&self) -> &Domain {

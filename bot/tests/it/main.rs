@@ -21,6 +21,7 @@ mod operator;
 mod paid;
 mod payments;
 mod replicas;
+mod reprice;
 mod rewards;
 mod statics;
 mod support;

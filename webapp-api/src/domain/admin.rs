@@ -154,6 +154,8 @@ pub struct Stats {
     pub open_tickets: i64,
     pub pending_withdrawals: i64,
     pub cases: Vec<CaseStats>,
+    /// When the last market reprice ran (unix seconds); `None`: never repriced (default prices).
+    pub repriced_at: Option<i64>,
 }
 
 pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
@@ -214,8 +216,10 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
             dropped: Tokens(dropped),
         })
         .collect();
+    let repriced_at = crate::domain::pricing::last_reprice(&domain.db).await?;
     audit_read(domain, actor, "stats", "").await?;
     Ok(Stats {
+        repriced_at,
         users,
         opens_today,
         opens_total,

@@ -18,6 +18,7 @@ pub mod market;
 pub mod money;
 pub mod notifications;
 pub mod payments;
+pub mod pricing;
 pub mod referrals;
 pub mod registration;
 pub mod rewards;

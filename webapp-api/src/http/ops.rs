@@ -14,7 +14,7 @@ use prometheus_client::encoding::prometheus_text;
 use serde_json::json;
 use subtle::ConstantTimeEq;
 
-use crate::domain::DomainError;
+use crate::domain::{pricing, DomainError};
 use crate::http::error::ApiError;
 use crate::http::extract;
 use crate::http::metrics::MetricsAccess;
@@ -52,11 +52,19 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
         down.push("bot");
     }
     let status = if down.is_empty() { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    // Reported, not a readiness condition: a shop on its committed default prices still serves.
+    let (prices, repriced) = match tokio::time::timeout(DB_CHECK_TIMEOUT, pricing::last_reprice(&state.domain.db)).await {
+        Ok(Ok(Some(at))) => ("market", Some(at)),
+        Ok(Ok(None)) => ("never repriced", None),
+        _ => ("unknown", None),
+    };
     let body = json!({
         "ready": down.is_empty(),
         "database": if db_up { "up" } else { "down" },
         "bot": bot_state,
         "down": down,
+        "prices": prices,
+        "repricedAt": repriced.and_then(|t| chrono::DateTime::from_timestamp(t, 0)).map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
     });
     (status, Json(body)).into_response()
 }

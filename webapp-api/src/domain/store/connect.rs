@@ -21,6 +21,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0007_bot_updates", include_str!("../../../../data/migrations/0007_bot_updates.sql")),
     ("0008_item_instances", include_str!("../../../../data/migrations/0008_item_instances.sql")),
     ("0010_paid_value", include_str!("../../../../data/migrations/0010_paid_value.sql")),
+    ("0011_admin_notices", include_str!("../../../../data/migrations/0011_admin_notices.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -34,6 +35,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0007_bot_updates", include_str!("../../../../data/migrations/postgres/0007_bot_updates.sql")),
     ("0008_item_instances", include_str!("../../../../data/migrations/postgres/0008_item_instances.sql")),
     ("0010_paid_value", include_str!("../../../../data/migrations/postgres/0010_paid_value.sql")),
+    ("0011_admin_notices", include_str!("../../../../data/migrations/postgres/0011_admin_notices.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.

@@ -23,11 +23,14 @@
 //!   PostgreSQL;
 //! - `claim_suffix`: `FOR UPDATE SKIP LOCKED` on PostgreSQL so outbox senders on several replicas
 //!   never pick the same row;
+//! - `try_lease`: one holder at a time of a named job across replicas (PostgreSQL: a session
+//!   advisory lock on a connection of its own; SQLite: one process, nothing to take);
 //! - `backup`, and `transfer` (moving a shop from an SQLite file to PostgreSQL).
 pub mod backup;
 mod connect;
 mod dialect;
 pub mod exec;
+mod lease;
 mod shop;
 pub mod transfer;
 mod txn;
@@ -36,6 +39,7 @@ pub mod writer;
 pub use connect::{is_unique_violation, migrate, migrations, open, open_sized, open_with, unavailable};
 pub use dialect::{Conn, Db, Dialect, Pool};
 pub use exec::{query, BoxFuture, Exec, Param, Query, Value};
+pub use lease::{try_lease, Lease};
 pub use shop::existing_shop;
 pub use txn::{begin_write, begin_write_for, claim_suffix, lock_key, lock_users, locks_rows, write_turn, Tx};
 pub use writer::{WriteFn, Writer};

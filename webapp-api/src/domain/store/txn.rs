@@ -178,7 +178,7 @@ pub async fn lock_key(tx: &mut dyn Exec, key: &str) -> DomainResult<()> {
 }
 
 /// A stable 63-bit key for a lock name (FNV-1a).
-fn advisory_key(key: &str) -> i64 {
+pub(super) fn advisory_key(key: &str) -> i64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in key.bytes() {
         h ^= u64::from(b);
