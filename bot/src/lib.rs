@@ -179,6 +179,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
         }
     }));
     tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url.clone(), stopped(stop_rx.clone()))));
+    tasks.push(tokio::spawn(webapp_api::domain::feed::run(domain.clone(), stopped(stop_rx.clone()))));
 
     if let Some(bot) = bot {
         let bot_runtime = runtime::BotRuntime {

@@ -9,6 +9,7 @@ mod backbone;
 mod bot_runtime;
 mod crash;
 mod economy;
+mod feed;
 mod hardening;
 mod members;
 mod money;

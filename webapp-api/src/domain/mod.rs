@@ -9,6 +9,7 @@ pub mod clock;
 pub mod demo;
 pub mod error;
 pub mod fair;
+pub mod feed;
 pub mod inventory;
 pub mod lang;
 pub mod ledger;
@@ -72,6 +73,8 @@ pub struct Domain {
     /// The store's writer thread (group commit), through which every write runs when the store
     /// has one (`store::Writer::start`); `None` otherwise.
     pub writer: Option<Arc<Writer>>,
+    /// The live drop feed's hub of this process (`feed`).
+    pub feed: Arc<feed::Hub>,
 }
 
 impl Domain {
@@ -94,6 +97,7 @@ impl Domain {
             telegram,
             sessions: Arc::new(auth::SessionCache::default()),
             maintenance: Arc::new(settings::MaintenanceCache::default()),
+            feed: Arc::default(),
         }
     }
 

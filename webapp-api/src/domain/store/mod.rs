@@ -24,8 +24,11 @@
 //! - `claim_suffix`: `FOR UPDATE SKIP LOCKED` on PostgreSQL so outbox senders on several replicas
 //!   never pick the same row;
 //! - `backup`, and `transfer` (moving a shop from an SQLite file to PostgreSQL).
+//! - `notify`: how a live-feed drop reaches every process (in-process on SQLite, `LISTEN/NOTIFY`
+//!   on PostgreSQL).
 pub mod backup;
 pub mod exec;
+pub mod notify;
 pub mod transfer;
 pub mod writer;
 
@@ -92,6 +95,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0005_money_integrity", include_str!("../../../../data/migrations/0005_money_integrity.sql")),
     ("0006_hardening", include_str!("../../../../data/migrations/0006_hardening.sql")),
     ("0007_bot_updates", include_str!("../../../../data/migrations/0007_bot_updates.sql")),
+    ("0009_feed", include_str!("../../../../data/migrations/0009_feed.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -103,6 +107,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0005_money_integrity", include_str!("../../../../data/migrations/postgres/0005_money_integrity.sql")),
     ("0006_hardening", include_str!("../../../../data/migrations/postgres/0006_hardening.sql")),
     ("0007_bot_updates", include_str!("../../../../data/migrations/postgres/0007_bot_updates.sql")),
+    ("0009_feed", include_str!("../../../../data/migrations/postgres/0009_feed.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.
