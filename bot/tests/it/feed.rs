@@ -246,3 +246,14 @@ async fn a_listener_that_loses_its_connection_catches_up_from_the_table() {
     assert!(feed.next(Duration::from_secs(3)).await.is_some(), "the drop arrives after the listener is back");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_feed_as_an_event_stream() {
+    let app = TestApp::demo().await;
+    let (s, doc) = app.get("/api/v1/openapi.json", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let ok = &doc["paths"]["/feed"]["get"]["responses"]["200"]["content"];
+    assert!(ok.get("text/event-stream").is_some(), "{ok}");
+    assert!(doc["paths"]["/settings/feed"]["put"].is_object());
+    app.stop().await;
+}
