@@ -26,13 +26,14 @@
 //! with N, filled by real sign-ins of players holding 10 sessions each (SQLite).
 //!
 //! With `--feed N` it measures the live drop feed instead (`feed_bench`): N open
-//! `GET /api/v1/feed` connections, `--opens M` opens (default 50) fired one every 100 ms, each
+//! `GET /api/v1/feed` connections, `--opens M` opens (default 50) fired one every `--every MS`
+//! milliseconds (default 100: drops arrive one at a time, as players open them), each
 //! drop's delivery latency to every connection (from the moment its open was sent) and the
 //! server's peak RSS.
 //!
 //! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]
 //!                      [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
-//!                      [--only cases] [--feed N [--opens M]]
+//!                      [--only cases] [--feed N [--opens M] [--every MS]]
 //! `--postgres-url`: a server where the user may CREATE DATABASE (scripts/bench.sh starts one).
 //! Run from the repository root (it reads data/catalog), release build: scripts/bench.sh.
 use std::io::{BufRead, BufReader};
@@ -75,6 +76,8 @@ struct Args {
     feed: Option<usize>,
     /// Opens fired while the feed connections listen (`--opens`).
     feed_opens: usize,
+    /// Between two opens of the feed benchmark (`--every`, milliseconds).
+    feed_every: Duration,
 }
 
 fn args() -> Res<Args> {
@@ -91,6 +94,7 @@ fn args() -> Res<Args> {
         only_cases: false,
         feed: None,
         feed_opens: 50,
+        feed_every: Duration::from_millis(100),
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -114,6 +118,7 @@ fn args() -> Res<Args> {
             "--pool" => a.pool = Some(v.parse().map_err(|_| "--pool: a number")?),
             "--only" if v == "cases" => a.only_cases = true,
             "--feed" => a.feed = Some(v.parse().map_err(|_| "--feed: a number of connections")?),
+            "--every" => a.feed_every = Duration::from_millis(v.parse().ok().filter(|n| *n >= 1).ok_or("--every: milliseconds >= 1")?),
             "--opens" => a.feed_opens = v.parse().ok().filter(|n| *n >= 1).ok_or("--opens: a number >= 1")?,
             other => return Err(format!("unknown argument {other}")),
         }
@@ -819,8 +824,6 @@ async fn only_cases(a: &Args, dir: &Path, db_url: &str) -> Res<()> {
 /// players behind many addresses would be, so a per-address connection cap sees a few dozen
 /// each rather than thousands from one.
 const FEED_SOURCES: usize = 100;
-/// Between two opens of the feed benchmark: drops arrive one at a time, as players open.
-const FEED_OPEN_EVERY: Duration = Duration::from_millis(100);
 
 /// One feed connection: `GET /api/v1/feed` over a raw socket bound to `source`; sends `()` on
 /// `ready` once the answer's head arrived, then records when each event id arrives until `stop`.
@@ -882,7 +885,7 @@ async fn feed_bench(a: &Args, n: usize, dir: &Path, db_url: &str) -> Res<()> {
         "fragbox-bench --feed {n}: store {:?}, {} opens one every {} ms, {cores} cores shared by server and clients",
         a.store,
         a.feed_opens,
-        FEED_OPEN_EVERY.as_millis()
+        a.feed_every.as_millis()
     );
     std::fs::create_dir_all(dir.join("dist")).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
@@ -947,7 +950,7 @@ async fn feed_bench(a: &Args, n: usize, dir: &Path, db_url: &str) -> Res<()> {
                 eprintln!("open {k}: {e}");
             }
         }
-        tokio::time::sleep_until((at + FEED_OPEN_EVERY).into()).await;
+        tokio::time::sleep_until((at + a.feed_every).into()).await;
     }
     // Late deliveries count (as latency) until this grace ends.
     tokio::time::sleep(Duration::from_secs(3)).await;
@@ -1010,7 +1013,7 @@ fn main() {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]\n                     [--only cases] [--feed N [--opens M]]"
+                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]\n                     [--only cases] [--feed N [--opens M] [--every MS]]"
             );
             std::process::exit(2);
         }
