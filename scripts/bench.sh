@@ -6,6 +6,8 @@
 #
 # Usage: scripts/bench.sh [--store sqlite|postgres] [--replicas N] [--postgres-url URL]
 #                         [--pool N] [--duration SECS] [--conns N] [--users N]
+#        scripts/bench.sh --feed N [--opens M] [--every MS]   (the live feed: N open SSE connections, each
+#                         drop's delivery latency to all of them, and the server's peak RSS)
 # --store postgres without --postgres-url (or FRAGBOX_BENCH_POSTGRES_URL) starts a throwaway
 # PostgreSQL cluster (default settings: fsync and synchronous_commit on) and removes it after.
 set -euo pipefail

@@ -25,9 +25,15 @@
 //! already at their session cap, so each sign-in also ends one) with 10 000 live sessions and
 //! with N, filled by real sign-ins of players holding 10 sessions each (SQLite).
 //!
+//! With `--feed N` it measures the live drop feed instead (`feed_bench`): N open
+//! `GET /api/v1/feed` connections, `--opens M` opens (default 50) fired one every `--every MS`
+//! milliseconds (default 100: drops arrive one at a time, as players open them), each
+//! drop's delivery latency to every connection (from the moment its open was sent) and the
+//! server's peak RSS.
+//!
 //! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]
 //!                      [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
-//!                      [--only cases]
+//!                      [--only cases] [--feed N [--opens M] [--every MS]]
 //! `--postgres-url`: a server where the user may CREATE DATABASE (scripts/bench.sh starts one).
 //! Run from the repository root (it reads data/catalog), release build: scripts/bench.sh.
 use std::io::{BufRead, BufReader};
@@ -67,6 +73,12 @@ struct Args {
     pool: Option<u32>,
     /// `--only cases`: only (c), no raw bound (to profile the read path alone).
     only_cases: bool,
+    /// `--feed N`: N open feed connections instead of the workloads.
+    feed: Option<usize>,
+    /// Opens fired while the feed connections listen (`--opens`).
+    feed_opens: usize,
+    /// Between two opens of the feed benchmark (`--every`, milliseconds).
+    feed_every: Duration,
 }
 
 fn args() -> Res<Args> {
@@ -81,6 +93,9 @@ fn args() -> Res<Args> {
         postgres_url: std::env::var("FRAGBOX_BENCH_POSTGRES_URL").ok(),
         pool: None,
         only_cases: false,
+        feed: None,
+        feed_opens: 50,
+        feed_every: Duration::from_millis(100),
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -103,6 +118,9 @@ fn args() -> Res<Args> {
             "--postgres-url" => a.postgres_url = Some(v),
             "--pool" => a.pool = Some(v.parse().map_err(|_| "--pool: a number")?),
             "--only" if v == "cases" => a.only_cases = true,
+            "--feed" => a.feed = Some(v.parse().map_err(|_| "--feed: a number of connections")?),
+            "--every" => a.feed_every = Duration::from_millis(v.parse().ok().filter(|n| *n >= 1).ok_or("--every: milliseconds >= 1")?),
+            "--opens" => a.feed_opens = v.parse().ok().filter(|n| *n >= 1).ok_or("--opens: a number >= 1")?,
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
@@ -668,6 +686,15 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
         println!("fragbox-bench --sessions {target}: {} s per measure, {} connections, {cores} cores", a.duration.as_secs(), a.conns);
         return run_sessions(&a, target, &dir).await;
     }
+    if let Some(n) = a.feed {
+        let db_url = match a.store {
+            Store::Sqlite => format!("sqlite://{}", dir.join("bench.db").display()),
+            Store::Postgres => {
+                create_database(a.postgres_url.as_deref().unwrap_or_default(), &format!("fragbox_bench_{}", std::process::id())).await?
+            }
+        };
+        return feed_bench(&a, n, &dir, &db_url).await;
+    }
     let load = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split(' ').next().map(str::to_owned)).unwrap_or_default();
     println!(
         "fragbox-bench: store {:?}, {} replica(s), {} s per workload, {} connections, {} users, {cores} cores shared by server and load, load average {load}",
@@ -796,6 +823,190 @@ async fn only_cases(a: &Args, dir: &Path, db_url: &str) -> Res<()> {
     Ok(())
 }
 
+/// Feed connections are spread over this many loopback source addresses (127.0.0.2 …), as
+/// players behind many addresses would be, so a per-address connection cap sees a few dozen
+/// each rather than thousands from one.
+const FEED_SOURCES: usize = 100;
+
+/// One feed connection: `GET /api/v1/feed` over a raw socket bound to `source`; sends `()` on
+/// `ready` once the answer's head arrived, then records when each event id arrives until `stop`.
+async fn feed_client(
+    server: std::net::SocketAddr,
+    source: std::net::IpAddr,
+    token: Arc<str>,
+    ready: tokio::sync::mpsc::Sender<Res<()>>,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> Vec<(i64, Instant)> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let connected = async {
+        let socket = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+        socket.bind(std::net::SocketAddr::new(source, 0)).map_err(|e| format!("bind {source}: {e}"))?;
+        let mut stream = socket.connect(server).await.map_err(|e| format!("connect: {e}"))?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        let head =
+            format!("GET /api/v1/feed HTTP/1.1\r\nHost: {server}\r\nAuthorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n");
+        stream.write_all(head.as_bytes()).await.map_err(|e| e.to_string())?;
+        let mut lines = tokio::io::BufReader::new(stream).lines();
+        let status = lines.next_line().await.map_err(|e| e.to_string())?.unwrap_or_default();
+        if !status.starts_with("HTTP/1.1 200") {
+            return Err(format!("feed answered {status:?}"));
+        }
+        Ok(lines)
+    };
+    let mut lines = match connected.await {
+        Ok(l) => {
+            let _ = ready.send(Ok(())).await;
+            l
+        }
+        Err(e) => {
+            let _ = ready.send(Err(e)).await;
+            return Vec::new();
+        }
+    };
+    let mut got = Vec::new();
+    loop {
+        tokio::select! {
+            _ = stop.changed() => return got,
+            line = lines.next_line() => match line {
+                // The body is chunked; SSE fields still start their own lines.
+                Ok(Some(l)) => {
+                    if let Some(id) = l.strip_prefix("id:").and_then(|v| v.trim().parse().ok()) {
+                        got.push((id, Instant::now()));
+                    }
+                }
+                _ => return got,
+            },
+        }
+    }
+}
+
+/// `--feed N`: N feed connections, then `a.feed_opens` opens; every drop's delivery latency to
+/// every connection, the drops lost, and the server's peak RSS.
+async fn feed_bench(a: &Args, n: usize, dir: &Path, db_url: &str) -> Res<()> {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    println!(
+        "fragbox-bench --feed {n}: store {:?}, {} opens one every {} ms, {cores} cores shared by server and clients",
+        a.store,
+        a.feed_opens,
+        a.feed_every.as_millis()
+    );
+    std::fs::create_dir_all(dir.join("dist")).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+    let server = Server::start(&a.fragbox, dir, db_url, a.pool)?;
+    let base = server.base.clone();
+    let addr: std::net::SocketAddr =
+        base.trim_start_matches("http://").trim_end_matches('/').parse().map_err(|e| format!("server address {base}: {e}"))?;
+    let users = sign_in_users(&base, 2).await?;
+    let (opener, watcher) = (&users[0], &users[1]);
+    let (ok, out) = server.cli(&["grant", &opener.id.to_string(), "1000000", "--reason", "bench"])?;
+    if !ok {
+        return Err(format!("grant failed: {out}"));
+    }
+    let rss_idle = server.peak_rss_kb().unwrap_or(0);
+
+    let token: Arc<str> = watcher.token.clone().into();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let (ready_tx, mut ready_rx) = tokio::sync::mpsc::channel(n.max(1));
+    let t = Instant::now();
+    let mut clients = Vec::with_capacity(n);
+    for i in 0..n {
+        let source = std::net::IpAddr::from([127, 0, 0, 2 + (i % FEED_SOURCES) as u8]);
+        clients.push(tokio::spawn(feed_client(addr, source, token.clone(), ready_tx.clone(), stop_rx.clone())));
+        // A few hundred handshakes in flight at most: the listen backlog is finite.
+        if i % 256 == 255 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    drop(ready_tx);
+    let mut connected = 0;
+    let mut refused = 0;
+    let mut first_error = None;
+    while let Ok(Some(r)) = tokio::time::timeout(Duration::from_secs(60), ready_rx.recv()).await {
+        match r {
+            Ok(()) => connected += 1,
+            Err(e) => {
+                refused += 1;
+                first_error.get_or_insert(e);
+            }
+        }
+        if connected + refused == n {
+            break;
+        }
+    }
+    println!(
+        "{:<34} {connected} of {n} in {:.1} s, refused {refused}{}",
+        "feed connections open",
+        t.elapsed().as_secs_f64(),
+        first_error.map(|e| format!(" (first: {e})")).unwrap_or_default()
+    );
+    let rss_connected = server.peak_rss_kb().unwrap_or(0);
+
+    let http = client();
+    let mut sent = Vec::with_capacity(a.feed_opens);
+    let mut open_errors = 0;
+    for k in 0..a.feed_opens {
+        let at = Instant::now();
+        match json_call(http.post(format!("{base}/api/v1/cases/starter/open")).bearer_auth(&opener.token).json(&json!({}))).await {
+            Ok(_) => sent.push(at),
+            Err(e) => {
+                open_errors += 1;
+                eprintln!("open {k}: {e}");
+            }
+        }
+        tokio::time::sleep_until((at + a.feed_every).into()).await;
+    }
+    // Late deliveries count (as latency) until this grace ends.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let _ = stop_tx.send(true);
+    let mut per_client = Vec::with_capacity(n);
+    for c in clients {
+        per_client.push(c.await.unwrap_or_default());
+    }
+    // Opens were sent one after another, so the k-th smallest event id is the k-th open.
+    let mut ids: Vec<i64> = per_client.iter().flatten().map(|e| e.0).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let order: std::collections::HashMap<i64, usize> = ids.iter().enumerate().map(|(k, id)| (*id, k)).collect();
+    let mut s = Sample::default();
+    for got in &per_client {
+        for (id, when) in got {
+            if let Some(at) = order.get(id).and_then(|k| sent.get(*k)) {
+                s.ok(when.saturating_duration_since(*at));
+            }
+        }
+    }
+    let expected = connected * sent.len();
+    let delivered = s.lat.len();
+    let rss_peak = server.peak_rss_kb().unwrap_or(0);
+    s.lat.sort_unstable();
+    let pct =
+        |p: f64| s.lat.get(((delivered as f64 * p) as usize).min(delivered.saturating_sub(1))).map_or(0.0, |us| f64::from(*us) / 1000.0);
+    let r = Report { rps: 0.0, p50_ms: pct(0.50), p99_ms: pct(0.99), max_ms: pct(1.0) };
+    println!("{:<34} p50 {:>7.1} ms   p99 {:>7.1} ms   max {:>7.1} ms", "feed delivery (open sent -> event)", r.p50_ms, r.p99_ms, r.max_ms);
+    println!("{:<34} {delivered} of {expected} ({} opens, {open_errors} failed)", "drops delivered", sent.len());
+    println!(
+        "{:<34} {:>9.1} MB idle, {:.1} MB with the connections open, {:.1} MB peak",
+        "server RSS (VmHWM)",
+        rss_idle as f64 / 1024.0,
+        rss_connected as f64 / 1024.0,
+        rss_peak as f64 / 1024.0
+    );
+    println!(
+        "SUMMARY feed connections={connected}/{n} drops={} delivered={delivered}/{expected} p50_ms={:.1} p99_ms={:.1} max_ms={:.1} peak_rss_mb={:.1} (targets: p99 <= 1000 ms, RSS <= 150 MB)",
+        sent.len(),
+        r.p50_ms,
+        r.p99_ms,
+        r.max_ms,
+        rss_peak as f64 / 1024.0
+    );
+    server.stop();
+    if a.store == Store::Postgres {
+        let tag = std::process::id();
+        drop_database(a.postgres_url.as_deref().unwrap_or_default(), &format!("fragbox_bench_{tag}")).await;
+    }
+    Ok(())
+}
+
 fn sqlite_bound_result(b: Option<(Bound, Bound)>) -> Res<(Bound, Bound)> {
     b.ok_or_else(|| "the SQLite bound did not run".to_owned())
 }
@@ -805,7 +1016,7 @@ fn main() {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]"
+                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]\n                     [--only cases] [--feed N [--opens M] [--every MS]]"
             );
             std::process::exit(2);
         }
@@ -817,7 +1028,7 @@ fn main() {
     }
     // SQLite's raw bound runs before any async runtime exists.
     let sqlite = match a.store {
-        Store::Sqlite if a.sessions.is_none() && !a.only_cases => {
+        Store::Sqlite if a.sessions.is_none() && !a.only_cases && a.feed.is_none() => {
             match sqlite_bound(&dir, a.duration, 1).and_then(|one| Ok((one, sqlite_bound(&dir, a.duration, 32)?))) {
                 Ok(b) => Some(b),
                 Err(e) => {

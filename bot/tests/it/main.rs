@@ -11,6 +11,7 @@ mod bot_runtime;
 mod crash;
 mod economy;
 mod edge;
+mod feed;
 mod goods;
 mod hardening;
 mod market;

@@ -14,7 +14,7 @@ use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Debited};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::users::display_name;
-use crate::domain::{fair, referrals, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{fair, feed, referrals, Domain, DomainError, DomainResult, Tokens};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -183,7 +183,17 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
         lang,
         paid_only: domain.config.withdraw_paid_only,
     };
-    let body = domain.write(move |tx| Box::pin(async move { open.run(tx).await })).await?;
+    let now = open.now;
+    let (body, drops) = domain
+        .write(move |tx| {
+            Box::pin(async move {
+                let body = open.run(tx).await?;
+                let drops = feed::record(tx, user_id, &body, now).await?;
+                Ok((body, drops))
+            })
+        })
+        .await?;
+    feed::publish(domain, drops).await;
     raw(body)
 }
 

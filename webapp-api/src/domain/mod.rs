@@ -10,6 +10,7 @@ pub mod clock;
 pub mod demo;
 pub mod error;
 pub mod fair;
+pub mod feed;
 pub mod goods;
 pub mod inventory;
 pub mod lang;
@@ -78,6 +79,8 @@ pub struct Domain {
     /// The store's writer thread (group commit), through which every write runs when the store
     /// has one (`store::Writer::start`); `None` otherwise.
     pub writer: Option<Arc<Writer>>,
+    /// The live drop feed's hub of this process (`feed`).
+    pub feed: Arc<feed::Hub>,
 }
 
 impl Domain {
@@ -100,6 +103,7 @@ impl Domain {
             telegram,
             sessions: Arc::new(caches::SessionCache::default()),
             maintenance: Arc::new(caches::MaintenanceCache::default()),
+            feed: Arc::default(),
         }
     }
 

@@ -92,6 +92,8 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         // precompressed twin already carry their `Content-Encoding` and pass untouched.
         .layer(CompressionLayer::new().br(true).gzip(true).quality(CompressionLevel::Precise(4)))
         .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, REQUEST_TIMEOUT))
+        // Added after the timeout and compression layers, so neither wraps the endless stream.
+        .merge(routes::feed::stream_routes())
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")))
         .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY)))

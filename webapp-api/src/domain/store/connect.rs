@@ -20,6 +20,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0006_hardening", include_str!("../../../../data/migrations/0006_hardening.sql")),
     ("0007_bot_updates", include_str!("../../../../data/migrations/0007_bot_updates.sql")),
     ("0008_item_instances", include_str!("../../../../data/migrations/0008_item_instances.sql")),
+    ("0009_feed", include_str!("../../../../data/migrations/0009_feed.sql")),
     ("0010_paid_value", include_str!("../../../../data/migrations/0010_paid_value.sql")),
     ("0011_admin_notices", include_str!("../../../../data/migrations/0011_admin_notices.sql")),
 ];
@@ -34,6 +35,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0006_hardening", include_str!("../../../../data/migrations/postgres/0006_hardening.sql")),
     ("0007_bot_updates", include_str!("../../../../data/migrations/postgres/0007_bot_updates.sql")),
     ("0008_item_instances", include_str!("../../../../data/migrations/postgres/0008_item_instances.sql")),
+    ("0009_feed", include_str!("../../../../data/migrations/postgres/0009_feed.sql")),
     ("0010_paid_value", include_str!("../../../../data/migrations/postgres/0010_paid_value.sql")),
     ("0011_admin_notices", include_str!("../../../../data/migrations/postgres/0011_admin_notices.sql")),
 ];

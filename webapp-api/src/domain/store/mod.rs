@@ -26,11 +26,14 @@
 //! - `try_lease`: one holder at a time of a named job across replicas (PostgreSQL: a session
 //!   advisory lock on a connection of its own; SQLite: one process, nothing to take);
 //! - `backup`, and `transfer` (moving a shop from an SQLite file to PostgreSQL).
+//! - `notify`: how a live-feed drop reaches every process (in-process on SQLite, `LISTEN/NOTIFY`
+//!   on PostgreSQL).
 pub mod backup;
 mod connect;
 mod dialect;
 pub mod exec;
 mod lease;
+pub mod notify;
 mod shop;
 pub mod transfer;
 mod txn;

@@ -2,6 +2,7 @@
 //! everything under `/api/v1`.
 pub mod cases;
 pub mod fair;
+pub mod feed;
 pub mod inventory;
 pub mod payments;
 pub mod public;
@@ -27,6 +28,7 @@ pub fn api() -> Router<AppState> {
         rewards::Doc::openapi(),
         payments::Doc::openapi(),
         support::Doc::openapi(),
+        feed::Doc::openapi(),
     ]);
     Router::new()
         .route("/openapi.json", get(openapi::document_endpoint).with_state(doc))
@@ -38,4 +40,5 @@ pub fn api() -> Router<AppState> {
         .merge(rewards::routes())
         .merge(payments::routes())
         .merge(support::routes())
+        .merge(feed::routes())
 }

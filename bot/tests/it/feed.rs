@@ -1,0 +1,259 @@
+//! The live drop feed over real HTTP: `GET /api/v1/feed` (Server-Sent Events), read the way the
+//! mini app reads it (`fetch` with a Bearer token, the body as it streams).
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use webapp_api::domain::feed;
+
+use crate::common::*;
+
+/// One client's open feed.
+struct Feed {
+    res: reqwest::Response,
+    buf: String,
+}
+
+impl Feed {
+    async fn connect(app: &TestApp, token: &str, last_event_id: Option<i64>) -> Feed {
+        let mut req = app.http.get(format!("{}/api/v1/feed", app.base)).bearer_auth(token);
+        if let Some(id) = last_event_id {
+            req = req.header("Last-Event-ID", id.to_string());
+        }
+        let res = req.send().await.expect("feed request");
+        assert_eq!(res.status(), StatusCode::OK);
+        assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+        Feed { res, buf: String::new() }
+    }
+
+    /// The next event (`id`, parsed `data`), or `None` if none comes within `within`.
+    async fn next(&mut self, within: Duration) -> Option<(i64, Value)> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            while let Some(end) = self.buf.find("\n\n") {
+                let block: String = self.buf.drain(..end + 2).collect();
+                let (mut id, mut data) = (None, None);
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id:") {
+                        id = Some(v.trim().parse::<i64>().unwrap());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data = Some(serde_json::from_str::<Value>(v.trim()).unwrap());
+                    }
+                }
+                // A block of comments only is the heartbeat.
+                if let (Some(id), Some(data)) = (id, data) {
+                    return Some((id, data));
+                }
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.res.chunk()).await.ok()?.expect("feed body")?;
+            self.buf.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+
+    /// Every event that arrives until none comes for `quiet`.
+    async fn drain(&mut self, quiet: Duration) -> Vec<(i64, Value)> {
+        let mut got = Vec::new();
+        while let Some(e) = self.next(quiet).await {
+            got.push(e);
+        }
+        got
+    }
+}
+
+async fn open_case(app: &TestApp, token: &str, request_id: Option<&str>) -> Value {
+    let body = match request_id {
+        Some(r) => json!({ "requestId": r }),
+        None => json!({}),
+    };
+    let (s, b) = app.post("/api/v1/cases/starter/open", Some(token), body).await;
+    assert_eq!(s, StatusCode::OK, "open: {b}");
+    b
+}
+
+#[tokio::test]
+async fn a_drop_reaches_another_players_feed_within_a_second() {
+    let app = TestApp::demo().await;
+    let alice = app.sign_in(7001, "Alice").await;
+    let bob = app.sign_in(7002, "Bob").await;
+    app.grant(7001, 100).await;
+    let mut feed = Feed::connect(&app, &bob, None).await;
+
+    let opened = open_case(&app, &alice, None).await;
+
+    let (id, drop) = feed.next(Duration::from_secs(1)).await.expect("the drop within a second");
+    assert_eq!(drop["id"], json!(id));
+    assert_eq!(drop["firstName"], json!("Alice"));
+    assert_eq!(drop["case"]["id"], json!("starter"));
+    assert!(drop["case"]["name"].as_str().is_some_and(|n| !n.is_empty()));
+    assert_eq!(drop["item"]["marketHashName"], opened["item"]["marketHashName"]);
+    assert_eq!(drop["item"]["rarity"], opened["item"]["rarity"]);
+    assert_eq!(drop["item"]["image"], opened["item"]["iconUrl"]);
+    assert!(drop["item"]["name"].as_str().is_some_and(|n| !n.is_empty()));
+    assert!(chrono::DateTime::parse_from_rfc3339(drop["openedAt"].as_str().unwrap()).is_ok());
+    // Stopping the server ends the open stream rather than waiting for it.
+    tokio::time::timeout(Duration::from_secs(10), app.stop()).await.expect("shutdown with a feed open");
+}
+
+#[tokio::test]
+async fn a_player_who_hides_their_name_drops_without_it() {
+    let app = TestApp::demo().await;
+    let alice = app.sign_in(7011, "Alice").await;
+    let bob = app.sign_in(7012, "Bob").await;
+    app.grant(7011, 100).await;
+    let (s, b) = app.get("/api/v1/settings/feed", Some(&alice)).await;
+    assert_eq!((s, b), (StatusCode::OK, json!({ "success": true, "hideName": false })));
+
+    let (s, b) = app.put("/api/v1/settings/feed", Some(&alice), json!({ "hideName": true })).await;
+    assert_eq!((s, b), (StatusCode::OK, json!({ "success": true, "hideName": true })));
+    let mut feed = Feed::connect(&app, &bob, None).await;
+    open_case(&app, &alice, None).await;
+
+    let (_, drop) = feed.next(Duration::from_secs(1)).await.expect("the drop");
+    assert!(drop.get("firstName").is_none(), "{drop}");
+    assert_eq!(drop["case"]["id"], json!("starter"));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_new_client_gets_the_last_20_drops_and_a_reconnect_resumes_after_its_last_event_id() {
+    let app = TestApp::demo().await;
+    let alice = app.sign_in(7021, "Alice").await;
+    app.grant(7021, 1000).await;
+    let mut watching = Feed::connect(&app, &alice, None).await;
+    for _ in 0..23 {
+        open_case(&app, &alice, None).await;
+    }
+    // On PostgreSQL drops reach the hub through NOTIFY, a moment after the open answers.
+    for _ in 0..23 {
+        watching.next(Duration::from_secs(1)).await.expect("each drop");
+    }
+
+    let mut fresh = Feed::connect(&app, &alice, None).await;
+    let backlog = fresh.drain(Duration::from_millis(300)).await;
+    assert_eq!(backlog.len(), 20);
+    let ids: Vec<i64> = backlog.iter().map(|e| e.0).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+
+    let mut resumed = Feed::connect(&app, &alice, Some(ids[16])).await;
+    let since = resumed.drain(Duration::from_millis(300)).await;
+    assert_eq!(since.iter().map(|e| e.0).collect::<Vec<_>>(), ids[17..].to_vec());
+    open_case(&app, &alice, None).await;
+    let (live, _) = resumed.next(Duration::from_secs(1)).await.expect("then live drops");
+    assert!(live > ids[19]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_replayed_open_is_in_the_feed_once() {
+    let app = TestApp::demo().await;
+    let alice = app.sign_in(7031, "Alice").await;
+    app.grant(7031, 100).await;
+    let mut feed = Feed::connect(&app, &alice, None).await;
+
+    let first = open_case(&app, &alice, Some("feed-replay-1")).await;
+    let again = open_case(&app, &alice, Some("feed-replay-1")).await;
+    assert_eq!(first, again);
+
+    let got = feed.drain(Duration::from_millis(500)).await;
+    assert_eq!(got.len(), 1, "{got:?}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_feed_is_for_signed_in_players_only() {
+    let app = TestApp::demo().await;
+    let (s, b) = app.get("/api/v1/feed", None).await;
+    assert_error(s, &b, 401, "unauthorized");
+    let (s, b) = app.get("/api/v1/feed", Some("not-a-token")).await;
+    assert_error(s, &b, 401, "unauthorized");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_client_that_falls_behind_is_dropped() {
+    let app = TestApp::demo().await;
+    let alice = app.sign_in(7041, "Alice").await;
+    app.grant(7041, 10_000).await;
+    // A client that reads nothing while more drops than its buffer happen.
+    let mut slow = feed::subscribe(app.domain(), None).await.unwrap();
+    for _ in 0..feed::LIVE_BUFFER + 2 {
+        open_case(&app, &alice, None).await;
+    }
+    let ended = loop {
+        match slow.next().await {
+            Ok(_) => continue,
+            Err(why) => break why,
+        }
+    };
+    assert_eq!(ended, feed::Ended::TooSlow);
+    // On PostgreSQL drops reach the hub through NOTIFY, a moment after the open answers.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Everyone else is served as before.
+    let mut feed = Feed::connect(&app, &alice, None).await;
+    assert_eq!(feed.drain(Duration::from_millis(300)).await.len(), 20);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_drop_on_one_replica_reaches_the_feed_of_another() {
+    if !on_postgres() {
+        return;
+    }
+    let first = TestApp::demo().await;
+    let second = TestApp::start(Options { env: vec![("DATABASE_URL", first.db_url())], ..Options::default() }).await;
+    let alice = first.sign_in(7051, "Alice").await;
+    let bob = second.sign_in(7052, "Bob").await;
+    first.grant(7051, 100).await;
+    let mut on_second = Feed::connect(&second, &bob, None).await;
+    let mut on_first = Feed::connect(&first, &alice, None).await;
+
+    open_case(&first, &alice, None).await;
+
+    let (id, drop) = on_second.next(Duration::from_secs(1)).await.expect("the drop on the other replica within a second");
+    assert_eq!(drop["firstName"], json!("Alice"));
+    let (same, _) = on_first.next(Duration::from_secs(1)).await.expect("and on its own");
+    assert_eq!(id, same);
+    // The second replica's reconnecting client resumes from the same ids.
+    let mut resumed = Feed::connect(&second, &bob, Some(id - 1)).await;
+    assert_eq!(resumed.next(Duration::from_secs(1)).await.map(|e| e.0), Some(id));
+    let mut second = second;
+    if let Some(r) = second.running.take() {
+        r.shutdown().await;
+    }
+    first.stop().await;
+}
+
+#[tokio::test]
+async fn a_listener_that_loses_its_connection_catches_up_from_the_table() {
+    if !on_postgres() {
+        return;
+    }
+    let app = TestApp::demo().await;
+    let alice = app.sign_in(7061, "Alice").await;
+    app.grant(7061, 100).await;
+    let mut feed = Feed::connect(&app, &alice, None).await;
+    // An operator (or a failover) ends the listening connection.
+    let ended: Vec<(bool,)> = sqlx::query_as(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'listen%'",
+    )
+    .fetch_all(&app.domain().db)
+    .await
+    .unwrap();
+    assert_eq!(ended.len(), 1, "one listener per process");
+
+    open_case(&app, &alice, None).await;
+
+    assert!(feed.next(Duration::from_secs(3)).await.is_some(), "the drop arrives after the listener is back");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_feed_as_an_event_stream() {
+    let app = TestApp::demo().await;
+    let (s, doc) = app.get("/api/v1/openapi.json", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let ok = &doc["paths"]["/feed"]["get"]["responses"]["200"]["content"];
+    assert!(ok.get("text/event-stream").is_some(), "{ok}");
+    assert!(doc["paths"]["/settings/feed"]["put"].is_object());
+    app.stop().await;
+}

@@ -1,0 +1,327 @@
+//! The live drop feed: every paid open, shown to every signed-in player as it happens.
+//!
+//! Each drop is one row of `feed_events`; its id is the event id (`Last-Event-ID`). The hub of
+//! a process keeps the last `RING` events in memory, already serialised once for every client,
+//! and hands new ones to the connected clients through one `broadcast` channel. How rows reach
+//! the hub of every replica (in-process on SQLite, `LISTEN/NOTIFY` on PostgreSQL) is the
+//! store's business: `store::notify`.
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, watch};
+
+mod hub;
+
+pub use hub::{Event, Hub, LIVE_BUFFER, RING};
+
+use crate::domain::clock::rfc3339;
+use crate::domain::store::{notify, query, Exec};
+use crate::domain::{Domain, DomainError, DomainResult};
+
+/// Drops sent to a client when it connects without `Last-Event-ID`.
+pub const ON_CONNECT: usize = 20;
+/// Rows read from the table at a time.
+const READ_BATCH: i64 = 256;
+
+/// A drop to publish: what the open's stored answer says, and the feed row's id once written.
+#[derive(Clone, Debug)]
+pub struct Drop {
+    /// The inventory item (unique: a replayed open publishes nothing twice).
+    pub item_id: i64,
+    pub user_id: i64,
+    pub case_id: String,
+    pub catalog_item_id: String,
+    pub at: i64,
+    /// Set once the feed row exists.
+    pub id: Option<i64>,
+}
+
+const INSERT_EVENT: &str = "INSERT INTO feed_events(item_id, user_id, case_id, catalog_item_id, created_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (item_id) DO NOTHING RETURNING id";
+
+/// The event rows after an id, oldest first; the name is there only for players who show it.
+const AFTER: &str = "SELECT f.id, f.case_id, f.catalog_item_id, f.created_at,
+        CASE WHEN u.feed_hide_name = 0 AND u.first_name <> '' THEN u.first_name END,
+        i.market_hash_name, i.exterior, COALESCE(i.stat_trak, 0)
+ FROM feed_events f JOIN users u ON u.id = f.user_id LEFT JOIN inventory_items i ON i.id = f.item_id
+ WHERE f.id > $1 AND f.id < $2 ORDER BY f.id LIMIT $3";
+
+/// The newest rows, newest first.
+const NEWEST: &str = "SELECT f.id, f.case_id, f.catalog_item_id, f.created_at,
+        CASE WHEN u.feed_hide_name = 0 AND u.first_name <> '' THEN u.first_name END,
+        i.market_hash_name, i.exterior, COALESCE(i.stat_trak, 0)
+ FROM feed_events f JOIN users u ON u.id = f.user_id LEFT JOIN inventory_items i ON i.id = f.item_id
+ ORDER BY f.id DESC LIMIT $1";
+
+/// An event row: id, case, skin, time, the name shown, and the drop's own Steam name, exterior and StatTrak™.
+type Row = (i64, String, String, i64, Option<String>, Option<String>, Option<String>, i64);
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AnsweredItem {
+    id: i64,
+    weapon_id: String,
+    case_id: Option<String>,
+}
+
+/// The parts of an open's answer the feed reads: `item`, and `items` when several were opened.
+#[derive(Deserialize)]
+struct Answered {
+    item: AnsweredItem,
+    #[serde(default)]
+    items: Vec<AnsweredItem>,
+}
+
+/// Inside the open's write: the drops its answer describes. Where feed rows are written in the
+/// open's own write (`notify::records_in_open`), they are written here, and a replayed answer
+/// (its items already have rows) gives none.
+pub async fn record(tx: &mut dyn Exec, user_id: i64, answer: &str, now: i64) -> DomainResult<Vec<Drop>> {
+    let answered: Answered = serde_json::from_str(answer).map_err(|e| DomainError::Internal(format!("feed: open answer: {e}")))?;
+    let items = if answered.items.is_empty() { vec![answered.item] } else { answered.items };
+    let mut drops = Vec::with_capacity(items.len());
+    for item in items {
+        let Some(case_id) = item.case_id else { continue };
+        let mut drop = Drop { item_id: item.id, user_id, case_id, catalog_item_id: item.weapon_id, at: now, id: None };
+        if notify::records_in_open(tx) {
+            match insert(tx, &drop).await? {
+                Some(id) => drop.id = Some(id),
+                None => continue,
+            }
+        }
+        drops.push(drop);
+    }
+    Ok(drops)
+}
+
+async fn insert(tx: &mut dyn Exec, drop: &Drop) -> DomainResult<Option<i64>> {
+    let id: Option<(i64,)> = query(INSERT_EVENT)
+        .bind(drop.item_id)
+        .bind(drop.user_id)
+        .bind(drop.case_id.as_str())
+        .bind(drop.catalog_item_id.as_str())
+        .bind(drop.at)
+        .fetch_optional(tx)
+        .await?;
+    Ok(id.map(|r| r.0))
+}
+
+/// After the open committed: makes its drops reach every client. Never fails the open (it has
+/// been paid for and answered): a feed that cannot be written is logged and skipped.
+pub async fn publish(domain: &Domain, drops: Vec<Drop>) {
+    if drops.is_empty() {
+        return;
+    }
+    let unwritten: Vec<Drop> = drops.into_iter().filter(|d| d.id.is_none()).collect();
+    if !unwritten.is_empty() {
+        let appended = domain
+            .write(move |tx| {
+                Box::pin(async move {
+                    notify::begin_append(tx).await?;
+                    for drop in &unwritten {
+                        if let Some(id) = insert(tx, drop).await? {
+                            notify::signal(tx, id).await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .await;
+        if let Err(e) = appended {
+            tracing::warn!(error = %e, "feed: a drop could not be published");
+            return;
+        }
+    }
+    if notify::in_process(&domain.db) {
+        catch_up(domain).await;
+    }
+}
+
+/// Hides or shows the player's first name on their drops.
+pub async fn set_hide_name(domain: &Domain, user_id: i64, hide: bool) -> DomainResult<bool> {
+    let changed = domain.execute(query("UPDATE users SET feed_hide_name = $1 WHERE id = $2").bind(hide).bind(user_id)).await?;
+    if changed == 0 {
+        return Err(DomainError::NotFound);
+    }
+    Ok(hide)
+}
+
+/// Whether the player hides their first name on their drops.
+pub async fn hides_name(domain: &Domain, user_id: i64) -> DomainResult<bool> {
+    let row: Option<(i64,)> =
+        sqlx::query_as("SELECT feed_hide_name FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
+    Ok(row.ok_or(DomainError::NotFound)?.0 != 0)
+}
+
+/// Reads the rows the hub has not seen and hands them to the clients, in id order. The first
+/// call fills the ring with the newest rows and hands nothing out.
+pub async fn catch_up(domain: &Domain) {
+    if let Err(e) = read_new(domain).await {
+        tracing::warn!(error = %e, "feed: cannot read new drops");
+    }
+}
+
+async fn read_new(domain: &Domain) -> DomainResult<()> {
+    let hub = &domain.feed;
+    let _reading = hub.reading.lock().await;
+    let Some(mut last) = hub.ring().last else {
+        let mut rows: Vec<Row> = sqlx::query_as(NEWEST).bind(RING as i64).fetch_all(&domain.db).await?;
+        rows.reverse();
+        let mut ring = hub.ring();
+        ring.last = Some(rows.last().map_or(0, |r| r.0));
+        ring.events = rows.into_iter().filter_map(|r| event(domain, r)).map(Arc::new).collect();
+        return Ok(());
+    };
+    loop {
+        let rows: Vec<Row> = sqlx::query_as(AFTER).bind(last).bind(i64::MAX).bind(READ_BATCH).fetch_all(&domain.db).await?;
+        let full = rows.len() as i64 == READ_BATCH;
+        let mut ring = hub.ring();
+        for row in rows {
+            last = row.0;
+            ring.last = Some(last);
+            let Some(e) = event(domain, row) else { continue };
+            let e = Arc::new(e);
+            if ring.events.len() == RING {
+                ring.events.pop_front();
+            }
+            ring.events.push_back(e.clone());
+            // Sent under the ring's lock: a client subscribing takes the same lock, so it finds
+            // each event either in the ring or in its receiver, never in both or neither.
+            let _ = hub.live.send(e);
+        }
+        if !full {
+            return Ok(());
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EventItem<'a> {
+    name: String,
+    market_hash_name: String,
+    rarity: &'a str,
+    image: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exterior: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stat_trak: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct EventCase<'a> {
+    id: &'a str,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EventData<'a> {
+    id: i64,
+    item: EventItem<'a>,
+    case: EventCase<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_name: Option<String>,
+    opened_at: String,
+}
+
+/// The event of a row; `None` when the catalog no longer has its case or item (an operator
+/// removed them): nothing to show.
+fn event(domain: &Domain, (id, case_id, item_id, at, first_name, hash_name, exterior, stat_trak): Row) -> Option<Event> {
+    let case = domain.catalog.case(&case_id)?;
+    let item = domain.catalog.item(&item_id)?;
+    let data = EventData {
+        id,
+        item: EventItem {
+            name: item.market_hash_name(),
+            market_hash_name: hash_name.unwrap_or_else(|| item.market_hash_name()),
+            rarity: &item.rarity,
+            image: &item.image,
+            exterior,
+            stat_trak: item.stat_trak.then_some(stat_trak != 0),
+        },
+        case: EventCase { id: &case.id, name: &case.name },
+        first_name,
+        opened_at: rfc3339(at),
+    };
+    serde_json::to_string(&data).ok().map(|data| Event { id, data })
+}
+
+/// One client's view of the feed: the backlog it is owed, then live events.
+pub struct Subscription {
+    backlog: VecDeque<Arc<Event>>,
+    live: broadcast::Receiver<Arc<Event>>,
+    closed: watch::Receiver<bool>,
+}
+
+/// Why a subscription ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The client fell more than `LIVE_BUFFER` events behind.
+    TooSlow,
+    /// The process is stopping.
+    Closed,
+}
+
+/// Subscribes a client: with `after` (its `Last-Event-ID`) the events since, else the last
+/// `ON_CONNECT`; then every new one.
+pub async fn subscribe(domain: &Domain, after: Option<i64>) -> DomainResult<Subscription> {
+    let hub = &domain.feed;
+    if hub.ring().last.is_none() {
+        read_new(domain).await?;
+    }
+    let (live, mut backlog, oldest, full) = {
+        let ring = hub.ring();
+        let live = hub.live.subscribe();
+        let backlog: VecDeque<Arc<Event>> = match after {
+            None => ring.events.iter().skip(ring.events.len().saturating_sub(ON_CONNECT)).cloned().collect(),
+            Some(after) => ring.events.iter().filter(|e| e.id > after).cloned().collect(),
+        };
+        (live, backlog, ring.events.front().map(|e| e.id), ring.events.len() == RING)
+    };
+    // A client further behind than the ring: what it missed before the ring, from the table.
+    if let (Some(after), Some(oldest), true) = (after, oldest, full) {
+        if after < oldest {
+            let rows: Vec<Row> = sqlx::query_as(AFTER).bind(after).bind(oldest).bind(READ_BATCH).fetch_all(&domain.db).await?;
+            for e in rows.into_iter().rev().filter_map(|r| event(domain, r)) {
+                backlog.push_front(Arc::new(e));
+            }
+        }
+    }
+    Ok(Subscription { backlog, live, closed: hub.closed.subscribe() })
+}
+
+impl Subscription {
+    /// The next event to send, or why the stream ends.
+    pub async fn next(&mut self) -> Result<Arc<Event>, Ended> {
+        if *self.closed.borrow() {
+            return Err(Ended::Closed);
+        }
+        if let Some(e) = self.backlog.pop_front() {
+            return Ok(e);
+        }
+        tokio::select! {
+            changed = self.closed.changed() => {
+                let _ = changed;
+                Err(Ended::Closed)
+            }
+            got = self.live.recv() => match got {
+                Ok(e) => Ok(e),
+                Err(broadcast::error::RecvError::Lagged(_)) => Err(Ended::TooSlow),
+                Err(broadcast::error::RecvError::Closed) => Err(Ended::Closed),
+            },
+        }
+    }
+}
+
+/// Serves the feed's fan-out until `stop` resolves (started with the server): on PostgreSQL
+/// this process's listener; then ends every client's stream.
+pub async fn run(domain: Domain, stop: impl std::future::Future<Output = ()>) {
+    let waker = domain.clone();
+    let wake: notify::Wake = Box::new(move || {
+        let d = waker.clone();
+        Box::pin(async move { catch_up(&d).await })
+    });
+    notify::listen(domain.db.clone(), wake, stop).await;
+    domain.feed.close();
+}
