@@ -50,11 +50,12 @@ pub struct RefQuery {
     code: String,
 }
 
-/// The public card of a shared skin: only while it can be shown (not sold or revoked) and only
-/// with its owner's referral code; anything else is 404 `item_not_found`.
+/// The public card of a shared skin: only after its owner shared it, while it can be shown (not
+/// sold or revoked) and with its owner's referral code; anything else is 404 `item_not_found`.
+/// Limited per address (the one limited read).
 #[utoipa::path(get, path = "/items/{id}/public", tag = "inventory", params(("id" = i64, Path, description = "Item id"), RefQuery),
     responses((status = 200, description = "`{success, item}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 404, description = "`item_not_found`", body = ErrorBody)))]
+        (status = 404, description = "`item_not_found`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody)))]
 pub async fn public(
     State(app): State<AppState>,
     AppPath(item): AppPath<i64>,
@@ -101,7 +102,7 @@ pub struct Withdraw {
     request_body = Withdraw, security(("bearer" = [])),
     responses((status = 200, description = "`{success, item, withdrawalId}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found` (not the player's)", body = ErrorBody),
-        (status = 409, description = "`item_not_available` (the player's, but sold, pending, sent or revoked)", body = ErrorBody),
+        (status = 409, description = "`item_not_available` (the player's, but sold, pending, sent or revoked), `debt_outstanding`, `bonus_item` (won with bonus tokens), `deposit_required`", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 422, description = "`invalid_trade_url`", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
 pub async fn withdraw(
