@@ -73,6 +73,9 @@ pub struct Config {
     /// Cases, items, packages and their artwork.
     #[arg(long, env = "CATALOG_DIR", default_value = "data/catalog")]
     pub catalog_dir: PathBuf,
+    /// Host the library's item and case pictures (/images/<hash>.webp) are served from; the page's img-src allows it alone.
+    #[arg(long, env = "CATALOG_ASSETS_URL", default_value = "https://cdn.cstrike.app", value_parser = an_https_origin)]
+    pub catalog_assets_url: String,
     /// The built mini app.
     #[arg(long, env = "WEBAPP_DIST", default_value = "webapp/dist")]
     pub webapp_dist: PathBuf,
@@ -217,6 +220,17 @@ const RESERVED_PATHS: &[&str] = &["/api", "/healthz", "/readyz", "/metrics", "/c
 
 fn a_url(s: &str) -> Result<String, String> {
     url::Url::parse(s.trim()).map(|_| s.trim().to_owned()).map_err(|_| format!("not a URL: {s:?}"))
+}
+
+/// An `https://host[:port]` (or `http://` for a local test) with no path: it becomes a CSP source.
+fn an_https_origin(s: &str) -> Result<String, String> {
+    let u = url::Url::parse(s.trim()).map_err(|_| format!("not a URL: {s:?}"))?;
+    let origin = u.origin().ascii_serialization();
+    let bare = u.path() == "/" && u.query().is_none() && u.fragment().is_none();
+    if origin == "null" || !bare || !matches!(u.scheme(), "https" | "http") {
+        return Err(format!("expected an origin such as https://cdn.example.com (no path): {s:?}"));
+    }
+    Ok(origin)
 }
 
 fn admin_ids(s: &str) -> Result<Vec<i64>, String> {
