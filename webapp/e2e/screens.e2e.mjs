@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   agreeToTerms,
   apiAs,
+  cheapestCase,
   launchBrowser,
   newPhone,
   openApp,
@@ -63,10 +64,11 @@ async function buySmallestPack(page) {
   throw new Error('withdrawals never unlocked');
 }
 
-/** Opens a starter case through the API (setup for screens that need an item). */
+/** Opens the catalog's cheapest case through the API (setup for screens that need an item). */
 async function openCaseViaApi(page) {
   const me = await apiAs(page, server, '/me');
-  const r = await apiPost(page, '/cases/starter/open', { telegramId: me.body.data.telegramId, requestId: `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
+  const kase = await cheapestCase(server);
+  const r = await apiPost(page, `/cases/${kase.id}/open`, { telegramId: me.body.data.telegramId, requestId: `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   return r.body.item;
 }
@@ -93,7 +95,7 @@ describe('mini app screens in demo mode', () => {
 
     // Drop odds are on the card and in its sheet, before paying.
     await page.locator('[data-testid="case-card"]').first().getByRole('button', { name: /Шансы/ }).click();
-    await page.waitForSelector('[data-testid="odds-sheet"] [data-testid="odds-list"] li');
+    await page.waitForSelector('[data-testid="odds-sheet"] [data-testid="contents-item"]');
     await page.keyboard.press('Escape');
 
     await page.locator('[data-testid="case-card"]').first().locator('button').first().click();

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { flattenKeys, translate } from '../../i18n';
 import en from './i18n/en.json';
 import ru from './i18n/ru.json';
-import './texts';
+import { ensureGoodsTexts } from './texts';
+
+ensureGoodsTexts();
 
 describe('goods texts', () => {
   it('ru and en have the same keys', () => {

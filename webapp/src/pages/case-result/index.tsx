@@ -12,12 +12,15 @@ import {
   useInventory,
   type InventoryItem,
 } from '../../features/inventory';
-import { BonusNote, FloatBar, ItemMarks } from '../../features/goods';
+import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic } from '../../lib/telegram';
 import type { CaseResultState } from '../case';
 import styles from './case-result.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /**
  * `/case-result/{assetId}`: the won skin, celebrated in proportion to its value against the

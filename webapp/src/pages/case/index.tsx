@@ -19,7 +19,7 @@ import {
   rarityColor,
   type SpinPhase,
 } from '../../features/cases';
-import { CaseContents, caseTitle, goodsNames } from '../../features/goods';
+import { CaseContents, caseTitle, goodsNames, ensureGoodsTexts } from '../../features/goods';
 import { useSettings } from '../../features/settings';
 import { fetchFair } from '../../features/fair';
 import { useInventory, type InventoryItem } from '../../features/inventory';
@@ -33,6 +33,9 @@ import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
 import { GoingHome } from '../not-found';
 import styles from './case.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /** `trying`: the free try's spin (drawn on the phone; nothing charged, stored or sent). */
 type Phase = 'idle' | 'opening' | 'spinning' | 'trying';

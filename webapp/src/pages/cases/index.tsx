@@ -11,11 +11,14 @@ import {
   useCases,
   type Case,
 } from '../../features/cases';
-import { CaseContents, caseTitle } from '../../features/goods';
+import { CaseContents, caseTitle, ensureGoodsTexts } from '../../features/goods';
 import { useSettings } from '../../features/settings';
 import { useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
 import styles from './cases.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 export function CasesPage() {
   const t = useT();

@@ -5,13 +5,16 @@ import { IconCart, IconChat, IconChevron, IconLink, IconShield, IconUsers, PageH
 import { useGates } from '../../features/gates';
 import { useSession } from '../../features/session';
 import { saveLanguage, useSettings } from '../../features/settings';
-import '../../features/goods';
+import { ensureGoodsTexts } from '../../features/goods';
 import { useT } from '../../i18n';
 import type { Language } from '../../i18n/language';
 import { formatTokens } from '../../lib/format';
 import { resolveImageUrl } from '../../lib/image';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './profile.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /** Spec section 9: the version line reads 1.0.0. */
 export const APP_VERSION = '1.0.0';

@@ -22,7 +22,7 @@ import {
   type InventoryItem,
   type PublicItem,
 } from '../../features/inventory';
-import { BonusNote, FloatBar, ItemMarks } from '../../features/goods';
+import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
@@ -31,6 +31,9 @@ import { shareRefFor } from '../../lib/deep-link';
 import { launch } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './skin.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /** Spec section 9: the app goes back 100 ms after a sale. */
 export const SALE_BACK_DELAY_MS = 100;

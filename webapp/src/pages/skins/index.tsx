@@ -3,11 +3,14 @@ import { useNavigate } from '../../lib/router';
 
 import { Button, IconSkins, PageHeader, Segmented, SkeletonCards } from '../../components/ui';
 import { filterByTab, SkinCard, useInventory, type InventoryItem, type SkinTab } from '../../features/inventory';
-import { SKIN_SORTS, sortSkins, type SkinSort } from '../../features/goods';
+import { SKIN_SORTS, sortSkins, type SkinSort, ensureGoodsTexts } from '../../features/goods';
 import { useSettings } from '../../features/settings';
 import { useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
 import styles from './skins.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 const emptyKey: Record<SkinTab, string> = {
   received: 'skins.emptyReceived',

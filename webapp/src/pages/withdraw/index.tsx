@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from '../../lib/router';
 
 import { Img, MainAction, toast } from '../../components/ui';
 import { itemNames, requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
-import { BonusNote } from '../../features/goods';
+import { BonusNote, ensureGoodsTexts } from '../../features/goods';
 import { useSession } from '../../features/session';
 import { getTradeUrl, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
 import { useT } from '../../i18n';
@@ -13,6 +13,9 @@ import { formatInteger, formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /** Steam's page that shows the player's trade-offer link. */
 export const STEAM_TRADE_OFFERS_URL = 'https://steamcommunity.com/my/tradeoffers/privacy#trade_offer_access_url';

@@ -2,6 +2,7 @@ import { memo } from 'react';
 
 import { Img } from '../../../components/ui';
 import { useT } from '../../../i18n';
+import { ensureGoodsTexts } from '../texts';
 import { formatPercent, formatTokensInt } from '../../../lib/format';
 import { useSettings } from '../../../lib/settings';
 import { goodsLabel, groupByTier, priceRange, type GoodsLike } from '../goods';
@@ -20,6 +21,7 @@ const chanceText = (c: number | undefined) => (c === undefined ? '—' : `${form
  * price range over exteriors and its chance; each tier with its summed chance.
  */
 export const CaseContents = memo(function CaseContents({ items, rarityColor }: { items: readonly ContentsItem[]; rarityColor: (r?: string) => string }) {
+  ensureGoodsTexts();
   const t = useT();
   const lang = useSettings((s) => s.language);
   return (

@@ -1,4 +1,5 @@
 import { useT } from '../../../i18n';
+import { ensureGoodsTexts } from '../texts';
 import { barPercent, formatFloat, wearRange, WEAR_BANDS } from '../wear';
 import styles from './float-bar.module.css';
 
@@ -7,6 +8,7 @@ import styles from './float-bar.module.css';
  * marker at the instance's float. Without a float (a vanilla ★ knife) it says so instead.
  */
 export function FloatBar({ float, wearMin, wearMax }: { float?: number | null; wearMin?: number | null; wearMax?: number | null }) {
+  ensureGoodsTexts();
   const t = useT();
   if (typeof float !== 'number') {
     return (

@@ -21,6 +21,8 @@ export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item:
       data-testid="skin-card"
       data-status={item.status ?? 'received'}
       data-item-id={item.id}
+      data-price={typeof price === 'number' ? price : undefined}
+      data-rarity={item.rarity}
     >
       <Img src={item.iconUrl} alt={name} className={styles.img} rarity={item.rarity} />
       <span className={styles.name}>
