@@ -104,7 +104,8 @@ describe('mini app screens in demo mode', () => {
     const caseUrl = page.url();
     await screenshotBothThemes(page, 'screen-case', '[data-testid="fair-line"]');
     const rendered = await page.locator('[data-testid="roulette"] [style*="top"]').count();
-    assert.ok(rendered > 0 && rendered < 40, `a window of the 3000 slots is rendered (saw ${rendered} nodes)`);
+    // One period of the strip (about the case's item count) plus a viewport: far from 3000.
+    assert.ok(rendered > 0 && rendered < 150, `a window of the 3000 slots is rendered (saw ${rendered} nodes)`);
 
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-case"][data-phase="spinning"]');
@@ -161,7 +162,8 @@ describe('mini app screens in demo mode', () => {
     const cases = (await (await fetch(`${server.url}/api/v1/cases`)).json()).data;
     const dear = cases.reduce((a, c) => (c.tokens > a.tokens ? c : a));
     const me = (await apiAs(page, server, '/me')).body.data;
-    for (let i = 0; i < 10 && (await balanceOf(page)) >= dear.tokens; i++) {
+    // The real catalog's dearest case costs a few hundred tokens: the demo grant pays for a few dozen.
+    for (let i = 0; i < 100 && (await balanceOf(page)) >= dear.tokens; i++) {
       await apiPost(page, `/cases/${dear.id}/open`, { telegramId: me.telegramId, requestId: `drain-${i}-${Date.now()}` });
     }
     await page.reload();
