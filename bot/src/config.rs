@@ -487,6 +487,16 @@ mod tests {
     }
 
     #[test]
+    fn the_catalog_assets_url_is_an_origin_defaulting_to_the_librarys_cdn() {
+        assert_eq!(cfg(&[]).unwrap().catalog_assets_url, "https://cdn.cstrike.app");
+        assert_eq!(cfg(&[("CATALOG_ASSETS_URL", "https://img.example.com/")]).unwrap().catalog_assets_url, "https://img.example.com");
+        for bad in ["https://img.example.com/images", "ftp://img.example.com", "not a url"] {
+            let err = cfg(&[("CATALOG_ASSETS_URL", bad)]).unwrap_err();
+            assert!(err.0.contains("CATALOG_ASSETS_URL"), "{bad}: {}", err.0);
+        }
+    }
+
+    #[test]
     fn a_blank_variable_counts_as_unset() {
         let c = cfg(&[("TELEGRAM_BOT_TOKEN", ""), ("BIND_ADDR", "  "), ("WITHDRAW_MIN_STARS", "")]).unwrap();
         assert!(c.demo());
