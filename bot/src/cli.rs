@@ -385,7 +385,9 @@ async fn migrate_db(from: &str, to: &str) -> Result<i32, String> {
 }
 
 fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {
-    webapp_api::domain::catalog::Catalog::load_with_rtp(&config.catalog_dir, config.case_rtp).map_err(|e| format!("catalog: {e}"))
+    webapp_api::domain::catalog::Catalog::load_with_rtp(&config.catalog_dir, config.case_rtp)
+        .map(|c| c.with_assets_url(&config.catalog_assets_url))
+        .map_err(|e| format!("catalog: {e}"))
 }
 
 /// `fragbox grant`: the same rule the bot's `/grant` uses, run as the CLI operator.

@@ -75,6 +75,9 @@ pub struct Config {
     /// Cases, items, packages and their artwork.
     #[arg(long, env = "CATALOG_DIR", default_value = "data/catalog")]
     pub catalog_dir: PathBuf,
+    /// Host the library's item and case pictures (/images/<hash>.webp) are served from; the page's img-src allows it alone.
+    #[arg(long, env = "CATALOG_ASSETS_URL", default_value = "https://cdn.cstrike.app", value_parser = an_https_origin)]
+    pub catalog_assets_url: String,
     /// The built mini app.
     #[arg(long, env = "WEBAPP_DIST", default_value = "webapp/dist")]
     pub webapp_dist: PathBuf,
@@ -259,6 +262,17 @@ fn a_case_rtp(s: &str) -> Result<i64, String> {
         return Err(refused());
     }
     Ok(bp)
+}
+
+/// An `https://host[:port]` (or `http://` for a local test) with no path: it becomes a CSP source.
+fn an_https_origin(s: &str) -> Result<String, String> {
+    let u = url::Url::parse(s.trim()).map_err(|_| format!("not a URL: {s:?}"))?;
+    let origin = u.origin().ascii_serialization();
+    let bare = u.path() == "/" && u.query().is_none() && u.fragment().is_none();
+    if origin == "null" || !bare || !matches!(u.scheme(), "https" | "http") {
+        return Err(format!("expected an origin such as https://cdn.example.com (no path): {s:?}"));
+    }
+    Ok(origin)
 }
 
 fn admin_ids(s: &str) -> Result<Vec<i64>, String> {
@@ -517,6 +531,16 @@ mod tests {
         ] {
             let err = cfg(&[(k, v)]).unwrap_err();
             assert!(err.0.contains(k), "{k}: {}", err.0);
+        }
+    }
+
+    #[test]
+    fn the_catalog_assets_url_is_an_origin_defaulting_to_the_librarys_cdn() {
+        assert_eq!(cfg(&[]).unwrap().catalog_assets_url, "https://cdn.cstrike.app");
+        assert_eq!(cfg(&[("CATALOG_ASSETS_URL", "https://img.example.com/")]).unwrap().catalog_assets_url, "https://img.example.com");
+        for bad in ["https://img.example.com/images", "ftp://img.example.com", "not a url"] {
+            let err = cfg(&[("CATALOG_ASSETS_URL", bad)]).unwrap_err();
+            assert!(err.0.contains("CATALOG_ASSETS_URL"), "{bad}: {}", err.0);
         }
     }
 

@@ -32,7 +32,7 @@ pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::store::P
         .map_err(|e| format!("DATABASE_URL ({}): {e}", config::redact_password(&config.database_url)))?;
     store::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
     // Market prices a reprice stored win over the committed defaults (read at start only).
-    let catalog = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp).await?;
+    let catalog = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp).await?.with_assets_url(&config.catalog_assets_url);
     Ok((pool, catalog))
 }
 
@@ -77,6 +77,7 @@ pub fn http_config(config: &Config) -> HttpConfig {
         dev_gate_password: config.dev_gate_password.clone(),
         webapp_dist: config.webapp_dist.clone(),
         catalog_dir: config.catalog_dir.clone(),
+        catalog_assets_url: config.catalog_assets_url.clone(),
         legal_dir: config.legal_dir.clone(),
         cors_origin: origin.filter(|o| o != "null"),
         hsts: config.webapp_url().starts_with("https://"),

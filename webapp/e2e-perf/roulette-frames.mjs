@@ -3,7 +3,7 @@
 // noisy; run it by hand and write the figures in docs/performance.md.
 //
 //   cargo build -p fragbox && (cd webapp && npm run build)
-//   node webapp/e2e-perf/roulette-frames.mjs [--runs 5] [--rate 4] [--case starter]
+//   node webapp/e2e-perf/roulette-frames.mjs [--runs 5] [--rate 4] [--case <id>]  (default: the catalog's cheapest case)
 //
 // Starts the real binary in demo mode, opens a case page at 390×844, slows the CPU down
 // `rate` times through the DevTools protocol (Emulation.setCPUThrottlingRate), records
@@ -11,13 +11,13 @@
 // frame time and the share of frames over 16.7 ms.
 import { parseArgs } from 'node:util';
 
-import { agreeToTerms, launchBrowser, openApp, startServer, waitForBoot } from '../e2e/harness.mjs';
+import { agreeToTerms, cheapestCase, launchBrowser, openApp, startServer, waitForBoot } from '../e2e/harness.mjs';
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
     rate: { type: 'string', default: '4' },
-    case: { type: 'string', default: 'starter' },
+    case: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -26,6 +26,7 @@ const rate = Number(values.rate);
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 const server = await startServer();
+values.case ??= (await cheapestCase(server)).id;
 const browser = await launchBrowser();
 try {
   const { page, context } = await openApp(browser, server);

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { agreeToTerms, apiAs, axeViolations, launchBrowser, newPhone, SCREENSHOT_DIR, startServer, waitForBoot } from './harness.mjs';
+import { agreeToTerms, apiAs, axeViolations, cheapestCase, launchBrowser, newPhone, SCREENSHOT_DIR, startServer, waitForBoot } from './harness.mjs';
 
 let server;
 let browser;
@@ -52,7 +52,7 @@ function screens(ids) {
     ['daily sheet', (p) => p.click('[data-testid="open-daily"]'), '[data-testid="daily-claim"], [data-testid="daily-countdown"]'],
     ['store', (p) => go(p, '/cases'), '[data-testid="case-card"]'],
     ['odds sheet', (p) => p.locator('[data-testid="case-card"]').first().getByRole('button').nth(1).click(), '[data-testid="odds-sheet"] li'],
-    ['case', (p) => go(p, '/case/starter'), '[data-testid="fair-line"]'],
+    ['case', (p) => go(p, `/case/${ids.case}`), '[data-testid="fair-line"]'],
     ['case result', (p) => go(p, `/case-result/${ids.item}`), '[data-testid="result-name"]'],
     ['my skins', (p) => go(p, '/skins'), '[data-testid="skin-card"]'],
     ['skin', (p) => go(p, `/skin/${ids.item}`), '[data-testid="skin-withdraw"]'],
@@ -96,11 +96,12 @@ describe('accessibility (axe) on every screen', () => {
       await page.waitForSelector('[data-testid="page-home"]');
       // Setup through the API: an item to look at and a ticket with support's reply.
       const me = (await apiAs(page, server, '/me')).body.data;
-      const opened = await apiPost(page, '/cases/starter/open', { telegramId: me.telegramId, requestId: `a11y-${theme}-${Date.now()}` });
+      const kase = await cheapestCase(server);
+      const opened = await apiPost(page, `/cases/${kase.id}/open`, { telegramId: me.telegramId, requestId: `a11y-${theme}-${Date.now()}` });
       assert.equal(opened.status, 200, JSON.stringify(opened.body));
       const ticket = await apiPost(page, '/support/tickets', { theme: 'bug', message: 'The button does not respond' });
       assert.equal(ticket.status, 200, JSON.stringify(ticket.body));
-      const ids = { item: opened.body.item.id, ticket: ticket.body.ticket.id };
+      const ids = { item: opened.body.item.id, ticket: ticket.body.ticket.id, case: kase.id };
       await page.reload();
       await waitForBoot(page);
 

@@ -153,10 +153,34 @@ export async function newPhone(browser, { colorScheme = 'dark', locale = 'ru-RU'
     locale,
   });
   context.setDefaultTimeout(15_000);
+  // Every outside host is blocked (the catalog's pictures included): journeys see the fallback
+  // pictures, as a phone offline or behind a blocked CDN would, and never depend on the network.
+  await context.route(isOutside, (route) => route.abort('blockedbyclient'));
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   return { context, page, errors };
+}
+
+/** Any address that is not this machine's: the harness blocks it. */
+export const isOutside = (url) => !/^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|data:|blob:|about:)/.test(String(url));
+
+/** The store list (`GET /api/v1/cases`) as the server answers it. */
+export async function catalogCases(server) {
+  const res = await fetch(`${server.url}/api/v1/cases`);
+  return (await res.json()).data;
+}
+
+/** The cheapest case of the catalog (the journeys open it: the demo balance pays for several). */
+export async function cheapestCase(server) {
+  const cases = await catalogCases(server);
+  return cases.reduce((a, b) => (b.tokens < a.tokens ? b : a));
+}
+
+/** One case's detail (`GET /api/v1/cases/{id}`): items with names, pictures and price ranges. */
+export async function caseDetail(server, id) {
+  const res = await fetch(`${server.url}/api/v1/cases/${id}`);
+  return (await res.json()).data;
 }
 
 /** Waits until the shell finished booting (session, gates) and no splash is shown. */

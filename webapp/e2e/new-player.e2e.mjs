@@ -8,13 +8,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, apiAs, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
+import { agreeToTerms, apiAs, caseDetail, cheapestCase, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
 
 let server;
 let browser;
 
+/** The catalog's cheapest case: the one these journeys open. */
+let kase;
+
 before(async () => {
   server = await startServer();
+  kase = await cheapestCase(server);
   browser = await launchBrowser();
 });
 
@@ -69,9 +73,10 @@ describe('what a new player tripped over', () => {
     const before = (await apiAs(page, server, '/me')).body.data.balance;
     const fairBefore = (await apiAs(page, server, '/fair')).body.data.nonce;
     const itemsBefore = (await apiAs(page, server, '/user/items')).body.data.length;
-    const caseItems = (await (await fetch(`${server.url}/api/v1/cases/starter`)).json()).data.items.map((i) => i.marketHashName ?? i.name);
+    // The roulette names an item "Weapon | Finish" in the player's language (here English).
+    const caseItems = (await caseDetail(server, kase.id)).items.map((i) => (i.variant ? `${i.name} | ${i.variant}` : i.name));
 
-    await go(page, '/case/starter');
+    await go(page, `/case/${kase.id}`);
     await page.waitForSelector('[data-testid="fair-line"]');
     await page.waitForSelector('[data-testid="tg-secondary-button"]');
     assert.match(await page.textContent('[data-testid="tg-secondary-button"]'), /Try for free/);
@@ -89,7 +94,7 @@ describe('what a new player tripped over', () => {
 
     // Back to idle on the same screen: nothing won, nothing charged, no nonce used.
     await page.waitForSelector('[data-testid="page-case"][data-phase="idle"]', { timeout: 10_000 });
-    assert.match(page.url(), /\/case\/starter$/);
+    assert.ok(page.url().endsWith(`/case/${kase.id}`), page.url());
     assert.deepEqual(writes, [], 'no write request at all');
     assert.equal((await apiAs(page, server, '/me')).body.data.balance, before, 'balance unchanged');
     assert.equal((await apiAs(page, server, '/fair')).body.data.nonce, fairBefore, 'no nonce used');
@@ -118,7 +123,7 @@ describe('what a new player tripped over', () => {
 
     // The withdraw form says the same, once: inline, no toast.
     const me = (await apiAs(page, server, '/me')).body.data;
-    const opened = await apiPost(page, '/cases/starter/open', { telegramId: me.telegramId, requestId: `e2e-tl-${Date.now()}` });
+    const opened = await apiPost(page, `/cases/${kase.id}/open`, { telegramId: me.telegramId, requestId: `e2e-tl-${Date.now()}` });
     assert.equal(opened.status, 200);
     await go(page, '/packages');
     await page.waitForSelector('[data-testid="package"]');
@@ -188,7 +193,7 @@ describe('what a new player tripped over', () => {
       const tag = `${theme}-${language}`;
       await page.waitForSelector('[data-testid="featured-case"]');
       await shot(page, `home-${tag}`);
-      await go(page, '/case/starter');
+      await go(page, `/case/${kase.id}`);
       await page.waitForSelector('[data-testid="fair-line"]');
       // The fairness line is in view, above Telegram's bottom buttons.
       const fair = await page.locator('[data-testid="fair-line"]').boundingBox();

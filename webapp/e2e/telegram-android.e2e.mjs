@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { startFakeBotApi } from './fake-bot-api.mjs';
-import { axeViolations, launchBrowser, newPhone, SCREENSHOT_DIR, startServer } from './harness.mjs';
+import { axeViolations, cheapestCase, launchBrowser, newPhone, SCREENSHOT_DIR, startServer } from './harness.mjs';
 
 const TOKEN = '7000000001:E2E_secret-token';
 const DARK = {
@@ -196,15 +196,16 @@ describe('launched as Telegram for Android launches it', () => {
     // Tokens to open with (a player with a bot token starts at 0).
     server.cli('grant', String(user.id), '500', '--reason', 'browser test');
 
-    // Case: back button, "Open for 25" on the bottom button; opening hides it, turns vertical
-    // swipes off and asks before closing.
-    await page.goto(launchUrl(user).replace('/#', '/case/starter#'));
+    // Case (the catalog's cheapest): back button, "Open for <its price>" on the bottom button;
+    // opening hides it, turns vertical swipes off and asks before closing.
+    const kase = await cheapestCase(server);
+    await page.goto(launchUrl(user).replace('/#', `/case/${kase.id}#`));
     await page.waitForSelector('[data-testid="fair-line"]');
     await page.waitForFunction(() => [...window.__proxy].reverse().find(([t]) => t === 'web_app_setup_main_button')?.[1]?.is_visible === true);
     ev = await events(page);
     assert.equal(last(ev, 'web_app_setup_back_button').is_visible, true, 'back button on a detail screen');
     main = last(ev, 'web_app_setup_main_button');
-    assert.match(main.text, /^Open for 25$/);
+    assert.equal(main.text.replace(/[^\w ]/g, ''), `Open for ${kase.tokens}`, main.text);
     assert.equal(await page.locator('[data-testid="open-case"]').count(), 0);
     await shot(page, 'case');
     const beforeOpen = ev.length;
@@ -233,7 +234,7 @@ describe('launched as Telegram for Android launches it', () => {
     // The sale through the bottom button: a haptic, back to the case.
     const beforeSell = ev.length;
     await press(page, 'main_button_pressed');
-    await page.waitForURL(/\/case\/starter$/, { timeout: 15_000 });
+    await page.waitForURL((u) => u.pathname === `/case/${kase.id}`, { timeout: 15_000 });
     assert.ok(since(await events(page), beforeSell).some(([t, d]) => t === 'web_app_trigger_haptic_feedback' && d?.type === 'notification'), 'a haptic on the sale');
 
     // Telegram's back button leaves the case for the store.

@@ -322,6 +322,22 @@ impl Catalog {
         Ok(catalog)
     }
 
+    /// Points the library's relative pictures (`/images/<hash>.webp`) at `assets_url` (the
+    /// `CATALOG_ASSETS_URL` host), so every answer that carries a picture (case list, case
+    /// detail, the items a draw stores) holds an absolute address; `/catalog/images/...` paths
+    /// of this process and absolute URLs stay as they are. Re-renders the served JSON.
+    pub fn with_assets_url(mut self, assets_url: &str) -> Catalog {
+        let base = assets_url.trim().trim_end_matches('/');
+        for item in &mut self.items {
+            item.image = asset_url(base, &item.image);
+        }
+        for case in &mut self.cases {
+            case.image = asset_url(base, &case.image);
+        }
+        self.render();
+        self
+    }
+
     fn item_from_row(row: ItemRow, prices: &PriceTable) -> Result<CatalogItem, String> {
         if !valid_id(&row.id) {
             return Err(format!("item id {:?}: use 1-40 of [a-z0-9-]", row.id));
@@ -668,6 +684,15 @@ fn tier_weights(picked: &[(usize, u64)], items: &[CatalogItem]) -> Vec<(usize, u
     out.into_iter().map(|(_, i, w)| (i, w)).collect()
 }
 
+/// A library picture path (`/images/...`) under `base`; anything else unchanged.
+fn asset_url(base: &str, image: &str) -> String {
+    if image.starts_with("/images/") && !base.is_empty() {
+        format!("{base}{image}")
+    } else {
+        image.to_owned()
+    }
+}
+
 /// The catalog upsert speaks `sqlx::Error`; the store helpers answer `DomainError`.
 fn into_sqlx(e: crate::domain::DomainError) -> sqlx::Error {
     match e {
@@ -682,6 +707,20 @@ mod tests {
 
     fn repo_catalog() -> Catalog {
         Catalog::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/catalog")).unwrap()
+    }
+
+    #[test]
+    fn library_pictures_are_served_under_the_assets_host_and_own_pictures_stay() {
+        let c = repo_catalog().with_assets_url("https://cdn.example.test/");
+        let case = &c.cases[0];
+        assert!(case.image.starts_with("https://cdn.example.test/images/"), "{}", case.image);
+        assert!(c.items.iter().all(|i| !i.image.starts_with("/images/")));
+        let list = c.cases_json.to_string();
+        assert!(!list.contains("\"/images/"), "the list still holds a relative library path");
+        let detail = c.case_json(&case.id).unwrap().to_string();
+        assert!(detail.contains("\"iconUrl\":\"https://cdn.example.test/images/"), "{}", &detail[..200]);
+        assert_eq!(asset_url("https://cdn.example.test", "/catalog/images/placeholder.svg"), "/catalog/images/placeholder.svg");
+        assert_eq!(asset_url("https://cdn.example.test", "https://other.test/x.png"), "https://other.test/x.png");
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub struct HttpConfig {
     pub dev_gate_password: Option<String>,
     pub webapp_dist: PathBuf,
     pub catalog_dir: PathBuf,
+    /// Origin of the library's pictures (`CATALOG_ASSETS_URL`): the one outside host `img-src` allows.
+    pub catalog_assets_url: String,
     pub legal_dir: PathBuf,
     /// Origin allowed by CORS (the mini app's), if it is served from elsewhere.
     pub cors_origin: Option<String>,

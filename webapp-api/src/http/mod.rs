@@ -47,12 +47,19 @@ use error::{ApiError, REQUEST_LANG};
 pub const BODY_LIMIT_BYTES: usize = 64 * 1024;
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// The mini app is a same-origin SPA: scripts and API calls stay on our origin; images may come
-/// from Steam's CDN and Telegram (avatars); Telegram's web clients may frame it.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; media-src 'self' data: blob:; \
+/// The mini app is a same-origin SPA: scripts and API calls stay on our origin; pictures come
+/// from our origin, the catalog's assets host (`CATALOG_ASSETS_URL`) and Telegram's avatar host
+/// (`https://t.me/i/userpic/...`) only; Telegram's web clients may frame it.
+pub fn content_security_policy(assets_origin: &str) -> String {
+    let assets = assets_origin.trim().trim_end_matches('/');
+    let assets = if assets.is_empty() { String::new() } else { format!(" {assets}") };
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data: blob:{assets} https://t.me; font-src 'self' data:; connect-src 'self'; media-src 'self' data: blob:; \
 object-src 'none'; base-uri 'self'; form-action 'self'; \
-frame-ancestors 'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org";
+frame-ancestors 'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
+    )
+}
 
 pub fn router(domain: Domain, config: HttpConfig) -> Router {
     router_with_metrics(domain, config, Arc::default())
@@ -67,6 +74,9 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .layer(middleware::from_fn_with_state(state.clone(), gate::api_gate))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES));
 
+    // A value clap checked as an origin is a valid header; anything else falls back to no outside host.
+    let csp = HeaderValue::from_str(&content_security_policy(&state.config.catalog_assets_url))
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; img-src 'self' data: blob:; frame-ancestors 'self'"));
     let dist = &state.config.webapp_dist;
     // The build writes `.br` and `.gz` beside every script, style, SVG and JSON file (best
     // compression, done once); the compression layer below covers everything else.
@@ -96,7 +106,7 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .merge(routes::feed::stream_routes())
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")))
-        .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY)))
+        .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, csp))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::HeaderName::from_static("permissions-policy"),
             HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=()"),
@@ -173,4 +183,17 @@ fn request_language(req: &Request) -> Lang {
         .and_then(|v| v.to_str().ok())
         .map(|v| Lang::from_telegram_code(v.split([',', ';']).next()))
         .unwrap_or(Lang::Ru)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::content_security_policy;
+
+    #[test]
+    fn pictures_may_come_from_the_assets_host_but_not_from_any_https_host() {
+        let csp = content_security_policy("https://cdn.cstrike.app/");
+        let img = csp.split(';').find(|d| d.trim_start().starts_with("img-src")).unwrap();
+        assert!(img.contains(" https://cdn.cstrike.app "), "{img}");
+        assert!(!img.split_whitespace().any(|s| s == "https:"), "{img}");
+    }
 }

@@ -10,6 +10,23 @@ type Dict = { [key: string]: string | Dict };
 
 const dictionaries: Record<Language, Dict> = { ru, en };
 
+function merge(into: Dict, extra: Dict): void {
+  for (const [k, v] of Object.entries(extra)) {
+    const cur = into[k];
+    if (typeof v === 'string' || typeof cur !== 'object') into[k] = v;
+    else merge(cur, v);
+  }
+}
+
+/**
+ * Texts a lazily loaded screen brings with it, kept out of the start-up bundle: the screen's
+ * module adds them before it first renders.
+ */
+export function addTexts(extra: Record<Language, Dict>): void {
+  merge(dictionaries.ru, extra.ru);
+  merge(dictionaries.en, extra.en);
+}
+
 function lookup(dict: Dict, key: string): string | undefined {
   let cur: string | Dict | undefined = dict;
   for (const part of key.split('.')) {

@@ -36,6 +36,14 @@ describe('settings store', () => {
     expect(useSettings.getState().language).toBe('ru');
   });
 
+  it('remembers the skins order and ignores an unknown one', () => {
+    useSettings.getState().setSkinSort('price');
+    expect(useSettings.getState().skinSort).toBe('price');
+    expect(localStorage.getItem('skins_sort')).toBe('price');
+    useSettings.getState().setSkinSort('bogus' as never);
+    expect(useSettings.getState().skinSort).toBe('price');
+  });
+
   it('stores the sound switch as isSoundEnabled', () => {
     useSettings.getState().setSoundEnabled(false);
     expect(localStorage.getItem('isSoundEnabled')).toBe('false');

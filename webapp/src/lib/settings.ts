@@ -10,6 +10,10 @@ import { readBool, readString, storageKeys, writeBool, writeString } from './sto
 
 export type Theme = 'dark' | 'light';
 
+/** The skins screen's order: newest first (the server's order), dearest first, rarest first. */
+export type SkinSortChoice = 'recent' | 'price' | 'rarity';
+const isSkinSort = (v: unknown): v is SkinSortChoice => v === 'recent' || v === 'price' || v === 'rarity';
+
 export function isTheme(value: unknown): value is Theme {
   return value === 'dark' || value === 'light';
 }
@@ -27,6 +31,8 @@ interface SettingsState {
   theme: Theme;
   themeChosen: boolean;
   soundEnabled: boolean;
+  /** The skins screen's order, remembered across visits. */
+  skinSort: SkinSortChoice;
   /** Telegram's own colour scheme, when known; the theme follows it until the player chooses. */
   telegramScheme: Theme | null;
   /** Applies what Telegram says about the player (language code, colour scheme). */
@@ -36,10 +42,12 @@ interface SettingsState {
   setLanguage: (language: Language) => void;
   setTheme: (theme: Theme) => void;
   setSoundEnabled: (on: boolean) => void;
+  setSkinSort: (sort: SkinSortChoice) => void;
 }
 
 const storedLanguage = readString(storageKeys.language);
 const storedTheme = readString(storageKeys.theme);
+const storedSkinSort = readString(storageKeys.skinSort);
 
 export const useSettings = create<SettingsState>((set, get) => ({
   language: resolveLanguage(storedLanguage, null),
@@ -47,6 +55,7 @@ export const useSettings = create<SettingsState>((set, get) => ({
   theme: resolveTheme(storedTheme, null),
   themeChosen: isTheme(storedTheme),
   soundEnabled: readBool(storageKeys.sound, true),
+  skinSort: isSkinSort(storedSkinSort) ? storedSkinSort : 'recent',
   telegramScheme: null,
   adoptTelegram: ({ languageCode, colorScheme }) => {
     const s = get();
@@ -70,5 +79,10 @@ export const useSettings = create<SettingsState>((set, get) => ({
   setSoundEnabled: (on) => {
     writeBool(storageKeys.sound, on);
     set({ soundEnabled: on });
+  },
+  setSkinSort: (skinSort) => {
+    if (!isSkinSort(skinSort)) return;
+    writeString(storageKeys.skinSort, skinSort);
+    set({ skinSort });
   },
 }));

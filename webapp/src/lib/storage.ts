@@ -13,6 +13,7 @@ export const storageKeys = {
   termsAccepted: 'termsAccepted',
   maintenance: 'maintenance',
   demoId: 'demoId',
+  skinSort: 'skins_sort',
 } as const;
 
 type Area = 'local' | 'session';

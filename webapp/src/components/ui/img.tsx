@@ -6,31 +6,55 @@ import styles from './img.module.css';
 export interface ImgProps extends Omit<ImgHTMLAttributes<HTMLImageElement>, 'src'> {
   /** Relative (API host), absolute, or Steam CDN path: see `resolveImageUrl`. */
   src: string | null | undefined;
+  /** The item's rarity: the fallback is drawn in its colour. */
+  rarity?: string | null;
+}
+
+/** The CSS colour of a rarity (theme.css's palette); features/cases has the same rule for screens. */
+function rarityVar(rarity: string | null | undefined): string {
+  if (rarity === 'extraordinary' || rarity === 'contraband') return 'var(--c-rarity-gold)';
+  if (rarity && /^(consumer|industrial|milspec|restricted|classified|covert)$/.test(rarity)) return `var(--c-rarity-${rarity})`;
+  return 'var(--c-hint)';
 }
 
 /**
- * An image that resolves paths by the spec's item-image rule and falls back to the placeholder
- * when it fails; if even the placeholder fails, a neutral box stays in its place.
+ * A lazily loaded picture whose box is reserved by its class (width and height); when it is
+ * missing or cannot load (offline, blocked host, content policy), a rarity-coloured glow with a
+ * skin silhouette draws in the same box instead: no broken-image icon, no layout shift.
  */
-export function Img({ src, alt = '', className, loading = 'lazy', decoding = 'async', ...rest }: ImgProps) {
+export function Img({ src, alt = '', className, loading = 'lazy', decoding = 'async', rarity, ...rest }: ImgProps) {
   const resolved = resolveImageUrl(src);
-  const [stage, setStage] = useState<'main' | 'placeholder' | 'none'>(resolved === PLACEHOLDER_IMAGE ? 'placeholder' : 'main');
+  const missing = resolved === PLACEHOLDER_IMAGE;
+  const [failed, setFailed] = useState(missing);
   useEffect(() => {
-    setStage(resolved === PLACEHOLDER_IMAGE ? 'placeholder' : 'main');
-  }, [resolved]);
-  if (stage === 'none') {
-    return <span className={`${styles.fallback} ${className ?? ''}`} role="img" aria-label={alt} data-img-fallback />;
+    setFailed(missing);
+  }, [resolved, missing]);
+  if (failed) {
+    return (
+      <span
+        className={`${styles.fallback} ${className ?? ''}`}
+        style={{ ['--fb' as string]: rarityVar(rarity) }}
+        role={alt ? 'img' : undefined}
+        aria-label={alt || undefined}
+        aria-hidden={alt ? undefined : true}
+        data-img-fallback=""
+        data-rarity={rarity ?? undefined}
+      >
+        <svg viewBox="0 0 64 24" className={styles.silhouette} aria-hidden focusable="false">
+          <path d="M2 9h30l3-3h9l2 3h14v4h-6l-1 2H38l-2 3h-5l-1 4h-7l2-6H8l-2 2H2z" />
+        </svg>
+      </span>
+    );
   }
   return (
     <img
       {...rest}
-      className={className}
+      className={`${styles.img} ${className ?? ''}`}
       alt={alt}
       loading={loading}
       decoding={decoding}
-      src={stage === 'main' ? resolved : PLACEHOLDER_IMAGE}
-      data-placeholder={stage === 'placeholder' || undefined}
-      onError={() => setStage((s) => (s === 'main' ? 'placeholder' : 'none'))}
+      src={resolved}
+      onError={() => setFailed(true)}
     />
   );
 }

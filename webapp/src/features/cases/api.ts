@@ -9,11 +9,21 @@ export interface CaseItem {
   icon_url?: string;
   marketHashName?: string;
   market_hash_name?: string;
-  name: string;
+  /** Absent in the case list (slim items: id, rarity, chance); the case detail has it. */
+  name?: string;
   variant?: string;
-  tokenPrice: number;
+  nameRu?: string;
+  variantRu?: string;
+  /** Absent in the case list. */
+  tokenPrice?: number;
+  /** The cheapest and dearest variant over exteriors and StatTrak™ (case detail). */
+  priceMin?: number;
+  priceMax?: number;
   rarity?: string;
   condition?: string;
+  wearMin?: number | null;
+  wearMax?: number | null;
+  statTrak?: boolean;
   weight?: number;
   chance?: number;
 }
@@ -22,6 +32,7 @@ export interface CaseItem {
 export interface Case {
   id: string;
   name: string;
+  nameRu?: string;
   image: string;
   tokens: number;
   items: CaseItem[];

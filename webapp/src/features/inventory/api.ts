@@ -20,6 +20,17 @@ export interface InventoryItem {
   owner?: string | { name: string };
   caseId?: string;
   openedAt?: string;
+  /** The instance's wear (null for a vanilla ★ knife and items from before floats). */
+  float?: number | null;
+  /** Steam's English exterior name, or null. */
+  exterior?: string | null;
+  statTrak?: boolean;
+  /** A ★ knife or glove. */
+  special?: boolean;
+  wearMin?: number | null;
+  wearMax?: number | null;
+  /** False for a skin won with bonus tokens: it can be kept or sold, not withdrawn. */
+  withdrawable?: boolean;
 }
 
 /** GET /items/{id}/public: what anyone may see of a shared skin. */
@@ -33,6 +44,12 @@ export interface PublicItem {
   condition?: string;
   tokenPrice: number;
   owner?: string;
+  float?: number | null;
+  exterior?: string | null;
+  statTrak?: boolean;
+  special?: boolean;
+  wearMin?: number | null;
+  wearMax?: number | null;
 }
 
 export async function fetchItems(): Promise<InventoryItem[]> {

@@ -9,6 +9,7 @@ export {
   filterByTab,
   isError,
   isGone,
+  itemNames,
   ownerName,
   priceValue,
   reasonKey,

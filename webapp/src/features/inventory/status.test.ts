@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canTrade, capitalize, filterByTab, ownerName, priceValue, showSellBar, showWithdraw, splitMarketName } from './status';
+import { canTrade, capitalize, filterByTab, itemNames, ownerName, priceValue, showSellBar, showWithdraw, splitMarketName } from './status';
 
 const items = [
   { id: 1, status: 'received' },
@@ -68,5 +68,16 @@ describe('withdrawal failure reasons and gone items (issue 14)', () => {
     const { filterByTab } = await import('./status');
     const items = [{ status: 'received' }, { status: 'revoked' }, { status: 'sold' }, { status: 'error' }];
     expect(filterByTab(items, 'received')).toEqual([{ status: 'received' }, { status: 'error' }]);
+  });
+});
+
+describe('itemNames', () => {
+  it('takes weapon and finish from their own fields, never from the Steam name', () => {
+    expect(itemNames({ name: 'AK-47', variant: 'Красная линия', marketHashName: 'StatTrak™ AK-47 | Redline (Field-Tested)' })).toEqual({
+      name: 'AK-47',
+      description: 'Красная линия',
+    });
+    expect(itemNames({ name: 'Karambit', variant: '' })).toEqual({ name: 'Karambit', description: '' });
+    expect(itemNames({ name: 'AWP | Asiimov' })).toEqual({ name: 'AWP', description: 'Asiimov' });
   });
 });

@@ -59,6 +59,16 @@ export function splitMarketName(marketName: string | null | undefined): { name: 
   return { name: s.slice(0, i).trim(), description: s.slice(i + 1).trim() };
 }
 
+/**
+ * Weapon and finish as the screens show them: the answer's own `name` and `variant` (in the
+ * request's language); only an answer without `variant` is split from its name. Never split from
+ * `marketHashName`, which is Steam-exact (`StatTrak™ AK-47 | Redline (Field-Tested)`).
+ */
+export function itemNames(item: { name?: string; variant?: string | null; marketHashName?: string }): { name: string; description: string } {
+  if (typeof item.variant === 'string') return { name: item.name ?? '', description: item.variant };
+  return splitMarketName(item.name || item.marketHashName);
+}
+
 /** Owner is a string or an object with a name. */
 export function ownerName(owner: unknown): string {
   if (typeof owner === 'string') return owner;

@@ -10,6 +10,8 @@ export interface Profile {
   avatarUrl?: string | null;
   /** Tokens; the spec allows a numeric string, the store normalises it to a number. */
   balance: number;
+  /** The part of `balance` that came from rewards, referrals, promo codes and grants (the total stays `balance`). */
+  bonusBalance?: number;
   ref?: string;
   tgSubscribed: boolean;
   caseOpened: boolean;

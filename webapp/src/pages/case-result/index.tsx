@@ -7,16 +7,20 @@ import {
   fetchItem,
   priceValue,
   sellSkin,
+  itemNames,
   shareSkin,
-  splitMarketName,
   useInventory,
   type InventoryItem,
 } from '../../features/inventory';
+import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic } from '../../lib/telegram';
 import type { CaseResultState } from '../case';
 import styles from './case-result.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /**
  * `/case-result/{assetId}`: the won skin, celebrated in proportion to its value against the
@@ -92,9 +96,11 @@ export function CaseResultPage() {
     );
   }
 
-  const { name, description } = splitMarketName(item.marketHashName ?? item.name);
+  const { name, description } = itemNames(item);
   const rk = rarityKey(item.rarity);
-  const condition = item.condition || DEFAULT_CONDITION;
+  // A vanilla ★ knife has no exterior (null); an answer from before exteriors has only `condition`.
+  const condition = item.exterior === null ? null : item.exterior || item.condition || DEFAULT_CONDITION;
+  const special = item.special ?? item.rarity === 'extraordinary';
   const sellable = item.status !== 'pending' && item.status !== 'sent';
   return (
     <main
@@ -108,16 +114,26 @@ export function CaseResultPage() {
       </p>
       <div className={styles.stage}>
         <span className={styles.glow} aria-hidden />
-        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" />
+        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} />
       </div>
+      <ItemMarks statTrak={item.statTrak} special={special} />
       <h1 className={styles.name} data-testid="result-name">
         {name}
         {description && <span className={styles.desc}>{description}</span>}
       </h1>
       <p className={styles.meta}>
         {rk && <span className={styles.rarity}>{t(rk)}</span>}
-        <span>{t(`condition.${condition}`) !== `condition.${condition}` ? t(`condition.${condition}`) : condition}</span>
+        {condition && (
+          <span data-testid="result-exterior">
+            {t(`condition.${condition}`) !== `condition.${condition}` ? t(`condition.${condition}`) : condition}
+          </span>
+        )}
       </p>
+      {(item.float !== undefined || item.exterior !== undefined) && (
+        <div className={styles.float}>
+          <FloatBar float={item.float} wearMin={item.wearMin} wearMax={item.wearMax} />
+        </div>
+      )}
       <p className={styles.price}>
         {typeof price === 'number' ? <TokenAmount value={price ?? 0} size={20} /> : price}
       </p>
@@ -126,6 +142,8 @@ export function CaseResultPage() {
           {t('result.ratio', { ratio: formatTokens(ratio) })}
         </p>
       )}
+
+      {item.withdrawable === false && <BonusNote />}
 
       <div className={styles.actions}>
         {/* Keep: the skin stays in My skins. */}

@@ -6,9 +6,7 @@ import { Img, MainAction, SecondaryAction, Skeleton, toast } from '../../compone
 import {
   canTry,
   createCaseOpener,
-  fetchCase,
   newRequestId,
-  OddsList,
   openCase,
   pickByOdds,
   Roulette,
@@ -18,8 +16,11 @@ import {
   type Case,
   type CaseItem,
   type OpenFair,
+  rarityColor,
   type SpinPhase,
 } from '../../features/cases';
+import { CaseContents, caseTitle, goodsNames, ensureGoodsTexts } from '../../features/goods';
+import { useSettings } from '../../features/settings';
 import { fetchFair } from '../../features/fair';
 import { useInventory, type InventoryItem } from '../../features/inventory';
 import { useSession } from '../../features/session';
@@ -32,6 +33,9 @@ import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
 import { GoingHome } from '../not-found';
 import styles from './case.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /** `trying`: the free try's spin (drawn on the phone; nothing charged, stored or sent). */
 type Phase = 'idle' | 'opening' | 'spinning' | 'trying';
@@ -58,6 +62,12 @@ function caseItemFor(item: InventoryItem, kase: Case): CaseItem {
   };
 }
 
+/** A case item named in `lang` (the detail carries both languages). */
+function localized(item: CaseItem, lang: string): CaseItem {
+  const { weapon, finish } = goodsNames(item, lang);
+  return { ...item, name: weapon || item.id, variant: finish };
+}
+
 const shortHash = (h: string) => (h.length > 16 ? `${h.slice(0, 10)}…${h.slice(-6)}` : h);
 
 export function CasePage() {
@@ -66,7 +76,10 @@ export function CasePage() {
   const { caseId = '' } = useParams();
   const token = useSession((s) => s.token);
   const balance = useSession((s) => s.user?.balance ?? 0);
-  const cached = useCases((s) => s.cases.find((c) => c.id === caseId));
+  const lang = useSettings((s) => s.language);
+  /** The store list's entry (slim items): enough for the header while the detail loads. */
+  const listed = useCases((s) => s.cases.find((c) => c.id === caseId));
+  const cached = useCases((s) => s.details[caseId]);
   const [kase, setKase] = useState<Case | null>(cached ?? null);
   const [phase, setPhase] = useState<Phase>('idle');
   const [winner, setWinner] = useState<CaseItem | null>(null);
@@ -91,7 +104,9 @@ export function CasePage() {
       return;
     }
     let live = true;
-    fetchCase(caseId)
+    useCases
+      .getState()
+      .loadDetail(caseId)
       .then((c) => live && setKase(c))
       .catch((e: unknown) => {
         if (!live) return;
@@ -126,6 +141,9 @@ export function CasePage() {
   // free try has nothing to lose).
   useHideBackButton(spinningNow);
   useClosingConfirmation(phase === 'opening' || phase === 'spinning');
+
+  /** The case's items with their names in the player's language (the roulette and the free try show them). */
+  const items = useMemo(() => (kase ? kase.items.map((i) => localized(i, lang)) : []), [kase, lang]);
 
   const opener = useMemo(
     () =>
@@ -188,7 +206,7 @@ export function CasePage() {
     useInventory.getState().add(item);
     useSession.getState().patchUser({ caseOpened: true });
     if (f) setFair({ serverSeedHash: f.serverSeedHash, clientSeed: f.clientSeed, nonce: f.nonce + 1 });
-    setWinner(caseItemFor(item, kase));
+    setWinner(localized(caseItemFor(item, kase), lang));
     setPhase('spinning');
   };
 
@@ -198,7 +216,7 @@ export function CasePage() {
    */
   const onTry = () => {
     if (!kase || phase !== 'idle') return;
-    const pick = pickByOdds(kase.items, Math.random);
+    const pick = pickByOdds(items, Math.random);
     if (!pick) return;
     haptic.light();
     window.scrollTo({ top: 0 });
@@ -235,7 +253,7 @@ export function CasePage() {
   if (!kase) {
     return (
       <main className={styles.page} data-testid="page-case" aria-busy="true">
-        <Skeleton height={28} width="50%" />
+        {listed ? <h1 className={styles.title}>{caseTitle(listed, lang)}</h1> : <Skeleton height={28} width="50%" />}
         <Skeleton height={420} radius={18} />
         <Skeleton height={52} radius={12} />
       </main>
@@ -249,12 +267,12 @@ export function CasePage() {
     <main className={styles.page} data-testid="page-case" data-phase={phase}>
       <header className={styles.header}>
         <Img src={kase.image} alt="" className={styles.caseImg} />
-        <h1 className={styles.title}>{kase.name}</h1>
+        <h1 className={styles.title}>{caseTitle(kase, lang)}</h1>
         <TokenAmount value={balance} className={styles.balance} />
       </header>
 
       <div className={styles.stage}>
-        <Roulette items={kase.items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
+        <Roulette items={items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
         {(phase === 'trying' || tried) && (
           <p className={styles.tryNote} role="status" data-testid="free-try-note">
             <b>{t('caseScreen.tryNote')}</b>
@@ -288,14 +306,14 @@ export function CasePage() {
         onClick={() => void onOpen()}
         visible={!busy}
       />
-      <SecondaryAction testId="free-try" text={t('caseScreen.tryFree')} onClick={onTry} visible={!busy && canTry(kase.items)} />
+      <SecondaryAction testId="free-try" text={t('caseScreen.tryFree')} onClick={onTry} visible={!busy && canTry(items)} />
 
       <section className={styles.contents} aria-hidden={busy || undefined}>
         <h2 className={styles.h2}>{t('caseScreen.contents')}</h2>
-        <OddsList items={kase.items} />
+        <CaseContents items={kase.items} rarityColor={rarityColor} />
       </section>
     </main>
   );
 }
 
-const itemLabel = (i: CaseItem) => i.marketHashName ?? (i.variant ? `${i.name} | ${i.variant}` : i.name);
+const itemLabel = (i: CaseItem) => (i.variant ? `${i.name} | ${i.variant}` : (i.name ?? i.id));

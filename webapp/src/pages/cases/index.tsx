@@ -5,16 +5,20 @@ import { BottomSheet, Button, Img, SkeletonCards } from '../../components/ui';
 import {
   chancesByRarity,
   formatChance,
-  OddsList,
   rarityColor,
   rarityKey,
   TokenAmount,
   useCases,
   type Case,
 } from '../../features/cases';
+import { CaseContents, caseTitle, ensureGoodsTexts } from '../../features/goods';
+import { useSettings } from '../../features/settings';
 import { useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
 import styles from './cases.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 export function CasesPage() {
   const t = useT();
@@ -24,6 +28,12 @@ export function CasesPage() {
   const error = useCases((s) => s.error);
   const fetchedAt = useCases((s) => s.fetchedAt);
   const [odds, setOdds] = useState<Case | null>(null);
+  const lang = useSettings((s) => s.language);
+  // The sheet's item names and prices come from the case detail (the list is slim).
+  const detail = useCases((s) => (odds ? s.details[odds.id] : undefined));
+  useEffect(() => {
+    if (odds) void useCases.getState().loadDetail(odds.id).catch(() => undefined);
+  }, [odds]);
 
   useEffect(() => {
     void useCases.getState().load();
@@ -55,11 +65,11 @@ export function CasesPage() {
                   navigate(`/case/${c.id}`);
                 }}
               >
-                <Img src={c.image} alt={c.name} className={styles.img} />
-                <span className={styles.name}>{c.name}</span>
+                <Img src={c.image} alt={caseTitle(c, lang)} className={styles.img} />
+                <span className={styles.name}>{caseTitle(c, lang)}</span>
                 <TokenAmount value={c.tokens} whole className={styles.price} />
               </button>
-              <button type="button" className={styles.oddsBtn} onClick={() => setOdds(c)} aria-label={`${t('store.odds')}: ${c.name}`}>
+              <button type="button" className={styles.oddsBtn} onClick={() => setOdds(c)} aria-label={`${t('store.odds')}: ${caseTitle(c, lang)}`}>
                 <span className={styles.bar} aria-hidden>
                   {chancesByRarity(c.items).map((r) => (
                     <span key={r.rarity} style={{ flexGrow: Math.max(r.chance, 0.8), background: rarityColor(r.rarity) }} />
@@ -72,7 +82,7 @@ export function CasesPage() {
         </div>
       )}
 
-      <BottomSheet open={odds !== null} onClose={() => setOdds(null)} title={odds ? `${odds.name} — ${t('store.oddsTitle')}` : ''}>
+      <BottomSheet open={odds !== null} onClose={() => setOdds(null)} title={odds ? `${caseTitle(odds, lang)} — ${t('store.oddsTitle')}` : ''}>
         {odds && (
           <div className={styles.sheet} data-testid="odds-sheet">
             <ul className={styles.summary}>
@@ -87,7 +97,7 @@ export function CasesPage() {
                 );
               })}
             </ul>
-            <OddsList items={odds.items} />
+            {detail ? <CaseContents items={detail.items} rarityColor={rarityColor} /> : <SkeletonCards count={3} height={56} />}
             <Button
               block
               size="lg"

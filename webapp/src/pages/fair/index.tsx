@@ -18,6 +18,7 @@ import {
 import { useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { formatDateTime } from '../../lib/format';
+import { useSettings } from '../../features/settings';
 import { haptic } from '../../lib/telegram';
 import styles from './fair.module.css';
 
@@ -34,7 +35,12 @@ export function FairPage() {
   const [busy, setBusy] = useState<'seed' | 'rotate' | null>(null);
   const [checks, setChecks] = useState<Record<number, Verification | 'unrevealed' | 'running'>>({});
   const cases = useCases((s) => s.cases);
-  const caseName = (id: string) => cases.find((c) => c.id === id)?.name ?? id;
+  const details = useCases((s) => s.details);
+  const lang = useSettings((s) => s.language);
+  const caseName = (id: string) => {
+    const c = cases.find((x) => x.id === id);
+    return c ? (lang === 'ru' && c.nameRu) || c.name : id;
+  };
 
   const reload = async () => {
     try {
@@ -54,6 +60,12 @@ export function FairPage() {
     void reload();
     void useCases.getState().load();
   }, []);
+
+  // Skin names come from the case details (the store list carries none): one fetch per case shown.
+  const shownCases = [...new Set((opens ?? []).map((o) => o.caseId))].join(',');
+  useEffect(() => {
+    for (const id of shownCases ? shownCases.split(',') : []) void useCases.getState().loadDetail(id).catch(() => undefined);
+  }, [shownCases]);
 
   const loadMore = async () => {
     const next = page + 1;
@@ -177,7 +189,7 @@ export function FairPage() {
                   <span className={styles.date}>{formatDateTime(o.createdAt)}</span>
                 </div>
                 <div className={styles.openMeta}>
-                  <span>{skinName(cases, o.itemId)}</span>
+                  <span>{skinName(details, o.itemId, lang)}</span>
                   <span>{t('fair.rollCheck', { roll: o.roll, total: o.totalWeight })}</span>
                 </div>
                 {c === undefined || c === 'running' ? (
@@ -193,7 +205,7 @@ export function FairPage() {
                     <span className={styles.mono}>{t('fair.nonceValue', { nonce: o.nonce })}</span>
                     <span>{c.hashMatches ? '✓' : '✗'} {t('fair.hashCheck')}</span>
                     <span>{c.rollMatches ? '✓' : '✗'} {t('fair.rollCheck', { roll: c.roll, total: o.weights.reduce((s, w) => s + w.weight, 0) })}</span>
-                    <span>{c.itemMatches ? '✓' : '✗'} {t('fair.itemCheck', { item: skinName(cases, c.itemId) })}</span>
+                    <span>{c.itemMatches ? '✓' : '✗'} {t('fair.itemCheck', { item: skinName(details, c.itemId, lang) })}</span>
                   </div>
                 )}
               </li>

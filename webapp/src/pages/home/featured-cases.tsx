@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 
 import { Img, Skeleton } from '../../components/ui';
 import { TokenAmount, useCases } from '../../features/cases';
+import { useSettings } from '../../features/settings';
 import { useT } from '../../i18n';
 import { useNavigate } from '../../lib/router';
 import { haptic } from '../../lib/telegram';
@@ -17,6 +18,7 @@ export function FeaturedCases() {
   const cases = useCases((s) => s.cases);
   const fetchedAt = useCases((s) => s.fetchedAt);
   const error = useCases((s) => s.error);
+  const lang = useSettings((s) => s.language);
 
   useEffect(() => {
     void useCases.getState().load();
@@ -49,7 +51,7 @@ export function FeaturedCases() {
               <li key={c.id} className={styles.card} data-testid="featured-case">
                 <button type="button" className={styles.tap} onClick={() => open(c.id)}>
                   <Img src={c.image} alt="" className={styles.img} />
-                  <span className={styles.name}>{c.name}</span>
+                  <span className={styles.name}>{(lang === 'ru' && c.nameRu) || c.name}</span>
                   <TokenAmount value={c.tokens} whole size={14} className={styles.price} />
                   <span className={styles.cta}>{t('home.featuredOpen')}</span>
                 </button>

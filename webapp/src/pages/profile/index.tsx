@@ -5,12 +5,16 @@ import { IconCart, IconChat, IconChevron, IconLink, IconShield, IconUsers, PageH
 import { useGates } from '../../features/gates';
 import { useSession } from '../../features/session';
 import { saveLanguage, useSettings } from '../../features/settings';
+import { ensureGoodsTexts } from '../../features/goods';
 import { useT } from '../../i18n';
 import type { Language } from '../../i18n/language';
 import { formatTokens } from '../../lib/format';
 import { resolveImageUrl } from '../../lib/image';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './profile.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /** Spec section 9: the version line reads 1.0.0. */
 export const APP_VERSION = '1.0.0';
@@ -71,6 +75,7 @@ export function ProfilePage() {
     saveLanguage(next).catch(() => toast.error(t('profile.languageSaveError')));
   };
 
+  const bonus = Math.min(Number(user?.bonusBalance ?? 0) || 0, user?.balance ?? 0);
   return (
     <div className={styles.page} data-testid="page-profile">
       <PageHeader title={t('profile.title')} />
@@ -85,8 +90,18 @@ export function ProfilePage() {
         <div className={styles.balance}>
           <div className={styles.balanceValue}>{formatTokens(user?.balance ?? 0)}</div>
           <div className={styles.balanceLabel}>{t('profile.balance')}</div>
+          {bonus > 0 && (
+            <div className={styles.balanceLabel} data-testid="profile-bonus">
+              {t('goods.bonusOf', { amount: formatTokens(bonus) })}
+            </div>
+          )}
         </div>
       </div>
+      {bonus > 0 && (
+        <p className={styles.bonusExplain} data-testid="profile-bonus-explain">
+          {t('goods.bonusExplain')}
+        </p>
+      )}
 
       {Number(user?.debt ?? 0) > 0 && (
         <div className={styles.debt} role="note" data-testid="profile-debt">

@@ -14,14 +14,15 @@ import {
   priceValue,
   reasonKey,
   sellSkin,
+  itemNames,
   shareSkin,
   showWithdraw,
-  splitMarketName,
   TradeHelp,
   useInventory,
   type InventoryItem,
   type PublicItem,
 } from '../../features/inventory';
+import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
@@ -30,6 +31,9 @@ import { shareRefFor } from '../../lib/deep-link';
 import { launch } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './skin.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /** Spec section 9: the app goes back 100 ms after a sale. */
 export const SALE_BACK_DELAY_MS = 100;
@@ -101,23 +105,25 @@ export function SkinPage() {
   }
   if (loaded.kind === 'public') {
     const it = loaded.item;
-    const { name, description } = splitMarketName(it.marketHashName ?? it.name);
+    const { name, description } = itemNames(it);
     const rk = rarityKey(it.rarity);
     return (
       <main className={styles.page} data-testid="page-skin-public" style={{ ['--rarity' as string]: rarityColor(it.rarity) }}>
         <p className={styles.kicker}>{t('skin.publicTitle')}</p>
         <div className={styles.hero}>
-          <Img src={it.iconUrl} alt={name} className={styles.img} loading="eager" />
+          <Img src={it.iconUrl} alt={name} className={styles.img} loading="eager" rarity={it.rarity} />
         </div>
+        <ItemMarks statTrak={it.statTrak} special={it.special ?? it.rarity === 'extraordinary'} />
         <h1 className={styles.name}>
           {name}
           {description && <span className={styles.desc}>{description}</span>}
         </h1>
         <dl className={styles.rows}>
           {rk && <Row label={t('skin.rarity')} value={<span className={styles.rarity}>{t(rk)}</span>} />}
-          <Row label={t('skin.condition')} value={conditionText(t, it.condition)} />
+          {it.exterior !== null && <Row label={t('skin.condition')} value={conditionText(t, it.exterior || it.condition)} />}
           <Row label={t('skin.price')} value={<TokenAmount value={it.tokenPrice} />} />
         </dl>
+        {(it.float !== undefined || it.exterior !== undefined) && <FloatBar float={it.float} wearMin={it.wearMin} wearMax={it.wearMax} />}
         <p className={styles.pitch}>{t('skin.publicText', { owner: it.owner || '—' })}</p>
         <Button block size="lg" onClick={() => navigate('/cases')} data-testid="public-open-cases">
           {t('skin.openCases')}
@@ -127,7 +133,7 @@ export function SkinPage() {
   }
 
   const item = loaded.item;
-  const { name, description } = splitMarketName(item.marketHashName ?? item.name);
+  const { name, description } = itemNames(item);
   const price = priceValue(item.tokenPrice);
   const priceText = typeof price === 'number' ? formatTokens(price) : price;
   const status = item.status ?? 'received';
@@ -160,8 +166,9 @@ export function SkinPage() {
   return (
     <main className={styles.page} data-testid="page-skin" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
       <div className={`${styles.hero} ${err ? styles.heroError : ''}`}>
-        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" />
+        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} />
       </div>
+      <ItemMarks statTrak={item.statTrak} special={item.special ?? item.rarity === 'extraordinary'} />
       <h1 className={`${styles.name} ${err ? styles.errorText : ''}`}>
         {name}
         {description && <span className={styles.desc}>{description}</span>}
@@ -171,7 +178,7 @@ export function SkinPage() {
         <Row label={t('skin.owner')} value={ownerName(item.owner) || '—'} />
         <Row label={t('skin.price')} value={typeof price === 'number' ? <TokenAmount value={price} /> : price} />
         {rk && <Row label={t('skin.rarity')} value={<span className={styles.rarity}>{t(rk)}</span>} />}
-        <Row label={t('skin.condition')} value={conditionText(t, item.condition)} />
+        {item.exterior !== null && <Row label={t('skin.condition')} value={conditionText(t, item.exterior || item.condition)} />}
         <Row
           label={t('skin.status')}
           value={
@@ -197,6 +204,8 @@ export function SkinPage() {
           />
         )}
       </dl>
+      {(item.float !== undefined || item.exterior !== undefined) && <FloatBar float={item.float} wearMin={item.wearMin} wearMax={item.wearMax} />}
+      {item.withdrawable === false && status === 'received' && <BonusNote />}
       {/* A pending withdrawal: what happens next, and when. */}
       {status === 'pending' && (
         <p className={styles.next} data-testid="skin-pending-next">
@@ -205,7 +214,7 @@ export function SkinPage() {
       )}
 
       <div className={styles.actions}>
-        {showWithdraw(status) && (
+        {showWithdraw(status) && item.withdrawable !== false && (
           <Button variant="secondary" onClick={() => navigate('/withdraw', { state: { item } })} disabled={!tradable} data-testid="skin-withdraw">
             {t('skin.withdraw')}
           </Button>
@@ -239,7 +248,7 @@ function Row({ label, value }: { label: string; value: ReactNode }) {
   );
 }
 
-function conditionText(t: (k: string) => string, condition: string | undefined): string {
+function conditionText(t: (k: string) => string, condition: string | null | undefined): string {
   const c = condition || DEFAULT_CONDITION;
   const key = `condition.${c}`;
   const text = t(key);

@@ -3,15 +3,22 @@ import { useNavigate } from '../../lib/router';
 
 import { Button, IconSkins, PageHeader, Segmented, SkeletonCards } from '../../components/ui';
 import { filterByTab, SkinCard, useInventory, type InventoryItem, type SkinTab } from '../../features/inventory';
+import { SKIN_SORTS, sortSkins, type SkinSort, ensureGoodsTexts } from '../../features/goods';
+import { useSettings } from '../../features/settings';
 import { useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
 import styles from './skins.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 const emptyKey: Record<SkinTab, string> = {
   received: 'skins.emptyReceived',
   pending: 'skins.emptyPending',
   sent: 'skins.emptySent',
 };
+
+const sortKey: Record<SkinSort, string> = { recent: 'goods.sortRecent', price: 'goods.sortPrice', rarity: 'goods.sortRarity' };
 
 /** `/skins` and `/inventory`: the three tabs of spec section 4, refreshed at most every 15 s. */
 export function SkinsPage() {
@@ -22,6 +29,7 @@ export function SkinsPage() {
   const fetchedAt = useInventory((s) => s.fetchedAt);
   const error = useInventory((s) => s.error);
   const [tab, setTab] = useState<SkinTab>('received');
+  const sort = useSettings((s) => s.skinSort);
 
   useEffect(() => {
     void useInventory.getState().load();
@@ -32,7 +40,7 @@ export function SkinsPage() {
     navigate(`/skin/${item.id}`, { state: { skin: item } });
   };
 
-  const shown = filterByTab(items, tab);
+  const shown = sortSkins(filterByTab(items, tab), sort);
   const firstLoad = fetchedAt === 0 && (loading || !error);
   return (
     <main className={styles.page} data-testid="page-skins">
@@ -52,6 +60,19 @@ export function SkinsPage() {
           ]}
         />
       </div>
+      {shown.length > 1 && (
+        <div className={styles.sort} data-testid="skins-sort">
+          <Segmented<SkinSort>
+            label={t('goods.sortLabel')}
+            value={sort}
+            onChange={(v) => {
+              haptic.selection();
+              useSettings.getState().setSkinSort(v);
+            }}
+            options={SKIN_SORTS.map((v) => ({ value: v, label: t(sortKey[v]) }))}
+          />
+        </div>
+      )}
       {firstLoad ? (
         <div className={styles.grid} aria-busy="true">
           <SkeletonCards count={6} height={178} />

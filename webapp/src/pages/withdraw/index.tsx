@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from '../../lib/router';
 
 import { Img, MainAction, toast } from '../../components/ui';
-import { requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
+import { itemNames, requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
+import { BonusNote, ensureGoodsTexts } from '../../features/goods';
 import { useSession } from '../../features/session';
 import { getTradeUrl, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
 import { useT } from '../../i18n';
@@ -12,6 +13,9 @@ import { formatInteger, formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
+
+// The goods texts this screen uses load with it (not in the start-up bundle).
+ensureGoodsTexts();
 
 /** Steam's page that shows the player's trade-offer link. */
 export const STEAM_TRADE_OFFERS_URL = 'https://steamcommunity.com/my/tradeoffers/privacy#trade_offer_access_url';
@@ -44,6 +48,8 @@ export function WithdrawPage() {
   /** The server refused the request for a reason other than the link's form (with the instruction). */
   const [failed, setFailed] = useState(false);
   const [help, setHelp] = useState(false);
+  /** Won with bonus tokens: known from the item, or learnt from the server's `409 bonus_item`. */
+  const [bonus, setBonus] = useState(item?.withdrawable === false);
 
   const locked = user?.withdrawalsUnlocked === false;
   const debt = Number(user?.debt ?? 0);
@@ -62,7 +68,8 @@ export function WithdrawPage() {
       .catch(() => undefined);
   }, []);
 
-  const name = item?.marketHashName || item?.name || t('withdraw.genericItem');
+  const names = item ? itemNames(item) : null;
+  const name = (names && [names.name, names.description].filter(Boolean).join(' | ')) || t('withdraw.genericItem');
   const value = link.trim();
   // Checked as the player types: the message names what is wrong and goes once the link is valid.
   const problem = value ? tradeUrlProblem(value) : null;
@@ -80,7 +87,11 @@ export function WithdrawPage() {
       goBack();
     } catch (e) {
       haptic.error();
-      if (isApiError(e) && LOCK_CODES.includes(e.code)) {
+      if (isApiError(e) && e.code === 'bonus_item') {
+        // Not a failure of the player's: the calm note replaces the form.
+        setBonus(true);
+        useInventory.getState().patch(item.id, { withdrawable: false });
+      } else if (isApiError(e) && LOCK_CODES.includes(e.code)) {
         toast.error(errorText(e, t, 'withdraw.error'), { durationMs: 4000 });
         void useSession.getState().refreshBalance();
       } else if (isApiError(e) && e.code === 'invalid_trade_url') {
@@ -97,7 +108,7 @@ export function WithdrawPage() {
 
   return (
     <main className={styles.page} data-testid="page-withdraw">
-      {item && <Img src={item.iconUrl} alt="" className={styles.img} />}
+      {item && <Img src={item.iconUrl} alt="" className={styles.img} rarity={item.rarity} />}
       <h1 className={styles.title}>{t('withdraw.title', { name })}</h1>
       <p className={styles.text}>
         {t('withdraw.text')}{' '}
@@ -113,7 +124,12 @@ export function WithdrawPage() {
         .
       </p>
       {!item && <p className={styles.error}>{t('withdraw.noItem')}</p>}
-      {locked ? (
+      {bonus ? (
+        <>
+          <BonusNote text="goods.bonusError" testId="withdraw-bonus" />
+          <MainAction testId="withdraw-bonus-packages" text={t('goods.bonusPackages')} onClick={() => navigate('/packages')} />
+        </>
+      ) : locked ? (
         <div className={styles.locked} role="status" data-testid="withdraw-locked">
           <p className={styles.lockedText}>
             {debt > 0

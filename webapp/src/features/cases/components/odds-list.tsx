@@ -23,7 +23,7 @@ export const OddsList = memo(function OddsList({ items, compact = false }: { ite
               <span className={styles.name}>{it.marketHashName ?? it.name}</span>
               <span className={styles.rarity}>{rk ? t(rk) : (it.rarity ?? '')}</span>
             </span>
-            {!compact && <TokenAmount value={it.tokenPrice} size={13} className={styles.price} />}
+            {!compact && it.tokenPrice !== undefined && <TokenAmount value={it.tokenPrice} size={13} className={styles.price} />}
             <span className={styles.chance}>{formatChance(it.chance)}</span>
           </li>
         );

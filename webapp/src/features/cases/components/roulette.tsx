@@ -36,7 +36,15 @@ export interface RouletteProps {
   lowEnd?: boolean;
 }
 
-const label = (item: CaseItem | undefined) => (item ? (item.variant ? `${item.name} | ${item.variant}` : item.name) : '');
+const label = (item: CaseItem | undefined) => (item ? (item.variant ? `${item.name} | ${item.variant}` : (item.name ?? '')) : '');
+
+/** A slot whose picture cannot load shows this silhouette over the slot's rarity glow (no broken icon). */
+export const SLOT_FALLBACK =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 24'%3E%3Cpath fill='%23808b99' d='M2 9h30l3-3h9l2 3h14v4h-6l-1 2H38l-2 3h-5l-1 4h-7l2-6H8l-2 2H2z'/%3E%3C/svg%3E";
+
+const onSlotError = (e: { currentTarget: HTMLImageElement }) => {
+  if (e.currentTarget.getAttribute('src') !== SLOT_FALLBACK) e.currentTarget.setAttribute('src', SLOT_FALLBACK);
+};
 
 function paintSlot(node: HTMLElement | null | undefined, item: CaseItem | undefined) {
   if (!node) return;
@@ -182,7 +190,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
                 nodesRef.current[j] = el;
               }}
             >
-              <img className={styles.img} src={resolveImageUrl(item ? itemIcon(item) : null)} alt="" decoding="async" draggable={false} />
+              <img className={styles.img} src={resolveImageUrl(item ? itemIcon(item) : null)} alt="" decoding="async" draggable={false} onError={onSlotError} />
               <span className={styles.name}>{label(item)}</span>
             </div>
           );

@@ -2,13 +2,14 @@ import { Img } from '../../../components/ui';
 import { useT } from '../../../i18n';
 import { rarityColor, TokenAmount } from '../../cases';
 import type { InventoryItem } from '../api';
-import { capitalize, isError, priceValue, splitMarketName } from '../status';
+import { capitalize, isError, itemNames, priceValue } from '../status';
 import styles from './skin-card.module.css';
 
 /** A skin in the grid: image, name, price, status; error skins get the red border and title. */
 export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item: InventoryItem) => void }) {
   const t = useT();
-  const { name, description } = splitMarketName(item.marketHashName ?? item.name);
+  const { name, description } = itemNames(item);
+  const special = item.special ?? item.rarity === 'extraordinary';
   const err = isError(item.status);
   const price = priceValue(item.tokenPrice);
   return (
@@ -20,10 +21,16 @@ export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item:
       data-testid="skin-card"
       data-status={item.status ?? 'received'}
       data-item-id={item.id}
+      data-price={typeof price === 'number' ? price : undefined}
+      data-rarity={item.rarity}
     >
-      <Img src={item.iconUrl} alt={name} className={styles.img} />
-      <span className={styles.name}>{name}</span>
-      <span className={styles.desc}>{description || '\u00a0'}</span>
+      <Img src={item.iconUrl} alt={name} className={styles.img} rarity={item.rarity} />
+      <span className={styles.name}>
+        {special ? '★ ' : ''}
+        {item.statTrak ? `${t('skin.statTrak')} ` : ''}
+        {name}
+      </span>
+      <span className={styles.desc}>{[description, exteriorText(t, item.exterior ?? null)].filter(Boolean).join(' · ') || '\u00a0'}</span>
       <span className={styles.foot}>
         {typeof price === 'number' ? <TokenAmount value={price} size={14} /> : <span>{price}</span>}
         {item.status && item.status !== 'received' && (
@@ -32,4 +39,11 @@ export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item:
       </span>
     </button>
   );
+}
+
+/** The exterior in the player's language (the `condition` keys), or nothing without one. */
+function exteriorText(t: (k: string) => string, exterior: string | null): string {
+  if (!exterior) return '';
+  const key = `condition.${exterior}`;
+  return t(key) === key ? exterior : t(key);
 }
