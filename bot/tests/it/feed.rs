@@ -65,7 +65,7 @@ async fn open_case(app: &TestApp, token: &str, request_id: Option<&str>) -> Valu
         Some(r) => json!({ "requestId": r }),
         None => json!({}),
     };
-    let (s, b) = app.post("/api/v1/cases/starter/open", Some(token), body).await;
+    let (s, b) = app.post(open_path(), Some(token), body).await;
     assert_eq!(s, StatusCode::OK, "open: {b}");
     b
 }
@@ -75,7 +75,7 @@ async fn a_drop_reaches_another_players_feed_within_a_second() {
     let app = TestApp::demo().await;
     let alice = app.sign_in(7001, "Alice").await;
     let bob = app.sign_in(7002, "Bob").await;
-    app.grant(7001, 100).await;
+    app.grant(7001, cheap_case_price() / 100 * 4).await;
     let mut feed = Feed::connect(&app, &bob, None).await;
 
     let opened = open_case(&app, &alice, None).await;
@@ -83,7 +83,7 @@ async fn a_drop_reaches_another_players_feed_within_a_second() {
     let (id, drop) = feed.next(Duration::from_secs(1)).await.expect("the drop within a second");
     assert_eq!(drop["id"], json!(id));
     assert_eq!(drop["firstName"], json!("Alice"));
-    assert_eq!(drop["case"]["id"], json!("starter"));
+    assert_eq!(drop["case"]["id"], json!(cheap_case()));
     assert!(drop["case"]["name"].as_str().is_some_and(|n| !n.is_empty()));
     assert_eq!(drop["item"]["marketHashName"], opened["item"]["marketHashName"]);
     assert_eq!(drop["item"]["rarity"], opened["item"]["rarity"]);
@@ -99,7 +99,7 @@ async fn a_player_who_hides_their_name_drops_without_it() {
     let app = TestApp::demo().await;
     let alice = app.sign_in(7011, "Alice").await;
     let bob = app.sign_in(7012, "Bob").await;
-    app.grant(7011, 100).await;
+    app.grant(7011, cheap_case_price() / 100 * 4).await;
     let (s, b) = app.get("/api/v1/settings/feed", Some(&alice)).await;
     assert_eq!((s, b), (StatusCode::OK, json!({ "success": true, "hideName": false })));
 
@@ -110,7 +110,7 @@ async fn a_player_who_hides_their_name_drops_without_it() {
 
     let (_, drop) = feed.next(Duration::from_secs(1)).await.expect("the drop");
     assert!(drop.get("firstName").is_none(), "{drop}");
-    assert_eq!(drop["case"]["id"], json!("starter"));
+    assert_eq!(drop["case"]["id"], json!(cheap_case()));
     app.stop().await;
 }
 
@@ -118,7 +118,7 @@ async fn a_player_who_hides_their_name_drops_without_it() {
 async fn a_new_client_gets_the_last_20_drops_and_a_reconnect_resumes_after_its_last_event_id() {
     let app = TestApp::demo().await;
     let alice = app.sign_in(7021, "Alice").await;
-    app.grant(7021, 1000).await;
+    app.grant(7021, cheap_case_price() / 100 * 40).await;
     let mut watching = Feed::connect(&app, &alice, None).await;
     for _ in 0..23 {
         open_case(&app, &alice, None).await;
@@ -147,7 +147,7 @@ async fn a_new_client_gets_the_last_20_drops_and_a_reconnect_resumes_after_its_l
 async fn a_replayed_open_is_in_the_feed_once() {
     let app = TestApp::demo().await;
     let alice = app.sign_in(7031, "Alice").await;
-    app.grant(7031, 100).await;
+    app.grant(7031, cheap_case_price() / 100 * 4).await;
     let mut feed = Feed::connect(&app, &alice, None).await;
 
     let first = open_case(&app, &alice, Some("feed-replay-1")).await;
@@ -173,7 +173,7 @@ async fn the_feed_is_for_signed_in_players_only() {
 async fn a_client_that_falls_behind_is_dropped() {
     let app = TestApp::demo().await;
     let alice = app.sign_in(7041, "Alice").await;
-    app.grant(7041, 10_000).await;
+    app.grant(7041, cheap_case_price() / 100 * (feed::LIVE_BUFFER as i64 + 4)).await;
     // A client that reads nothing while more drops than its buffer happen.
     let mut slow = feed::subscribe(app.domain(), None).await.unwrap();
     for _ in 0..feed::LIVE_BUFFER + 2 {
@@ -203,7 +203,7 @@ async fn a_drop_on_one_replica_reaches_the_feed_of_another() {
     let second = TestApp::start(Options { env: vec![("DATABASE_URL", first.db_url())], ..Options::default() }).await;
     let alice = first.sign_in(7051, "Alice").await;
     let bob = second.sign_in(7052, "Bob").await;
-    first.grant(7051, 100).await;
+    first.grant(7051, cheap_case_price() / 100 * 4).await;
     let mut on_second = Feed::connect(&second, &bob, None).await;
     let mut on_first = Feed::connect(&first, &alice, None).await;
 
@@ -230,7 +230,7 @@ async fn a_listener_that_loses_its_connection_catches_up_from_the_table() {
     }
     let app = TestApp::demo().await;
     let alice = app.sign_in(7061, "Alice").await;
-    app.grant(7061, 100).await;
+    app.grant(7061, cheap_case_price() / 100 * 4).await;
     let mut feed = Feed::connect(&app, &alice, None).await;
     // An operator (or a failover) ends the listening connection.
     let ended: Vec<(bool,)> = sqlx::query_as(
