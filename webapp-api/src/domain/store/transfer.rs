@@ -38,8 +38,9 @@ impl Report {
     }
 }
 
-/// A target column: its name and whether it holds integers (else text).
+/// A target column: its name, whether it holds integers, and whether it holds reals (else text).
 struct TargetColumn {
+    real: bool,
     name: String,
     integer: bool,
 }
@@ -115,6 +116,9 @@ pub async fn copy_sqlite_to_postgres(source: &Pool, target: &Pool) -> DomainResu
                         } else {
                             q = q.bind(v);
                         }
+                    } else if col.real {
+                        let v: Option<f64> = row.try_get(i + 1)?;
+                        q = q.bind(v);
                     } else {
                         let v: Option<String> = row.try_get(i + 1)?;
                         q = q.bind(v);
@@ -187,10 +191,11 @@ async fn target_tables(target: &Pool) -> DomainResult<Vec<(String, Vec<TargetCol
     let mut tables: BTreeMap<String, Vec<TargetColumn>> = BTreeMap::new();
     for (table, name, data_type) in cols {
         let integer = matches!(data_type.as_str(), "bigint" | "integer" | "smallint");
-        if !integer && data_type != "text" {
-            return Err(DomainError::Internal(format!("{table}.{name}: migrate-db copies integers and text, not {data_type}")));
+        let real = matches!(data_type.as_str(), "double precision" | "real");
+        if !integer && !real && data_type != "text" {
+            return Err(DomainError::Internal(format!("{table}.{name}: migrate-db copies integers, reals and text, not {data_type}")));
         }
-        tables.entry(table).or_default().push(TargetColumn { name, integer });
+        tables.entry(table).or_default().push(TargetColumn { name, integer, real });
     }
     let edges: Vec<(String, String)> = sqlx::query_as(
         "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint
