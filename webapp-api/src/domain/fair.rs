@@ -6,6 +6,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::domain::clock::{random_hex, rfc3339, Random};
+use crate::domain::goods::{self, CatalogItem, Exterior};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::{Domain, DomainError, DomainResult};
 
@@ -200,6 +201,12 @@ pub struct Verified<'a> {
     pub roll: u64,
     pub total_weight: u64,
     pub item: crate::domain::catalog::CaseItemDto<'a>,
+    /// The drop's float (`goods::float_of` over the skin's wear range); null for a vanilla knife.
+    pub float: Option<f64>,
+    /// The float's exterior as Steam names it (`Field-Tested`); null without a float.
+    pub exterior: Option<Exterior>,
+    /// Whether the drop is StatTrak™ (`goods::stat_trak_of`; false where the skin has none).
+    pub stat_trak: bool,
 }
 
 /// Recomputes a draw from public inputs against the case's current weights.
@@ -211,12 +218,26 @@ pub fn verify<'a>(domain: &'a Domain, server_seed: &str, client_seed: &str, nonc
     let r = roll(server_seed, client_seed, nonce, case.total_weight);
     let weights: Vec<u64> = case.entries.iter().map(|e| e.1).collect();
     let (idx, w) = case.entries[pick(&weights, r)];
+    let item = &domain.catalog.items[idx];
+    let (float, stat_trak) = drop_wear(item, server_seed, client_seed, nonce);
     Ok(Verified {
         server_seed_hash: seed_hash(server_seed),
         roll: r,
         total_weight: case.total_weight,
-        item: domain.catalog.item_dto(&domain.catalog.items[idx], w, case.total_weight),
+        item: domain.catalog.item_dto(item, w, case.total_weight),
+        float,
+        exterior: float.map(goods::exterior_of),
+        stat_trak,
     })
+}
+
+/// The float and StatTrak™ of the drop of `item` for one open, drawn as `goods::instance_of` does.
+fn drop_wear(item: &CatalogItem, server_seed: &str, client_seed: &str, nonce: i64) -> (Option<f64>, bool) {
+    let float = match (item.wear_min, item.wear_max) {
+        (Some(lo), Some(hi)) => Some(goods::float_of(server_seed, client_seed, nonce, lo, hi)),
+        _ => None,
+    };
+    (float, goods::stat_trak_of(server_seed, client_seed, nonce, item.stat_trak))
 }
 
 #[derive(Serialize)]
@@ -333,6 +354,47 @@ mod tests {
             .sum();
         // 5 degrees of freedom: p = 0.001 at 20.52.
         assert!(chi < 20.52, "chi-square {chi} for {counts:?}");
+    }
+
+    /// The fixed vector the mini app's `verify.test.ts` checks too: both sides agree on the number.
+    #[test]
+    fn the_shared_float_vector() {
+        let seed = "5d2b0f8e3a6c4b1d9e7f0a2c4e6b8d1f3a5c7e9b0d2f4a6c8e1b3d5f7a9c0e2b";
+        let f = goods::float_of(seed, "cs", 7, 0.06, 0.8);
+        println!(
+            "float_of(seed, cs, 7, 0.06, 0.8) = {f:?}; exterior {:?}; stattrak {}",
+            goods::exterior_of(f),
+            goods::stat_trak_of(seed, "cs", 7, true)
+        );
+        assert_eq!(f, SHARED_FLOAT);
+        assert_eq!(goods::exterior_of(f), SHARED_EXTERIOR);
+        assert_eq!(goods::stat_trak_of(seed, "cs", 7, true), SHARED_STAT_TRAK);
+    }
+    const SHARED_FLOAT: f64 = 0.6967838342375317; // u = 7750863347534332 / 2^53 (h[0..8] = dc4af404424fe471)
+    const SHARED_EXTERIOR: Exterior = Exterior::BattleScarred;
+    const SHARED_STAT_TRAK: bool = false; // u64 = 4279667919968099262, mod 10 = 2
+
+    /// Verify recomputes the drop exactly as the open makes it.
+    #[test]
+    fn verify_draws_the_instance_of_the_open() {
+        let items = [
+            CatalogItem::for_tests("AK-47", "Redline", "classified", Some((0.1, 0.7)), true),
+            CatalogItem::for_tests("M4A4", "Howl", "covert", Some((0.0, 0.4)), false),
+            CatalogItem::for_tests("Bayonet", "", "extraordinary", None, true),
+        ];
+        let seed = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+        let mut stat_traks = 0;
+        for item in &items {
+            for nonce in 0..200 {
+                let (float, stat_trak) = drop_wear(item, seed, "cs", nonce);
+                let inst = goods::instance_of(item, seed, "cs", nonce);
+                assert_eq!(float, inst.float);
+                assert_eq!(float.map(goods::exterior_of), inst.exterior);
+                assert_eq!(stat_trak, inst.stat_trak);
+                stat_traks += usize::from(stat_trak);
+            }
+        }
+        assert!(stat_traks > 0, "some drops of StatTrak™ skins are StatTrak™");
     }
 
     #[test]

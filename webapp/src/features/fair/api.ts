@@ -39,7 +39,16 @@ export async function fetchOpens(page = 1): Promise<FairOpen[]> {
 
 /** Server-side check (public): used beside the in-browser one, never instead of it. */
 export async function serverVerify(q: { serverSeed: string; clientSeed: string; nonce: number; caseId: string }) {
-  return unwrapData<{ serverSeedHash: string; roll: number; totalWeight: number; item: CaseItem }>(
+  return unwrapData<{
+    serverSeedHash: string;
+    roll: number;
+    totalWeight: number;
+    item: CaseItem;
+    /** null for a skin without a wear range. */
+    float: number | null;
+    exterior: string | null;
+    statTrak: boolean;
+  }>(
     await api.get<unknown>('/fair/verify', {
       auth: false,
       query: { server_seed: q.serverSeed, client_seed: q.clientSeed, nonce: q.nonce, case_id: q.caseId },

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { computeRoll, pickByRoll, sha256Hex, verifyOpen } from './verify';
+import { computeFloat, computeInstance, computeRoll, computeStatTrak, exteriorOf, pickByRoll, sha256Hex, verifyOpen } from './verify';
 
 const serverSeed = 'a'.repeat(32) + '0123456789abcdef0123456789abcdef';
 const weights = [
@@ -15,6 +15,56 @@ function referenceRoll(seed: string, client: string, nonce: number, total: numbe
   const h = createHmac('sha256', seed).update(`${client}:${nonce}`).digest();
   return Number(h.readBigUInt64BE(0) % BigInt(total));
 }
+
+/** The float's reference: Node's HMAC, u = (u64 >> 11) / 2^53. */
+function referenceFloat(seed: string, client: string, nonce: number, lo: number, hi: number) {
+  const h = createHmac('sha256', seed).update(`${client}:${nonce}:float`).digest();
+  return lo + (Number(h.readBigUInt64BE(0) >> 11n) / 2 ** 53) * (hi - lo);
+}
+
+function referenceStatTrak(seed: string, client: string, nonce: number) {
+  return createHmac('sha256', seed).update(`${client}:${nonce}:stattrak`).digest().readBigUInt64BE(0) % 10n === 0n;
+}
+
+describe('drop instance verification', () => {
+  it('computes the same float and StatTrak™ as the reference HMAC', async () => {
+    let stat = 0;
+    for (let nonce = 0; nonce < 40; nonce++) {
+      expect(await computeFloat(serverSeed, 'my-seed', nonce, 0.06, 0.8)).toBe(referenceFloat(serverSeed, 'my-seed', nonce, 0.06, 0.8));
+      const st = await computeStatTrak(serverSeed, 'my-seed', nonce);
+      expect(st).toBe(referenceStatTrak(serverSeed, 'my-seed', nonce));
+      stat += Number(st);
+    }
+    expect(stat).toBeGreaterThan(0);
+  });
+
+  it('agrees with the server on the fixed vector (fair.rs the_shared_float_vector)', async () => {
+    const seed = '5d2b0f8e3a6c4b1d9e7f0a2c4e6b8d1f3a5c7e9b0d2f4a6c8e1b3d5f7a9c0e2b';
+    const f = await computeFloat(seed, 'cs', 7, 0.06, 0.8);
+    expect(f).toBe(0.6967838342375317);
+    expect(exteriorOf(f)).toBe('Battle-Scarred');
+    expect(await computeStatTrak(seed, 'cs', 7)).toBe(false);
+    expect(await computeInstance(seed, 'cs', 7, { wearMin: 0.06, wearMax: 0.8, statTrak: true })).toEqual({
+      float: 0.6967838342375317,
+      exterior: 'Battle-Scarred',
+      statTrak: false,
+    });
+  });
+
+  it('gives no float without a range and no StatTrak™ where the skin has none', async () => {
+    expect(await computeInstance(serverSeed, 'c', 1, { statTrak: false })).toEqual({ float: null, exterior: null, statTrak: null });
+  });
+
+  it('puts each band edge in the upper band', () => {
+    expect(exteriorOf(0)).toBe('Factory New');
+    expect(exteriorOf(0.0699)).toBe('Factory New');
+    expect(exteriorOf(0.07)).toBe('Minimal Wear');
+    expect(exteriorOf(0.15)).toBe('Field-Tested');
+    expect(exteriorOf(0.38)).toBe('Well-Worn');
+    expect(exteriorOf(0.45)).toBe('Battle-Scarred');
+    expect(exteriorOf(0.9999)).toBe('Battle-Scarred');
+  });
+});
 
 describe('fairness verification', () => {
   it('computes the same roll as the reference HMAC', async () => {

@@ -5,7 +5,13 @@
  *   roll = u64_be(h[0..8]) mod totalWeight
  *   walk the weights in order; the first running sum above roll wins
  *   serverSeedHash = hex(SHA256(server seed string))
- * Uses WebCrypto only: no library.
+ * and the drop's instance, from the same seeds:
+ *   float: h = HMAC_SHA256(server seed, "{clientSeed}:{nonce}:float"),
+ *          u = (u64_be(h[0..8]) >> 11) / 2^53, float = wearMin + u × (wearMax − wearMin)
+ *   StatTrak™: u64_be(HMAC_SHA256(server seed, "{clientSeed}:{nonce}:stattrak")[0..8]) mod 10 == 0,
+ *          only where the skin exists as StatTrak™
+ *   exterior: Factory New < 0.07 ≤ Minimal Wear < 0.15 ≤ Field-Tested < 0.38 ≤ Well-Worn < 0.45 ≤ Battle-Scarred
+ * Uses WebCrypto and BigInt only: no library.
  */
 
 export interface Weight {
@@ -28,11 +34,66 @@ export async function hmacSha256(key: string, message: string): Promise<Uint8Arr
   return new Uint8Array(await crypto.subtle.sign('HMAC', k, enc.encode(message)));
 }
 
-export async function computeRoll(serverSeed: string, clientSeed: string, nonce: number, totalWeight: number): Promise<number> {
-  const h = await hmacSha256(serverSeed, `${clientSeed}:${nonce}`);
+/** `u64_be(HMAC_SHA256(key = serverSeed, message)[0..8])`. */
+async function hmacU64(serverSeed: string, message: string): Promise<bigint> {
+  const h = await hmacSha256(serverSeed, message);
   let v = 0n;
   for (let i = 0; i < 8; i++) v = (v << 8n) | BigInt(h[i]!);
-  return Number(v % BigInt(totalWeight));
+  return v;
+}
+
+export async function computeRoll(serverSeed: string, clientSeed: string, nonce: number, totalWeight: number): Promise<number> {
+  return Number((await hmacU64(serverSeed, `${clientSeed}:${nonce}`)) % BigInt(totalWeight));
+}
+
+const TWO_POW_53 = 2 ** 53;
+
+/**
+ * The drop's float inside the skin's wear range. The top 53 bits convert to a number exactly and
+ * dividing by 2^53 is exact too, so this is the server's f64 to the last bit.
+ */
+export async function computeFloat(serverSeed: string, clientSeed: string, nonce: number, wearMin: number, wearMax: number): Promise<number> {
+  const u = Number((await hmacU64(serverSeed, `${clientSeed}:${nonce}:float`)) >> 11n) / TWO_POW_53;
+  return wearMin + u * (wearMax - wearMin);
+}
+
+/** Whether the draw is StatTrak™ (one in ten); a skin without StatTrak™ never is, whatever this says. */
+export async function computeStatTrak(serverSeed: string, clientSeed: string, nonce: number): Promise<boolean> {
+  return (await hmacU64(serverSeed, `${clientSeed}:${nonce}:stattrak`)) % 10n === 0n;
+}
+
+export type Exterior = 'Factory New' | 'Minimal Wear' | 'Field-Tested' | 'Well-Worn' | 'Battle-Scarred';
+
+/** The exterior of a float, with the server's boundaries (each band includes its lower edge). */
+export function exteriorOf(float: number): Exterior {
+  if (float < 0.07) return 'Factory New';
+  if (float < 0.15) return 'Minimal Wear';
+  if (float < 0.38) return 'Field-Tested';
+  if (float < 0.45) return 'Well-Worn';
+  return 'Battle-Scarred';
+}
+
+/** What the verifier needs of the drawn skin (the case detail's item). */
+export interface WearInfo {
+  wearMin?: number | null;
+  wearMax?: number | null;
+  statTrak?: boolean;
+}
+
+export interface InstanceCheck {
+  /** null for a skin without a wear range (a vanilla ★ knife). */
+  float: number | null;
+  exterior: Exterior | null;
+  /** null where the skin does not exist as StatTrak™. */
+  statTrak: boolean | null;
+}
+
+/** The recomputed float, exterior and StatTrak™ of an open's drop of `item`. */
+export async function computeInstance(serverSeed: string, clientSeed: string, nonce: number, item: WearInfo): Promise<InstanceCheck> {
+  const { wearMin: lo, wearMax: hi } = item;
+  const float = typeof lo === 'number' && typeof hi === 'number' ? await computeFloat(serverSeed, clientSeed, nonce, lo, hi) : null;
+  const statTrak = item.statTrak ? await computeStatTrak(serverSeed, clientSeed, nonce) : null;
+  return { float, exterior: float === null ? null : exteriorOf(float), statTrak };
 }
 
 export function pickByRoll(weights: readonly Weight[], roll: number): string | null {

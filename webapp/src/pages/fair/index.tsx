@@ -4,6 +4,7 @@ import { Button, PageHeader, Skeleton, toast } from '../../components/ui';
 import { skinName, useCases } from '../../features/cases';
 import {
   changeClientSeed,
+  computeInstance,
   fetchFair,
   fetchOpens,
   openNumber,
@@ -13,6 +14,7 @@ import {
   verifyOpen,
   type FairOpen,
   type FairState,
+  type InstanceCheck,
   type Verification,
 } from '../../features/fair';
 import { useT } from '../../i18n';
@@ -24,6 +26,9 @@ import styles from './fair.module.css';
 
 const PAGE_SIZE = 20;
 
+/** An open's check: the draw, and the drop's float / exterior / StatTrak™ when the skin has them. */
+type Check = Verification & { instance: InstanceCheck | null };
+
 /** `/fair`: the seed pair, client-seed change, rotation, revealed seeds, in-browser verification. */
 export function FairPage() {
   const t = useT();
@@ -33,7 +38,7 @@ export function FairPage() {
   const [more, setMore] = useState(false);
   const [seed, setSeed] = useState('');
   const [busy, setBusy] = useState<'seed' | 'rotate' | null>(null);
-  const [checks, setChecks] = useState<Record<number, Verification | 'unrevealed' | 'running'>>({});
+  const [checks, setChecks] = useState<Record<number, Check | 'unrevealed' | 'running'>>({});
   const cases = useCases((s) => s.cases);
   const details = useCases((s) => s.details);
   const lang = useSettings((s) => s.language);
@@ -119,9 +124,14 @@ export function FairPage() {
     }
     setChecks((c) => ({ ...c, [o.id]: 'running' }));
     const v = await verifyOpen(o, serverSeed);
+    // The drawn skin's wear range and StatTrak™ come from the case detail (already loaded for the names).
+    const detail = await useCases.getState().loadDetail(o.caseId).catch(() => undefined);
+    const item = detail?.items.find((i) => i.id === v.itemId);
+    const instance =
+      item && (typeof item.wearMin === 'number' || item.statTrak) ? await computeInstance(serverSeed, o.clientSeed, o.nonce, item) : null;
     if (v.ok) haptic.success();
     else haptic.error();
-    setChecks((c) => ({ ...c, [o.id]: v }));
+    setChecks((c) => ({ ...c, [o.id]: { ...v, instance } }));
   };
 
   const seedValid = seed.trim() === '' || isValidClientSeed(seed.trim());
@@ -206,6 +216,16 @@ export function FairPage() {
                     <span>{c.hashMatches ? '✓' : '✗'} {t('fair.hashCheck')}</span>
                     <span>{c.rollMatches ? '✓' : '✗'} {t('fair.rollCheck', { roll: c.roll, total: o.weights.reduce((s, w) => s + w.weight, 0) })}</span>
                     <span>{c.itemMatches ? '✓' : '✗'} {t('fair.itemCheck', { item: skinName(details, c.itemId, lang) })}</span>
+                    {c.instance?.float != null && c.instance.exterior && (
+                      <span className={styles.mono} data-testid="fair-float">
+                        {t('fair.floatCheck', { float: String(c.instance.float), exterior: t(`condition.${c.instance.exterior}`) })}
+                      </span>
+                    )}
+                    {c.instance && c.instance.statTrak !== null && (
+                      <span data-testid="fair-stattrak" data-stattrak={c.instance.statTrak}>
+                        {t(c.instance.statTrak ? 'fair.statTrakYes' : 'fair.statTrakNo')}
+                      </span>
+                    )}
                   </div>
                 )}
               </li>
