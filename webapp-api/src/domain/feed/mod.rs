@@ -3,7 +3,7 @@
 //! Each drop is one row of `feed_events`; its id is the event id (`Last-Event-ID`). The hub of
 //! a process keeps the last `RING` events in memory, already serialised once for every client,
 //! and hands new ones to the connected clients through one `broadcast` channel. How rows reach
-//! the hub of every replica (in-process on SQLite, `LISTEN/NOTIFY` on PostgreSQL) is the
+//! the hub of every replica (in one process, or across replicas) is the
 //! store's business: `store::notify`.
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -314,8 +314,8 @@ impl Subscription {
     }
 }
 
-/// Serves the feed's fan-out until `stop` resolves (started with the server): on PostgreSQL
-/// this process's listener; then ends every client's stream.
+/// Serves the feed's fan-out until `stop` resolves (started with the server): across replicas
+/// this process's listener (`store::notify`); then ends every client's stream.
 pub async fn run(domain: Domain, stop: impl std::future::Future<Output = ()>) {
     let waker = domain.clone();
     let wake: notify::Wake = Box::new(move || {

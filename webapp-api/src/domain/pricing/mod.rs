@@ -165,7 +165,7 @@ async fn write_prices(
     notify: Vec<i64>,
     now: i64,
 ) -> Result<Outcome, DomainError> {
-    // One reprice at a time (PostgreSQL; SQLite's write lock already serialises).
+    // One reprice at a time: where writers lock rows, a named lock; a single writer needs none.
     store::lock_key(tx, "catalog-prices").await?;
     let stored: HashMap<String, i64> = query("SELECT variant, price FROM catalog_prices").fetch_all(tx).await?.into_iter().collect();
     let mut out = Outcome::default();
