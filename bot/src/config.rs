@@ -165,9 +165,11 @@ pub struct Config {
     #[arg(long, env = "WITHDRAW_MIN_STARS", value_parser = RangedI64ValueParser::<i64>::new().range(0..))]
     pub withdraw_min_stars: Option<i64>,
     /// true: only skins won with paid tokens (bought with Stars) may be withdrawn; false lets
-    /// skins won with bonus tokens (rewards, referrals, promo codes, grants) leave too.
-    #[arg(long, env = "WITHDRAW_PAID_ONLY", action = ArgAction::Set, value_parser = BoolishValueParser::new(), default_value_t = true)]
-    pub withdraw_paid_only: bool,
+    /// skins won with bonus tokens (rewards, referrals, promo codes, grants) leave too. Unset:
+    /// true with a bot token, false in demo mode (whose free tokens are all bonus, and whose
+    /// withdrawals never reach Steam: the showcase shows the whole withdraw flow).
+    #[arg(long, env = "WITHDRAW_PAID_ONLY", action = ArgAction::Set, value_parser = BoolishValueParser::new())]
+    pub withdraw_paid_only: Option<bool>,
     /// true lets demo mode (free tokens for anyone) serve on a non-loopback BIND_ADDR on purpose.
     #[arg(long, env = "DEMO_PUBLIC", action = ArgAction::Set, value_parser = BoolishValueParser::new(), default_value_t = false)]
     pub demo_public: bool,

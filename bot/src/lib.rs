@@ -62,7 +62,7 @@ pub fn build_domain(
         telegram_timeout: std::time::Duration::from_millis(config.telegram_timeout_ms),
         // Unset: the smallest package's price, so one purchase unlocks withdrawals.
         withdraw_min_stars: config.withdraw_min_stars.unwrap_or_else(|| catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0)),
-        withdraw_paid_only: config.withdraw_paid_only,
+        withdraw_paid_only: config.withdraw_paid_only.unwrap_or(!config.demo()),
     };
     Domain::new(pool, domain_config, catalog, clock, random, telegram)
 }
