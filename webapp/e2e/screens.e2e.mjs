@@ -384,6 +384,9 @@ describe('mini app screens in demo mode', () => {
     const owner = await newPlayer();
     const item = await openCaseViaApi(owner.page);
     const ref = (await apiAs(owner.page, server, '/me')).body.data.ref;
+    // The owner shares it (the share action): only a shared skin has a public card.
+    const shared = await apiPost(owner.page, '/savePreparedInlineMessage', { item_id: item.id });
+    assert.equal(shared.status, 200, JSON.stringify(shared.body));
 
     // A friend arrives through the owner's invite link and opens a first case.
     const { page, errors, context } = await openApp(browser, server, `/?startapp=ref_${ref}`, { colorScheme: 'light' });

@@ -10,6 +10,7 @@
 //! - this file: the router and its outermost layer.
 pub mod config;
 pub mod dto;
+pub mod encoded;
 pub mod error;
 pub mod extract;
 pub mod gate;

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::domain::Domain;
 use crate::http::config::HttpConfig;
+use crate::http::encoded::Precompressed;
 use crate::http::metrics::Metrics;
 use crate::http::ratelimit::Limiter;
 
@@ -17,13 +18,15 @@ pub struct Shared {
     pub config: Arc<HttpConfig>,
     pub metrics: Arc<Metrics>,
     pub limiter: Arc<Limiter>,
+    /// The case list, compressed once (`encoded`).
+    pub cases_encoded: Precompressed,
 }
 
 impl AppState {
     /// The state of one router; the rate limits' buckets start empty.
     pub fn new(domain: Domain, config: HttpConfig, metrics: Arc<Metrics>) -> AppState {
         let limiter = Arc::new(Limiter::new(config.rate_limits));
-        AppState(Arc::new(Shared { domain, config: Arc::new(config), metrics, limiter }))
+        AppState(Arc::new(Shared { domain, config: Arc::new(config), metrics, limiter, cases_encoded: Precompressed::default() }))
     }
 }
 

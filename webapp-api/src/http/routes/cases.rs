@@ -10,6 +10,7 @@ use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::{cases, DomainError};
 use crate::http::dto::ErrorBody;
+use crate::http::encoded;
 use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AppPath, AuthUser};
 use crate::http::state::AppState;
@@ -48,7 +49,22 @@ pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
     if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v == etag) {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
     }
-    let mut res = json_body(catalog.cases_json.clone());
+    let mut res = match encoded::preferred(&headers) {
+        Some(encoding) => {
+            let forms = app.cases_encoded.get(&catalog.cases_json);
+            let bytes = if encoding == "br" { forms.br.clone() } else { forms.gzip.clone() };
+            (
+                [
+                    (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
+                    (header::CONTENT_ENCODING, HeaderValue::from_static(encoding)),
+                ],
+                bytes,
+            )
+                .into_response()
+        }
+        None => json_body(catalog.cases_json.clone()),
+    };
+    res.headers_mut().insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     res.headers_mut().insert(header::ETAG, etag);
     res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     res
