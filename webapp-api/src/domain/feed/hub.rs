@@ -1,6 +1,7 @@
 //! The feed's memory in one process: the newest events, serialised once, and the channel that
 //! hands new ones to the connected clients.
 use std::collections::VecDeque;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{broadcast, watch};
@@ -27,6 +28,10 @@ pub struct Hub {
     /// One reader of the table at a time, so events enter the ring and the channel in id order.
     pub(super) reading: tokio::sync::Mutex<()>,
     pub(super) closed: watch::Sender<bool>,
+    /// New rows wait to be read (set by a commit, cleared by the reader before it reads).
+    pub(super) dirty: AtomicBool,
+    /// A reader task is running.
+    pub(super) running: AtomicBool,
 }
 
 #[derive(Default)]
@@ -43,6 +48,8 @@ impl Default for Hub {
             ring: Mutex::default(),
             reading: tokio::sync::Mutex::new(()),
             closed: watch::channel(false).0,
+            dirty: AtomicBool::new(false),
+            running: AtomicBool::new(false),
         }
     }
 }

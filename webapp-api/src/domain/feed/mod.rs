@@ -133,8 +133,35 @@ pub async fn publish(domain: &Domain, drops: Vec<Drop>) {
         }
     }
     if notify::in_process(&domain.db) {
-        catch_up(domain).await;
+        wake(domain);
     }
+}
+
+/// Has the new rows read and handed out by one background reader, without making the open that
+/// wrote them wait: many opens at once cost one read, not one read each behind the hub's lock.
+fn wake(domain: &Domain) {
+    use std::sync::atomic::Ordering::SeqCst;
+    let hub = &domain.feed;
+    hub.dirty.store(true, SeqCst);
+    if hub.running.swap(true, SeqCst) {
+        return;
+    }
+    let d = domain.clone();
+    tokio::spawn(async move {
+        loop {
+            d.feed.dirty.store(false, SeqCst);
+            catch_up(&d).await;
+            if d.feed.dirty.load(SeqCst) {
+                continue;
+            }
+            d.feed.running.store(false, SeqCst);
+            // A commit between the check and the store saw a reader running and left: read again.
+            if d.feed.dirty.load(SeqCst) && !d.feed.running.swap(true, SeqCst) {
+                continue;
+            }
+            break;
+        }
+    });
 }
 
 /// Hides or shows the player's first name on their drops.
