@@ -11,6 +11,7 @@ import {
   useCases,
   type Case,
 } from '../../features/cases';
+import { DropRibbonSlot } from '../../features/feed';
 import { CaseContents, caseTitle, ensureGoodsTexts } from '../../features/goods';
 import { useSettings } from '../../features/settings';
 import { useT } from '../../i18n';
@@ -44,6 +45,7 @@ export function CasesPage() {
     <main className={styles.page} data-testid="page-cases">
       <h1 className={styles.title}>{t('store.title')}</h1>
       <p className={styles.subtitle}>{t('store.subtitle')}</p>
+      <DropRibbonSlot />
       {error && cases.length === 0 ? (
         <div className={styles.empty}>
           <p>{t('store.loadError')}</p>
