@@ -83,6 +83,13 @@ export function createFeedConnection(opts: FeedConnectionOptions): FeedConnectio
   let running = false;
   let failures = 0;
   let abort: AbortController | null = null;
+  // Ends the body being read: an abort alone does not end every WebView's body stream.
+  let cancelRead: (() => void) | null = null;
+  const end = () => {
+    abort?.abort();
+    cancelRead?.();
+    cancelRead = null;
+  };
   let retry: unknown = null;
   let quiet: unknown = null;
   // Each attempt's number: a late callback of an older attempt changes nothing.
@@ -93,7 +100,7 @@ export function createFeedConnection(opts: FeedConnectionOptions): FeedConnectio
   const watch = (n: number) => {
     if (quiet !== null) clearTimer(quiet);
     quiet = setTimer(() => {
-      if (n === attempt) abort?.abort();
+      if (n === attempt) end();
     }, QUIET_MS);
   };
 
@@ -145,6 +152,7 @@ export function createFeedConnection(opts: FeedConnectionOptions): FeedConnectio
         () => undefined,
       );
       const reader = res.body.getReader();
+      cancelRead = () => void reader.cancel().catch(() => undefined);
       status('live');
       for (;;) {
         const { done, value } = await reader.read();
@@ -172,7 +180,7 @@ export function createFeedConnection(opts: FeedConnectionOptions): FeedConnectio
       if (!running) return;
       running = false;
       attempt += 1;
-      abort?.abort();
+      end();
       abort = null;
       if (retry !== null) clearTimer(retry);
       if (quiet !== null) clearTimer(quiet);

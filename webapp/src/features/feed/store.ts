@@ -80,6 +80,7 @@ export function createFeedUsers(
   clearTimer: (t: unknown) => void = (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
 ) {
   let users = 0;
+  let active = false;
   let grace: unknown = null;
   const onVisibility = () => {
     if (page?.hidden) connection.stop();
@@ -92,7 +93,8 @@ export function createFeedUsers(
         clearTimer(grace);
         grace = null;
       }
-      if (users === 1) {
+      if (!active) {
+        active = true;
         page?.addEventListener('visibilitychange', onVisibility);
         if (!page?.hidden) connection.start();
       }
@@ -105,6 +107,7 @@ export function createFeedUsers(
         grace = setTimer(() => {
           grace = null;
           if (users > 0) return;
+          active = false;
           page?.removeEventListener('visibilitychange', onVisibility);
           connection.stop();
         }, RELEASE_GRACE_MS);

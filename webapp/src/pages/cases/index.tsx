@@ -14,9 +14,14 @@ import {
 import { DropRibbonSlot } from '../../features/feed';
 import { CaseContents, caseTitle, ensureGoodsTexts } from '../../features/goods';
 import { useSettings } from '../../features/settings';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
 import styles from './cases.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
