@@ -57,7 +57,8 @@ export function DropRibbon() {
   const navigate = useNavigate();
   const drops = useFeed((s) => s.drops);
   const entering = useFeed((s) => s.entering);
-  const waiting = useFeed((s) => s.status === 'waiting');
+  const status = useFeed((s) => s.status);
+  const waiting = status === 'waiting';
   const track = useRef<HTMLUListElement>(null);
   const calm = useRef<boolean | null>(null);
 
@@ -83,7 +84,7 @@ export function DropRibbon() {
   };
 
   return (
-    <section className={styles.section} aria-labelledby="feed-title" data-testid="drop-ribbon">
+    <section className={styles.section} aria-labelledby="feed-title" data-testid="drop-ribbon" data-status={status}>
       <h2 id="feed-title" className={styles.title}>
         <span className={`${styles.dot} ${waiting ? styles.off : ''}`} aria-hidden />
         {t('feed.title')}
