@@ -279,7 +279,15 @@ async fn each_viewer_reads_the_names_in_their_own_language_whoever_opened() {
     let mut english = Feed::connect_in(&app, &carol, None, Some("en")).await;
 
     // An English opener: the open's answer is in English.
-    let res = app.http.post(format!("{}{}", app.base, open_path())).bearer_auth(&alice).header("Accept-Language", "en").json(&json!({})).send().await.unwrap();
+    let res = app
+        .http
+        .post(format!("{}{}", app.base, open_path()))
+        .bearer_auth(&alice)
+        .header("Accept-Language", "en")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
     let (s, opened) = read(res).await;
     assert_eq!(s, StatusCode::OK, "{opened}");
 
@@ -290,7 +298,8 @@ async fn each_viewer_reads_the_names_in_their_own_language_whoever_opened() {
     let case = catalog.case(cheap_case()).unwrap();
     let skin = catalog.item(opened["item"]["weaponId"].as_str().unwrap()).unwrap();
     let star = if skin.is_special() { "★ " } else { "" };
-    let name = |weapon: &str, finish: &str| if finish.is_empty() { format!("{star}{weapon}") } else { format!("{star}{weapon} | {finish}") };
+    let name =
+        |weapon: &str, finish: &str| if finish.is_empty() { format!("{star}{weapon}") } else { format!("{star}{weapon} | {finish}") };
     assert_ne!(case.name_ru, case.name);
     assert_eq!(ru["case"]["name"], json!(case.name_ru));
     assert_eq!(ru["item"]["name"], json!(name(&skin.weapon_ru, &skin.finish_ru)));
