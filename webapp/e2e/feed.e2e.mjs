@@ -74,7 +74,7 @@ describe('the live drop ribbon', () => {
     const card = page.locator('[data-testid="feed-drop"]').first();
     assert.equal((await card.locator('button').getAttribute('data-case')), kase.id);
     assert.match((await card.innerText()).replace(/\s+/g, ' '), new RegExp(ruName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-    assert.match(await card.locator('button').getAttribute('aria-label'), /Demo/);
+    assert.match(await card.innerText(), /Demo/);
     await shot(page, 'home-ru-dark');
 
     await card.locator('button').click();
@@ -93,11 +93,40 @@ describe('the live drop ribbon', () => {
       window.dispatchEvent(new PopStateEvent('popstate'));
     });
     await page.waitForSelector('[data-testid="page-cases"] [data-testid="feed-drop"]');
-    const label = await page.locator('[data-testid="feed-drop"] button').first().getAttribute('aria-label');
-    assert.match(label, /won .+ from .+\. Open this case/);
+    const label = await page.locator('[data-testid="feed-drop"] button').first().evaluate((b) => b.textContent);
+    assert.match(label, /from .+\. Open this case/);
     assert.doesNotMatch(label, /[А-Яа-яЁё]/, 'English names for an English viewer');
     await shot(page, 'store-en-light');
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  test('a player who turns their name off in the profile drops as “a player”', async () => {
+    const watcher = await player('en');
+    const hider = await player('ru');
+    await hider.page.evaluate(() => {
+      window.history.pushState({}, '', '/profile');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    const toggle = hider.page.locator('[data-testid="setting-feed-name"] [role="switch"]');
+    await toggle.waitFor();
+    await hider.page.waitForFunction(() => !document.querySelector('[data-testid="setting-feed-name"] [role="switch"]')?.disabled);
+    assert.equal(await toggle.getAttribute('aria-checked'), 'true', 'names show by default');
+    const saved = hider.page.waitForResponse((r) => r.url().endsWith('/api/v1/settings/feed') && r.request().method() === 'PUT');
+    await toggle.click();
+    assert.equal((await saved).status(), 200);
+    assert.equal(await toggle.getAttribute('aria-checked'), 'false');
+
+    await watcher.page.waitForSelector('[data-testid="drop-ribbon"][data-status="live"]');
+    const before = await watcher.page.locator('[data-testid="feed-drop"]').count();
+    await openAs(hider.page);
+    await watcher.page.waitForFunction((n) => document.querySelectorAll('[data-testid="feed-drop"]').length > n, before, { timeout: 2000 });
+    const newest = watcher.page.locator('[data-testid="feed-drop"]').first();
+    assert.match(await newest.innerText(), /A player/);
+    assert.doesNotMatch(await newest.innerText(), /Demo/);
+    assert.deepEqual(watcher.errors, []);
+    assert.deepEqual(hider.errors, []);
+    await watcher.context.close();
+    await hider.context.close();
   });
 });

@@ -3,3 +3,4 @@
  * store, texts) is a chunk of its own, loaded when the slot first renders.
  */
 export { DropRibbonSlot } from './components/ribbon-slot';
+export { useShowNameSetting } from './name-setting';

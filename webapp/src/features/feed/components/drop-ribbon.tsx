@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, type MouseEvent } from 'react';
 
-import { Img } from '../../../components/ui';
+import { Img, Skeleton } from '../../../components/ui';
 import { useT, type TFunction } from '../../../i18n';
 import { useNavigate } from '../../../lib/router';
 import { haptic } from '../../../lib/telegram';
@@ -24,23 +24,27 @@ const DropCard = memo(function DropCard({ drop, entering, t }: { drop: FeedDrop;
   const { item } = drop;
   const exterior = item.exterior && EXTERIORS.includes(item.exterior) ? item.exterior : null;
   const player = drop.firstName || t('feed.anonymous');
-  const full = [item.statTrak ? 'StatTrak™' : '', item.name, exterior ? `(${t(`condition.${exterior}`)})` : ''].filter(Boolean).join(' ');
+  // What the short marks mean, and where a tap goes, for assistive tech (read after the name).
+  const spelled = [item.statTrak ? 'StatTrak™' : '', exterior ? t(`condition.${exterior}`) : ''].filter(Boolean).join(', ');
   return (
     <li className={`${styles.card} ${entering ? styles.entering : ''}`} style={{ ['--rarity' as string]: rarityColor(item.rarity) }} data-testid="feed-drop">
-      <button
-        type="button"
-        className={styles.tap}
-        data-case={drop.case.id}
-        aria-label={t('feed.cardLabel', { player, item: full, case: drop.case.name })}
-        title={drop.case.name}
-      >
+      <button type="button" className={styles.tap} data-case={drop.case.id}>
         <Img src={item.image} rarity={item.rarity} className={styles.img} />
         <span className={styles.name}>{item.name}</span>
         <span className={styles.meta}>
           <span className={styles.player}>{player}</span>
-          {item.statTrak && <span className={styles.st}>{t('feed.statTrak')}</span>}
-          {exterior && <span className={styles.ext}>{t(`feed.ext.${exterior}`)}</span>}
+          {item.statTrak && (
+            <span className={styles.st} aria-hidden>
+              {t('feed.statTrak')}
+            </span>
+          )}
+          {exterior && (
+            <span className={styles.ext} aria-hidden>
+              {t(`feed.ext.${exterior}`)}
+            </span>
+          )}
         </span>
+        <span className="visually-hidden">{t('feed.cardDetails', { details: spelled ? `${spelled}, ` : '', case: drop.case.name })}</span>
       </button>
     </li>
   );
@@ -90,7 +94,13 @@ export function DropRibbon() {
         {t('feed.title')}
         {waiting && <span className={styles.status}>{t('feed.reconnecting')}</span>}
       </h2>
-      {drops.length === 0 ? (
+      {drops.length === 0 && status !== 'live' ? (
+        <div className={styles.loading} aria-hidden>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} height={116} radius={14} />
+          ))}
+        </div>
+      ) : drops.length === 0 ? (
         <p className={styles.empty}>{t('feed.empty')}</p>
       ) : (
         <div className={styles.viewport}>
