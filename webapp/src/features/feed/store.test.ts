@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { FeedDrop } from './connection';
-import { createFeedUsers, MAX_DROPS, mergeDrops, RELEASE_GRACE_MS } from './store';
+import { createFeedUsers, MAX_DROPS, mergeDrops, queueDrop, RELEASE_GRACE_MS, useFeed } from './store';
 
 const drop = (id: number): FeedDrop => ({
   id,
@@ -25,6 +25,30 @@ describe('the ribbon store', () => {
     const again = mergeDrops(first, [drop(2), drop(3)]);
     expect(again).toBe(first);
     expect(ids(mergeDrops(first, [drop(3), drop(4), drop(4)]))).toEqual([4, 3, 2, 1]);
+  });
+});
+
+describe('drops reaching the ribbon', () => {
+  const frame = () => new Promise((r) => setTimeout(r, 40));
+
+  it('arrive in one update per frame; only a drop that comes alone slides in', async () => {
+    useFeed.setState({ drops: [], entering: null });
+    // The backlog on connect: one update, nothing animates.
+    [drop(1), drop(2), drop(3)].forEach(queueDrop);
+    expect(useFeed.getState().drops).toEqual([]);
+    await frame();
+    expect(ids(useFeed.getState().drops)).toEqual([3, 2, 1]);
+    expect(useFeed.getState().entering).toBeNull();
+    // A live drop on its own.
+    queueDrop(drop(4));
+    await frame();
+    expect(ids(useFeed.getState().drops)).toEqual([4, 3, 2, 1]);
+    expect(useFeed.getState().entering).toBe(4);
+    // A burst does not animate.
+    queueDrop(drop(5));
+    queueDrop(drop(6));
+    await frame();
+    expect(useFeed.getState().entering).toBeNull();
   });
 });
 
