@@ -108,7 +108,11 @@ pub(crate) struct Outbox {
 /// (their `next_attempt_at` moves `CLAIM_LEASE_SECS` ahead), so a sender on another replica never
 /// picks the same row: where writers lock rows, the pick skips rows another sender is claiming
 /// (`store::claim_suffix`). The rows come in no set order: the caller sorts them by id.
-pub(crate) async fn claim_leased<R: FromRow + Send + 'static>(domain: &Domain, outbox: &'static Outbox, limit: i64) -> DomainResult<Vec<R>> {
+pub(crate) async fn claim_leased<R: FromRow + Send + 'static>(
+    domain: &Domain,
+    outbox: &'static Outbox,
+    limit: i64,
+) -> DomainResult<Vec<R>> {
     let now = domain.now();
     domain
         .write(move |tx| {

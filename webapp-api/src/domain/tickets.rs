@@ -377,6 +377,7 @@ pub async fn close(domain: &Domain, by: Closer, ticket_id: i64) -> DomainResult<
                     }
                     Closer::Support(_) => open_ticket_owner(tx, ticket_id).await?,
                 };
+                // Support's ticket was found open under the ticket's lock, so `status = 'open'` holds for it.
                 query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3 AND status = 'open'")
                     .bind(now)
                     .bind(now)
