@@ -36,6 +36,7 @@
 //!                      [--only cases] [--feed N [--opens M] [--every MS]]
 //! `--postgres-url`: a server where the user may CREATE DATABASE (scripts/bench.sh starts one).
 //! Run from the repository root (it reads data/catalog), release build: scripts/bench.sh.
+use std::future::Future;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -304,65 +305,27 @@ enum Workload {
     Cases,
 }
 
-async fn closed_loop(
-    bases: &[String],
-    users: &[User],
-    case: &str,
-    conns: usize,
-    duration: Duration,
-    w: Workload,
-    run: u64,
-) -> (Sample, Duration) {
-    let http = client();
+/// One connection of a closed loop.
+trait Conn: Send + 'static {
+    /// The connection's next request. What runs before the future is made (picking the request)
+    /// is not timed; the future is.
+    fn request(&mut self) -> impl Future<Output = Res<()>> + Send + '_;
+}
+
+/// A closed loop: `conns` connections (connection `c` made by `conn(c)`), each sending its next
+/// request as soon as the last one answered, for `duration`; every request timed.
+async fn closed<C: Conn>(conns: usize, duration: Duration, mut conn: impl FnMut(usize) -> C) -> (Sample, Duration) {
     let stop = Arc::new(AtomicBool::new(false));
-    let seq = Arc::new(AtomicU64::new(0));
     let mut tasks = Vec::new();
     let start = Instant::now();
     for c in 0..conns {
-        let (http, stop, seq) = (http.clone(), stop.clone(), seq.clone());
-        let user = users[c % users.len()].clone();
-        // Connection c talks to replica c mod N, as a proxy spreading connections would.
-        let base = bases[c % bases.len()].clone();
-        let case = case.to_owned();
+        let (stop, mut conn) = (stop.clone(), conn(c));
         tasks.push(tokio::spawn(async move {
             let mut s = Sample::default();
-            let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ ((c as u64 + 1) * 0x1000_0001));
-            let mut items: Vec<i64> = Vec::new();
-            let open_url = format!("{base}/api/v1/cases/{case}/open");
             while !stop.load(Ordering::Relaxed) {
-                let n = seq.fetch_add(1, Ordering::Relaxed);
-                let kind = match w {
-                    Workload::Open => 0,
-                    Workload::Cases => 1,
-                    Workload::Mixed => match rng.next() % 100 {
-                        0..=69 => 1 + (rng.next() % 3) as u8,
-                        70..=89 => 0,
-                        _ if items.is_empty() => 0,
-                        _ => 4,
-                    },
-                };
+                let request = conn.request();
                 let t = Instant::now();
-                let r = match kind {
-                    0 => {
-                        let body = json!({ "requestId": format!("r{run}-{c}-{n}") });
-                        json_call(http.post(&open_url).bearer_auth(&user.token).json(&body)).await.map(|v| {
-                            if let Some(id) = v["item"]["id"].as_i64() {
-                                items.push(id);
-                            }
-                        })
-                    }
-                    // The catalog is read as bytes, as a browser caches it: parsing 30 KB of JSON
-                    // here would measure the load generator, not the server.
-                    1 => bytes_call(http.get(format!("{base}/api/v1/cases"))).await,
-                    2 => json_call(http.get(format!("{base}/api/v1/user/items")).bearer_auth(&user.token)).await.map(drop),
-                    3 => json_call(http.get(format!("{base}/api/v1/me")).bearer_auth(&user.token)).await.map(drop),
-                    _ => {
-                        let item = items.pop().unwrap_or_default();
-                        let url = format!("{base}/api/v1/sales/sell");
-                        json_call(http.post(url).bearer_auth(&user.token).json(&json!({ "item_id": item }))).await.map(drop)
-                    }
-                };
-                match r {
+                match request.await {
                     Ok(()) => s.ok(t.elapsed()),
                     Err(e) => s.err(e),
                 }
@@ -379,6 +342,90 @@ async fn closed_loop(
         }
     }
     (all, start.elapsed())
+}
+
+/// A connection of (a), (b) or (c).
+struct PlayerConn {
+    http: reqwest::Client,
+    seq: Arc<AtomicU64>,
+    c: usize,
+    run: u64,
+    w: Workload,
+    user: User,
+    base: String,
+    open_url: String,
+    rng: XorShift,
+    items: Vec<i64>,
+}
+
+impl Conn for PlayerConn {
+    fn request(&mut self) -> impl Future<Output = Res<()>> + Send + '_ {
+        let n = self.seq.fetch_add(1, Ordering::Relaxed);
+        let kind = match self.w {
+            Workload::Open => 0,
+            Workload::Cases => 1,
+            Workload::Mixed => match self.rng.next() % 100 {
+                0..=69 => 1 + (self.rng.next() % 3) as u8,
+                70..=89 => 0,
+                _ if self.items.is_empty() => 0,
+                _ => 4,
+            },
+        };
+        let (c, run) = (self.c, self.run);
+        let Self { http, user, base, open_url, items, .. } = self;
+        async move {
+            match kind {
+                0 => {
+                    let body = json!({ "requestId": format!("r{run}-{c}-{n}") });
+                    json_call(http.post(&*open_url).bearer_auth(&user.token).json(&body)).await.map(|v| {
+                        if let Some(id) = v["item"]["id"].as_i64() {
+                            items.push(id);
+                        }
+                    })
+                }
+                // The catalog is read as bytes, as a browser caches it: parsing 30 KB of JSON
+                // here would measure the load generator, not the server.
+                1 => bytes_call(http.get(format!("{base}/api/v1/cases"))).await,
+                2 => json_call(http.get(format!("{base}/api/v1/user/items")).bearer_auth(&user.token)).await.map(drop),
+                3 => json_call(http.get(format!("{base}/api/v1/me")).bearer_auth(&user.token)).await.map(drop),
+                _ => {
+                    let item = items.pop().unwrap_or_default();
+                    let url = format!("{base}/api/v1/sales/sell");
+                    json_call(http.post(url).bearer_auth(&user.token).json(&json!({ "item_id": item }))).await.map(drop)
+                }
+            }
+        }
+    }
+}
+
+async fn closed_loop(
+    bases: &[String],
+    users: &[User],
+    case: &str,
+    conns: usize,
+    duration: Duration,
+    w: Workload,
+    run: u64,
+) -> (Sample, Duration) {
+    let http = client();
+    let seq = Arc::new(AtomicU64::new(0));
+    closed(conns, duration, |c| {
+        // Connection c talks to replica c mod N, as a proxy spreading connections would.
+        let base = bases[c % bases.len()].clone();
+        PlayerConn {
+            http: http.clone(),
+            seq: seq.clone(),
+            c,
+            run,
+            w,
+            user: users[c % users.len()].clone(),
+            open_url: format!("{base}/api/v1/cases/{case}/open"),
+            base,
+            rng: XorShift(0x9E37_79B9_7F4A_7C15 ^ ((c as u64 + 1) * 0x1000_0001)),
+            items: Vec::new(),
+        }
+    })
+    .await
 }
 
 /// Opens at `rate` per second for `duration`, each timed from its scheduled start, sent from
@@ -661,37 +708,28 @@ async fn fill_sessions(base: &str, from: usize, to: usize, conns: usize) -> Res<
     Ok(())
 }
 
+/// A sign-in connection: one player's sign-in, again and again.
+struct SignInConn {
+    http: reqwest::Client,
+    url: String,
+    body: Value,
+}
+
+impl Conn for SignInConn {
+    async fn request(&mut self) -> Res<()> {
+        json_call(self.http.post(&self.url).json(&self.body)).await.map(drop)
+    }
+}
+
 /// Sign-ins per second from `conns` connections for `duration`, by players already at their cap.
 async fn sign_in_loop(base: &str, inits: &[String], duration: Duration) -> (Sample, Duration) {
     let http = client();
-    let stop = Arc::new(AtomicBool::new(false));
-    let start = Instant::now();
-    let mut tasks = Vec::new();
-    for init in inits {
-        let (http, stop, url) = (http.clone(), stop.clone(), format!("{base}/api/v1/auth"));
-        let init = init.clone();
-        tasks.push(tokio::spawn(async move {
-            let mut s = Sample::default();
-            let body = json!({ "initData": init });
-            while !stop.load(Ordering::Relaxed) {
-                let t = Instant::now();
-                match json_call(http.post(&url).json(&body)).await {
-                    Ok(_) => s.ok(t.elapsed()),
-                    Err(e) => s.err(e),
-                }
-            }
-            s
-        }));
-    }
-    tokio::time::sleep(duration).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut all = Sample::default();
-    for t in tasks {
-        if let Ok(s) = t.await {
-            all.merge(s);
-        }
-    }
-    (all, start.elapsed())
+    closed(inits.len(), duration, |c| SignInConn {
+        http: http.clone(),
+        url: format!("{base}/api/v1/auth"),
+        body: json!({ "initData": inits[c] }),
+    })
+    .await
 }
 
 /// `--sessions N`: sign-in throughput at 10 000 and at N live sessions.

@@ -271,7 +271,7 @@ async fn run(
             t::ticket_answered(lang, id)
         }
         AdminCommand::Close(id) => {
-            tickets::close_by_admin(domain, actor, id).await?;
+            tickets::close(domain, tickets::Closer::Support(actor), id).await?;
             t::ticket_closed(lang, id)
         }
     }))

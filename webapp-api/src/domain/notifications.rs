@@ -2,6 +2,7 @@
 //! transaction; the bot drains it, retrying with back-off while Telegram fails.
 use serde::{Deserialize, Serialize};
 
+use crate::domain::store::exec::FromRow;
 use crate::domain::store::{query, Exec};
 use crate::domain::{store, Domain, DomainResult};
 
@@ -93,28 +94,53 @@ pub struct Pending {
 /// claiming and marking lets the message come due again after this (sent at least once).
 pub const CLAIM_LEASE_SECS: i64 = 60;
 
-/// Claims messages due now, oldest first: in one write they are leased to this sender (their
-/// `next_attempt_at` moves `CLAIM_LEASE_SECS` ahead), so a sender on another replica never picks
-/// the same row: where writers lock rows, the pick skips rows another sender is claiming (`store::claim_suffix`).
-/// Messages to a player who blocked the bot wait (nothing is sent to them) until they unblock it.
-pub async fn claim_due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
+/// An outbox table as `claim_leased` claims from it (each has `id`, `status`, `next_attempt_at`).
+pub(crate) struct Outbox {
+    pub table: &'static str,
+    /// What else a due row, named `o`, must meet to be claimed now (`""`: nothing).
+    pub also: &'static str,
+    /// The columns answered for each claimed row.
+    pub returning: &'static str,
+}
+
+/// The claim every outbox makes (the players' notices, the admins' ticket forwards, the admins'
+/// notices): up to `limit` pending rows due now, oldest first, in one write leased to this sender
+/// (their `next_attempt_at` moves `CLAIM_LEASE_SECS` ahead), so a sender on another replica never
+/// picks the same row: where writers lock rows, the pick skips rows another sender is claiming
+/// (`store::claim_suffix`). The rows come in no set order: the caller sorts them by id.
+pub(crate) async fn claim_leased<R: FromRow + Send + 'static>(
+    domain: &Domain,
+    outbox: &'static Outbox,
+    limit: i64,
+) -> DomainResult<Vec<R>> {
     let now = domain.now();
-    let mut rows: Vec<(i64, i64, i64, String)> = domain
+    domain
         .write(move |tx| {
             Box::pin(async move {
+                let Outbox { table, also, returning } = outbox;
                 let sql = format!(
-                    "UPDATE notifications SET next_attempt_at = $3
+                    "UPDATE {table} SET next_attempt_at = $3
          WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN (
-           SELECT id FROM notifications WHERE status = 'pending' AND next_attempt_at <= $1
-             AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = notifications.user_id AND u.bot_blocked = 1)
-             ORDER BY id LIMIT $2{})
-         RETURNING id, user_id, attempts, payload",
+           SELECT o.id FROM {table} o WHERE o.status = 'pending' AND o.next_attempt_at <= $1{also}
+             ORDER BY o.id LIMIT $2{})
+         RETURNING {returning}",
                     store::claim_suffix(tx)
                 );
                 query(&sql).bind(now).bind(limit).bind(now + CLAIM_LEASE_SECS).fetch_all(tx).await
             })
         })
-        .await?;
+        .await
+}
+
+/// Claims messages due now (`claim_leased`). Messages to a player who blocked the bot wait
+/// (nothing is sent to them) until they unblock it.
+pub async fn claim_due(domain: &Domain, limit: i64) -> DomainResult<Vec<Pending>> {
+    static PLAYERS: Outbox = Outbox {
+        table: "notifications",
+        also: " AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = o.user_id AND u.bot_blocked = 1)",
+        returning: "id, user_id, attempts, payload",
+    };
+    let mut rows: Vec<(i64, i64, i64, String)> = claim_leased(domain, &PLAYERS, limit).await?;
     rows.sort_by_key(|r| r.0);
     Ok(rows
         .into_iter()

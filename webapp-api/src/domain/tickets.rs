@@ -350,20 +350,44 @@ pub async fn reply_from_chat(domain: &Domain, user_id: i64, replied_message_id: 
     Ok((ticket_id, message))
 }
 
-/// The player closes their ticket (closing a closed one changes nothing).
-pub async fn close(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<()> {
+/// Who closes a ticket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closer {
+    /// The player, on their own ticket (another player's is `TicketNotFound`).
+    Player(i64),
+    /// Support, on any player's ticket (the actor is checked against `ADMIN_IDS`).
+    Support(Actor),
+}
+
+/// Closes a ticket. The player's close of a closed ticket changes nothing; support's is
+/// `TicketClosed`, and support's close tells the player and is audited.
+pub async fn close(domain: &Domain, by: Closer, ticket_id: i64) -> DomainResult<()> {
+    if let Closer::Support(actor) = by {
+        admin::ensure(domain, actor)?;
+    }
     let now = domain.now();
     domain
         .write(move |tx| {
             Box::pin(async move {
                 store::lock_key(tx, &format!("ticket:{ticket_id}")).await?;
-                ticket_in(tx, user_id, ticket_id).await?;
+                let user_id = match by {
+                    Closer::Player(user_id) => {
+                        ticket_in(tx, user_id, ticket_id).await?;
+                        user_id
+                    }
+                    Closer::Support(_) => open_ticket_owner(tx, ticket_id).await?,
+                };
+                // Support's ticket was found open under the ticket's lock, so `status = 'open'` holds for it.
                 query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3 AND status = 'open'")
                     .bind(now)
                     .bind(now)
                     .bind(ticket_id)
                     .execute(tx)
                     .await?;
+                if let Closer::Support(actor) = by {
+                    notifications::enqueue(tx, user_id, &Notice::TicketClosed { ticket_id }, now).await?;
+                    audit_admin(tx, actor.audit_id(), "ticket_close", &format!("ticket {ticket_id}"), now).await?;
+                }
                 Ok(())
             })
         })
@@ -428,29 +452,18 @@ pub struct PendingForward {
     pub attempts: i64,
 }
 
-/// Claims forwards due now, oldest first, leased to this sender like the players' outbox
-/// (`notifications::claim_due`). A forward waits while an earlier one to the same chat about the
-/// same ticket waits for a retry (or is leased to another sender), so the parts of a long
-/// forward arrive in order (the sender stops a chat's ticket at its first failure in a batch).
+/// Claims forwards due now (`notifications::claim_leased`, like the players' outbox). A forward
+/// waits while an earlier one to the same chat about the same ticket waits for a retry (or is
+/// leased to another sender), so the parts of a long forward arrive in order (the sender stops a
+/// chat's ticket at its first failure in a batch).
 pub async fn claim_due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<PendingForward>> {
-    let now = domain.now();
-    let mut rows: Vec<(i64, i64, i64, String, i64)> = domain
-        .write(move |tx| {
-            Box::pin(async move {
-                let sql = format!(
-                    "UPDATE admin_outbox SET next_attempt_at = $3
-         WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN (
-           SELECT o.id FROM admin_outbox o WHERE o.status = 'pending' AND o.next_attempt_at <= $1
-             AND NOT EXISTS (SELECT 1 FROM admin_outbox e WHERE e.admin_chat_id = o.admin_chat_id AND e.ticket_id = o.ticket_id
-                             AND e.status = 'pending' AND e.next_attempt_at > $1 AND e.id < o.id)
-           ORDER BY o.id LIMIT $2{})
-         RETURNING id, admin_chat_id, ticket_id, body, attempts",
-                    store::claim_suffix(tx)
-                );
-                query(&sql).bind(now).bind(limit).bind(now + notifications::CLAIM_LEASE_SECS).fetch_all(tx).await
-            })
-        })
-        .await?;
+    static FORWARDS: notifications::Outbox = notifications::Outbox {
+        table: "admin_outbox",
+        also: " AND NOT EXISTS (SELECT 1 FROM admin_outbox e WHERE e.admin_chat_id = o.admin_chat_id AND e.ticket_id = o.ticket_id
+                             AND e.status = 'pending' AND e.next_attempt_at > $1 AND e.id < o.id)",
+        returning: "id, admin_chat_id, ticket_id, body, attempts",
+    };
+    let mut rows: Vec<(i64, i64, i64, String, i64)> = notifications::claim_leased(domain, &FORWARDS, limit).await?;
     rows.sort_by_key(|r| r.0);
     Ok(rows
         .into_iter()
@@ -543,30 +556,6 @@ pub async fn reply_to_forward(domain: &Domain, actor: Actor, chat_id: i64, messa
     let (ticket_id,) = row.ok_or(DomainError::TicketNotFound)?;
     reply(domain, actor, ticket_id, raw).await?;
     Ok(ticket_id)
-}
-
-/// Support closes a ticket; the player is told.
-pub async fn close_by_admin(domain: &Domain, actor: Actor, ticket_id: i64) -> DomainResult<()> {
-    admin::ensure(domain, actor)?;
-    let now = domain.now();
-    let operator = actor.audit_id();
-    domain
-        .write(move |tx| {
-            Box::pin(async move {
-                store::lock_key(tx, &format!("ticket:{ticket_id}")).await?;
-                let user_id = open_ticket_owner(tx, ticket_id).await?;
-                query("UPDATE tickets SET status = 'closed', closed_at = $1, updated_at = $2 WHERE id = $3")
-                    .bind(now)
-                    .bind(now)
-                    .bind(ticket_id)
-                    .execute(tx)
-                    .await?;
-                notifications::enqueue(tx, user_id, &Notice::TicketClosed { ticket_id }, now).await?;
-                audit_admin(tx, operator, "ticket_close", &format!("ticket {ticket_id}"), now).await?;
-                Ok(())
-            })
-        })
-        .await
 }
 
 /// An open ticket as `/tickets` lists it.

@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use crate::domain::catalog::Catalog;
 use crate::domain::goods;
+use crate::domain::notifications::{claim_leased, Outbox};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::{Domain, DomainError, Tokens};
 
@@ -326,23 +327,11 @@ pub struct PendingNotice {
     pub attempts: i64,
 }
 
-/// Claims admin notices due now, oldest first, leased like the other outboxes.
+/// Claims admin notices due now, oldest first, leased like the other outboxes
+/// (`notifications::claim_leased`).
 pub async fn claim_due_notices(domain: &Domain, limit: i64) -> Result<Vec<PendingNotice>, DomainError> {
-    let now = domain.now();
-    let lease = crate::domain::notifications::CLAIM_LEASE_SECS;
-    let rows: Vec<(i64, i64, String, i64)> = domain
-        .write(move |tx| {
-            Box::pin(async move {
-                let sql = format!(
-                    "UPDATE admin_notices SET next_attempt_at = $3 WHERE id IN (
-                       SELECT id FROM admin_notices WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY id LIMIT $2{})
-                     RETURNING id, admin_chat_id, body, attempts",
-                    store::claim_suffix(tx)
-                );
-                query(&sql).bind(now).bind(limit).bind(now + lease).fetch_all(tx).await
-            })
-        })
-        .await?;
+    static NOTICES: Outbox = Outbox { table: "admin_notices", also: "", returning: "id, admin_chat_id, body, attempts" };
+    let rows: Vec<(i64, i64, String, i64)> = claim_leased(domain, &NOTICES, limit).await?;
     let mut out: Vec<PendingNotice> =
         rows.into_iter().map(|(id, admin_chat_id, body, attempts)| PendingNotice { id, admin_chat_id, body, attempts }).collect();
     out.sort_by_key(|n| n.id);

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::domain::tickets::{self, NewTicket};
+use crate::domain::tickets::{self, Closer, NewTicket};
 use crate::http::dto::{ErrorBody, Ok as OkBody};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppPath, AuthUser, OptionalJson};
@@ -119,6 +119,6 @@ pub async fn close(
     AppPath(ticket): AppPath<i64>,
     _b: OptionalJson<Value>,
 ) -> Result<Json<Value>, ApiError> {
-    tickets::close(&app.domain, id, ticket).await?;
+    tickets::close(&app.domain, Closer::Player(id), ticket).await?;
     Ok(Json(json!({ "success": true })))
 }

@@ -10,9 +10,10 @@
  *          u = (u64_be(h[0..8]) >> 11) / 2^53, float = wearMin + u × (wearMax − wearMin)
  *   StatTrak™: u64_be(HMAC_SHA256(server seed, "{clientSeed}:{nonce}:stattrak")[0..8]) mod 10 == 0,
  *          only where the skin exists as StatTrak™
- *   exterior: Factory New < 0.07 ≤ Minimal Wear < 0.15 ≤ Field-Tested < 0.38 ≤ Well-Worn < 0.45 ≤ Battle-Scarred
+ *   exterior: the goods feature's bands (`WEAR_BANDS`: Factory New < 0.07 ≤ Minimal Wear < 0.15 ≤ …)
  * Uses WebCrypto and BigInt only: no library.
  */
+import { exteriorOf, type Exterior } from '../goods';
 
 export interface Weight {
   id: string;
@@ -60,17 +61,6 @@ export async function computeFloat(serverSeed: string, clientSeed: string, nonce
 /** Whether the draw is StatTrak™ (one in ten); a skin without StatTrak™ never is, whatever this says. */
 export async function computeStatTrak(serverSeed: string, clientSeed: string, nonce: number): Promise<boolean> {
   return (await hmacU64(serverSeed, `${clientSeed}:${nonce}:stattrak`)) % 10n === 0n;
-}
-
-export type Exterior = 'Factory New' | 'Minimal Wear' | 'Field-Tested' | 'Well-Worn' | 'Battle-Scarred';
-
-/** The exterior of a float, with the server's boundaries (each band includes its lower edge). */
-export function exteriorOf(float: number): Exterior {
-  if (float < 0.07) return 'Factory New';
-  if (float < 0.15) return 'Minimal Wear';
-  if (float < 0.38) return 'Field-Tested';
-  if (float < 0.45) return 'Well-Worn';
-  return 'Battle-Scarred';
 }
 
 /** What the verifier needs of the drawn skin (the case detail's item). */

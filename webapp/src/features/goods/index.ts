@@ -4,5 +4,5 @@ export { CaseContents, type ContentsItem } from './components/case-contents';
 export { FloatBar } from './components/float-bar';
 export { ItemMarks } from './components/marks';
 export { caseTitle, goodsLabel, goodsNames, groupByTier, isSpecial, priceRange, SKIN_SORTS, sortSkins, type SkinSort } from './goods';
-export { exteriorOf, EXTERIORS, formatFloat, isExterior, wearRange } from './wear';
+export { exteriorOf, EXTERIORS, formatFloat, isExterior, WEAR_BANDS, wearRange, type Exterior } from './wear';
 export { ensureGoodsTexts } from './texts';
