@@ -91,21 +91,36 @@ pub async fn set_trade_url(
 pub struct Agreed {
     success: bool,
     agreed: bool,
+    /// The player confirmed they are 18 or older (asked beside the terms).
+    adult: bool,
 }
 
-/// Whether the player accepted the terms.
+/// Whether the player accepted the terms and confirmed they are 18 or older.
 #[utoipa::path(get, path = "/user/check-agreements", tag = "users", security(("bearer" = [])),
     responses((status = 200, body = Agreed), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
 pub async fn check_agreements(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "success": true, "agreed": users::has_agreed(&app.domain, id).await? })))
+    let a = users::agreement(&app.domain, id).await?;
+    Ok(Json(json!({ "success": true, "agreed": a.agreed, "adult": a.adult })))
 }
 
-/// Records that the player accepted the terms (the body, if any, is ignored but must be JSON).
-#[utoipa::path(post, path = "/user/agreements", tag = "users", security(("bearer" = [])),
+/// The documented body; the handler reads it from any JSON (older clients send `{}` or nothing).
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct AgreementBody {
+    /// `true`: the player confirms they are 18 or older (recorded once).
+    #[serde(default)]
+    adult: Option<bool>,
+}
+
+/// Records that the player accepted the terms and, with `{"adult": true}`, that they are 18 or
+/// older. The body is optional (an empty or absent one agrees to the terms only) but must be JSON.
+#[utoipa::path(post, path = "/user/agreements", tag = "users", request_body(content = AgreementBody, description = "optional"), security(("bearer" = [])),
     responses((status = 200, body = Agreed), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
-pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, _body: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
-    users::agree(&app.domain, id).await?;
-    Ok(Json(json!({ "success": true, "agreed": true })))
+pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, body: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
+    // Anything but `"adult": true` leaves the 18+ confirmation as it was.
+    let adult = body.0.get("adult").and_then(Value::as_bool).unwrap_or(false);
+    let a = users::agree(&app.domain, id, adult).await?;
+    Ok(Json(json!({ "success": true, "agreed": a.agreed, "adult": a.adult })))
 }
