@@ -308,3 +308,27 @@ async fn the_player_sees_their_own_statistics() {
     assert!(drops.iter().any(|x| x["id"] == d["bestDrop"]["id"]), "{d}");
     app.stop().await;
 }
+
+/// Demo mode's stand-in for the payment sheet refuses a self-excluded player as the bot's
+/// pre-checkout does, even for an invoice made before the break.
+#[tokio::test]
+async fn demo_payments_refuse_a_self_excluded_player() {
+    let app = TestApp::demo().await;
+    let (_, d) = app.get("/api/v1/dev/init-data", None).await;
+    let id = d["demoId"].as_i64().unwrap();
+    let (_, auth) = app.post("/api/v1/auth", None, json!({"initData": d["initData"]})).await;
+    let t = auth["token"].as_str().unwrap().to_owned();
+    let invoice = json!({"pack_id": "pack-m", "telegram_id": id, "init_data": d["initData"]});
+    let (s, b) = app.post("/api/v1/payments/create-invoice-link", Some(&t), invoice.clone()).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    let tx = b["transaction_id"].as_str().unwrap().to_owned();
+    let (s, b) = exclude(&app, &t, "24h").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    let balance = app.balance(id).await;
+    let (s, b) = app.post(&format!("/api/v1/dev/pay/{tx}"), Some(&t), json!({})).await;
+    assert_error(s, &b, 403, "self_excluded");
+    let (s, b) = app.post("/api/v1/payments/create-invoice-link", Some(&t), invoice).await;
+    assert_error(s, &b, 403, "self_excluded");
+    assert_eq!(app.balance(id).await, balance);
+    app.stop().await;
+}

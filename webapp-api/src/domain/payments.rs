@@ -296,6 +296,8 @@ pub async fn demo_pay(domain: &Domain, user_id: i64, transaction_id: &str) -> Do
         .write(move |tx| {
             Box::pin(async move {
                 store::lock_users(tx, &[user_id]).await?;
+                // The stand-in for the payment sheet refuses as the bot's pre-checkout does.
+                responsible::ensure_not_excluded(tx, user_id, now).await?;
                 let row: Option<(i64, String)> =
                     query("SELECT stars, currency FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending'")
                         .bind(&transaction_id)

@@ -85,7 +85,7 @@ pub async fn status(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath
 #[utoipa::path(post, path = "/dev/pay/{id}", tag = "payments", params(("id" = String, Path, description = "Transaction id")),
     security(("bearer" = [])),
     responses((status = 200, body = PaymentStatus), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 403, description = "`self_excluded` (with `until`)", body = ErrorBody),
         (status = 404, description = "`not_found`, `transaction_not_found`", body = ErrorBody), (status = 409, description = "conflict", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 503, description = "`maintenance`", body = ErrorBody)))]

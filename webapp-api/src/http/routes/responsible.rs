@@ -38,8 +38,9 @@ pub async fn limits(State(app): State<AppState>, AuthUser(id): AuthUser) -> Resu
 pub struct SetLimits {
     /// Tokens per UTC day, a whole number from 1; null removes the limit. Lowering takes effect
     /// at once; raising or removing after 24 hours.
-    #[schema(value_type = Option<i64>, nullable, minimum = 1, maximum = 10000000)]
-    daily_limit: Option<serde_json::Number>,
+    #[schema(value_type = Option<i64>, required = true, nullable, minimum = 1, maximum = 10000000)]
+    #[allow(dead_code)]
+    daily_limit: Option<i64>,
 }
 
 /// Sets or removes the daily spend limit: lower at once, higher or none after 24 hours.
@@ -48,10 +49,15 @@ pub struct SetLimits {
         (status = 400, description = "`bad_request`", body = ErrorBody), (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 422, description = "`invalid_limit`", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
-pub async fn set_limits(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<SetLimits>) -> Result<Json<Value>, ApiError> {
-    let limit = match b.daily_limit {
-        None => None,
-        Some(n) => Some(n.as_i64().filter(|n| (1..=responsible::MAX_DAILY_LIMIT.0 / 100).contains(n)).map(Tokens::whole).ok_or(DomainError::InvalidLimit)?),
+pub async fn set_limits(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Value>) -> Result<Json<Value>, ApiError> {
+    // `dailyLimit` must be there: `null` removes the limit, a missing field is a mistake.
+    let Value::Object(body) = &b else { return Err(DomainError::BadRequest("the body must be a JSON object".into()).into()) };
+    let limit = match body.get("dailyLimit") {
+        None => return Err(DomainError::BadRequest("dailyLimit is required (null removes the limit)".into()).into()),
+        Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_i64().filter(|n| (1..=responsible::MAX_DAILY_LIMIT.0 / 100).contains(n)).map(Tokens::whole).ok_or(DomainError::InvalidLimit)?,
+        ),
     };
     Ok(Json(json!({ "success": true, "data": responsible::set_daily_limit(&app.domain, id, limit).await? })))
 }

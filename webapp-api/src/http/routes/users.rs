@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::domain::users;
+use crate::domain::{users, DomainError};
 use crate::http::dto::{ErrorBody, Ok as OkBody};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AuthUser, OptionalJson};
@@ -109,18 +109,27 @@ pub async fn check_agreements(State(app): State<AppState>, AuthUser(id): AuthUse
 pub struct AgreementBody {
     /// `true`: the player confirms they are 18 or older (recorded once).
     #[serde(default)]
+    #[schema(nullable = false)]
     adult: Option<bool>,
 }
 
 /// Records that the player accepted the terms and, with `{"adult": true}`, that they are 18 or
 /// older. The body is optional (an empty or absent one agrees to the terms only) but must be JSON.
-#[utoipa::path(post, path = "/user/agreements", tag = "users", request_body(content = AgreementBody, description = "optional"), security(("bearer" = [])),
+#[utoipa::path(post, path = "/user/agreements", tag = "users", request_body = Option<AgreementBody>, security(("bearer" = [])),
     responses((status = 200, body = Agreed), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
 pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, body: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
-    // Anything but `"adult": true` leaves the 18+ confirmation as it was.
-    let adult = body.0.get("adult").and_then(Value::as_bool).unwrap_or(false);
+    // None, `{}` or an object with a boolean `adult`; `"adult": false` leaves the confirmation as it was.
+    let adult = match &body.0 {
+        Value::Null => false,
+        Value::Object(o) => match o.get("adult") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(DomainError::BadRequest("adult must be true or false".into()).into()),
+        },
+        _ => return Err(DomainError::BadRequest("the body must be a JSON object".into()).into()),
+    };
     let a = users::agree(&app.domain, id, adult).await?;
     Ok(Json(json!({ "success": true, "agreed": a.agreed, "adult": a.adult })))
 }
