@@ -134,39 +134,39 @@ export function OnboardingPage() {
       <div className={styles.bottom}>
         {termsBefore && <p className={styles.text}>{t('adult.again')}</p>}
         {!termsBefore && (
-        <label className={styles.terms}>
-          <input
-            type="checkbox"
-            checked={accepted}
-            onChange={(e) => {
-              haptic.selection();
-              setAccepted(e.target.checked);
-            }}
-            data-testid="terms-checkbox"
-          />
-          <span>
-            {t('onboarding.agreePrefix')}{' '}
-            <a
-              href={config?.termsUrl ?? '#'}
-              onClick={(e) => {
-                e.preventDefault();
-                if (config?.termsUrl) openLink(config.termsUrl);
+          <label className={styles.terms}>
+            <input
+              type="checkbox"
+              checked={accepted}
+              onChange={(e) => {
+                haptic.selection();
+                setAccepted(e.target.checked);
               }}
-            >
-              {t('onboarding.terms')}
-            </a>{' '}
-            {t('onboarding.and')}{' '}
-            <a
-              href={config?.privacyUrl ?? '#'}
-              onClick={(e) => {
-                e.preventDefault();
-                if (config?.privacyUrl) openLink(config.privacyUrl);
-              }}
-            >
-              {t('onboarding.privacy')}
-            </a>
-          </span>
-        </label>
+              data-testid="terms-checkbox"
+            />
+            <span>
+              {t('onboarding.agreePrefix')}{' '}
+              <a
+                href={config?.termsUrl ?? '#'}
+                onClick={(e) => {
+                  e.preventDefault();
+                  if (config?.termsUrl) openLink(config.termsUrl);
+                }}
+              >
+                {t('onboarding.terms')}
+              </a>{' '}
+              {t('onboarding.and')}{' '}
+              <a
+                href={config?.privacyUrl ?? '#'}
+                onClick={(e) => {
+                  e.preventDefault();
+                  if (config?.privacyUrl) openLink(config.privacyUrl);
+                }}
+              >
+                {t('onboarding.privacy')}
+              </a>
+            </span>
+          </label>
         )}
         <label className={styles.terms}>
           <input
