@@ -130,6 +130,21 @@ describe('promo codes and responsible play', () => {
     assert.match(await page.textContent('[data-testid="limit-current"]'), /100 a day/);
     await page.locator('[data-testid="responsible-play"]').scrollIntoViewIfNeeded();
     await shot(page, 'responsible-en');
+
+    // A 24-hour break, confirmed in Telegram's popup: the store then offers no open and no free try.
+    await page.click('[data-testid="exclude-24h"]');
+    await page.waitForSelector('[data-testid="tg-popup"]');
+    assert.match(await page.textContent('[data-testid="tg-popup"]'), /cannot be shortened/);
+    await page.click('[data-testid="tg-popup-ok"]');
+    await page.waitForSelector('[data-testid="exclusion-active"]');
+    const excluded = await apiAs(page, server, '/me/limits');
+    assert.equal(excluded.body.data.selfExclusion.active, true);
+    await go(page, `/case/${kase.id}`);
+    await page.waitForSelector('[data-testid="case-excluded"]');
+    assert.match(await page.textContent('[data-testid="case-excluded"]'), /You are on a break until/);
+    assert.equal(await page.isVisible('[data-testid="tg-main-button"]'), false, 'no open button');
+    assert.equal(await page.isVisible('[data-testid="tg-secondary-button"]'), false, 'no free try');
+    await shot(page, 'case-excluded-en');
     await context.close();
   });
 });

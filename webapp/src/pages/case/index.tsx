@@ -307,7 +307,7 @@ export function CasePage() {
       )}
 
       {excluded && (
-        <p className={styles.fair} role="status" data-testid="case-excluded">
+        <p className={styles.excluded} role="status" data-testid="case-excluded">
           {excluded.permanent
             ? t('responsible.storeExcludedPermanent')
             : t('responsible.storeExcluded', { until: formatDateTime(excluded.until ?? 0) })}
