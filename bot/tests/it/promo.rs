@@ -232,6 +232,29 @@ async fn the_cli_creates_lists_and_disables_codes_and_the_audit_covers_their_cre
     app.stop().await;
 }
 
+/// Guessing codes spends the player's claim budget (governor, per player): past it, `429`.
+#[tokio::test]
+async fn guessing_codes_is_rate_limited_per_player() {
+    let env = vec![("RATE_LIMITS", "on".to_string()), ("RATE_LIMIT_CLAIM_USER", "3/60".to_string())];
+    let app = TestApp::start(Options { bot: true, env, ..Options::default() }).await;
+    create(&app, "REAL", 5, 10, None, false).await;
+    let guesser = app.sign_in(21_040, "Guesser").await;
+    for guess in ["AAA", "BBB", "CCC"] {
+        let (s, b) = app.post(REDEEM, Some(&guesser), json!({ "code": guess })).await;
+        assert_error(s, &b, 404, "promo_not_found");
+    }
+    let res = app.http.post(format!("{}{REDEEM}", app.base)).bearer_auth(&guesser).json(&json!({"code": "REAL"})).send().await.unwrap();
+    assert!(res.headers().get("retry-after").is_some());
+    let (s, b) = read(res).await;
+    assert_error(s, &b, 429, "rate_limited");
+    assert_eq!(app.balance(21_040).await, 0, "the right code found by guessing pays nothing past the limit");
+    // Another player has a budget of their own.
+    let other = app.sign_in(21_041, "Other").await;
+    let (s, b) = app.post(REDEEM, Some(&other), json!({"code": "real"})).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    app.stop().await;
+}
+
 #[test]
 fn codes_are_normalised_to_upper_case_and_checked() {
     assert_eq!(promo::normalise(" stream_24 ").as_deref(), Some("STREAM_24"));
