@@ -8,11 +8,11 @@ use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use webapp_api::domain::admin::{self, Actor};
 use webapp_api::domain::pricing;
-use webapp_api::domain::{promo, responsible};
 use webapp_api::domain::store;
 use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
 use webapp_api::domain::{audit, settings, Domain, Tokens};
+use webapp_api::domain::{promo, responsible};
 
 use crate::config::{self, Config};
 
@@ -155,9 +155,7 @@ pub enum PromoCommand {
     /// Every code with its uses and state, newest first.
     List,
     /// Disable a code for good (players then get promo_not_found).
-    Disable {
-        code: String,
-    },
+    Disable { code: String },
 }
 
 #[derive(Subcommand, Clone, Debug, PartialEq, Eq)]

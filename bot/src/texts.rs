@@ -188,10 +188,11 @@ pub fn checkout_refused(lang: Lang, refusal: Option<webapp_api::domain::payments
     use webapp_api::domain::payments::CheckoutRefusal::*;
     if let Some(SelfExcluded { until }) = refusal {
         // The same text the API gives for `self_excluded`, with the end of the break.
-        return webapp_api::domain::DomainError::SelfExcluded { until }.text(lang) + match lang {
-            Lang::Ru => ". Покупки недоступны, пока идёт пауза.",
-            Lang::En => ". Purchases are closed while it runs.",
-        };
+        return webapp_api::domain::DomainError::SelfExcluded { until }.text(lang)
+            + match lang {
+                Lang::Ru => ". Покупки недоступны, пока идёт пауза.",
+                Lang::En => ". Purchases are closed while it runs.",
+            };
     }
     let text = match (lang, refusal) {
         (Lang::Ru, Some(Unknown)) => "Этот счёт не найден. Откройте покупку заново в приложении.",
@@ -359,7 +360,11 @@ pub mod admin {
 
     pub fn promo_list(lang: Lang, list: &[Promo], now: i64) -> String {
         if list.is_empty() {
-            return t(lang, "Промокодов нет. /promo create <код> <фраги> <активаций> [дней] [deposit]", "No promo codes. /promo create <code> <tokens> <uses> [days] [deposit]");
+            return t(
+                lang,
+                "Промокодов нет. /promo create <код> <фраги> <активаций> [дней] [deposit]",
+                "No promo codes. /promo create <code> <tokens> <uses> [days] [deposit]",
+            );
         }
         let lines: Vec<String> = list.iter().map(|p| promo_line(lang, p, now)).collect();
         format!("🎟 {}\n{}", t(lang, "Промокоды:", "Promo codes:"), lines.join("\n"))

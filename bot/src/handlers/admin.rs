@@ -455,7 +455,13 @@ mod tests {
         );
         assert_eq!(
             parse("/promo create abc 2.5 1"),
-            Some(Ok(AdminCommand::PromoCreate(NewPromo { code: "abc".into(), tokens: Tokens(250), uses: 1, days: None, deposit_only: false })))
+            Some(Ok(AdminCommand::PromoCreate(NewPromo {
+                code: "abc".into(),
+                tokens: Tokens(250),
+                uses: 1,
+                days: None,
+                deposit_only: false
+            })))
         );
         assert_eq!(parse("/promo create abc 0 1"), Some(Err(PROMO_USAGE)));
         assert_eq!(parse("/promo create abc 5 x"), Some(Err(PROMO_USAGE)));

@@ -117,7 +117,14 @@ async fn every_refusal_has_its_code_and_codes_match_in_any_case() {
     assert_eq!(s, StatusCode::OK, "{b}");
     assert_eq!(app.balance(21_001).await, before + 6000);
     // The texts are the player's language.
-    let res = app.http.post(format!("{}{REDEEM}", app.base)).bearer_auth(&t).header("Accept-Language", "ru").json(&json!({"code": "zzz"})).send().await;
+    let res = app
+        .http
+        .post(format!("{}{REDEEM}", app.base))
+        .bearer_auth(&t)
+        .header("Accept-Language", "ru")
+        .json(&json!({"code": "zzz"}))
+        .send()
+        .await;
     let (_, b) = read(res.unwrap()).await;
     assert_eq!(b["error"], json!("Такого промокода нет"));
     app.audit_clean().await;
@@ -180,11 +187,12 @@ async fn admins_create_list_and_disable_codes_in_the_bot_in_either_language() {
     assert_eq!(s, StatusCode::OK);
     say(&app, ADMIN_ID, "/promo create Welcome 10 100", "Промокод создан").await;
     say(&app, ADMIN_ID, "/promo", "WELCOME — 10 фрагов, 0/100 активаций, без срока, активен").await;
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE action IN ('promo_create', 'promo_disable') AND admin_id = $1")
-        .bind(ADMIN_ID)
-        .fetch_one(&app.domain().db)
-        .await
-        .unwrap();
+    let (n,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE action IN ('promo_create', 'promo_disable') AND admin_id = $1")
+            .bind(ADMIN_ID)
+            .fetch_one(&app.domain().db)
+            .await
+            .unwrap();
     assert_eq!(n, 3);
     app.stop().await;
 }
@@ -192,7 +200,8 @@ async fn admins_create_list_and_disable_codes_in_the_bot_in_either_language() {
 #[tokio::test]
 async fn the_cli_creates_lists_and_disables_codes_and_the_audit_covers_their_credits() {
     let app = TestApp::with_bot().await;
-    let (code, out) = fragbox(&app, &["promo", "create", "Summer-25", "--tokens", "12.5", "--uses", "2", "--days", "3", "--deposit-only"]).await;
+    let (code, out) =
+        fragbox(&app, &["promo", "create", "Summer-25", "--tokens", "12.5", "--uses", "2", "--days", "3", "--deposit-only"]).await;
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("SUMMER-25 12.5 tokens, 0/2 used, until "), "{out}");
     assert!(out.contains("deposit only"), "{out}");
@@ -205,7 +214,10 @@ async fn the_cli_creates_lists_and_disables_codes_and_the_audit_covers_their_cre
     assert_eq!(code, 0, "{out}");
     let (code, out) = fragbox(&app, &["promo", "list"]).await;
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("OPEN 5 tokens, 0/3 used, no end, active") && out.contains("SUMMER-25") && out.contains("2 promo code(s)"), "{out}");
+    assert!(
+        out.contains("OPEN 5 tokens, 0/3 used, no end, active") && out.contains("SUMMER-25") && out.contains("2 promo code(s)"),
+        "{out}"
+    );
     let (code, out) = fragbox(&app, &["promo", "disable", "summer-25"]).await;
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("disabled"), "{out}");

@@ -84,9 +84,13 @@ async fn a_self_excluded_player_cannot_open_buy_or_redeem_until_the_end_but_stil
     let (s, second) = open(&app, &t).await;
     assert_eq!(s, StatusCode::OK, "{second}");
     let tx = invoice(&app, &t, 22_010, "pack-s").await;
-    promo::create(app.domain(), Actor::Cli, NewPromo { code: "BREAK".into(), tokens: Tokens::whole(5), uses: 10, days: None, deposit_only: false })
-        .await
-        .unwrap();
+    promo::create(
+        app.domain(),
+        Actor::Cli,
+        NewPromo { code: "BREAK".into(), tokens: Tokens::whole(5), uses: 10, days: None, deposit_only: false },
+    )
+    .await
+    .unwrap();
 
     let (s, b) = exclude(&app, &t, "7d").await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -270,11 +274,12 @@ async fn concurrent_opens_never_cross_the_limit() {
     for (s, b) in answers.iter().filter(|(s, _)| *s != StatusCode::OK) {
         assert!(b["code"] == json!("spend_limit") || b["code"] == json!("busy"), "{s} {b}");
     }
-    let (spent,): (i64,) =
-        sqlx::query_as("SELECT CAST(COALESCE(SUM(-amount), 0) AS BIGINT) FROM ledger_entries WHERE user_id = 22040 AND reason = 'case_open'")
-            .fetch_one(&app.domain().db)
-            .await
-            .unwrap();
+    let (spent,): (i64,) = sqlx::query_as(
+        "SELECT CAST(COALESCE(SUM(-amount), 0) AS BIGINT) FROM ledger_entries WHERE user_id = 22040 AND reason = 'case_open'",
+    )
+    .fetch_one(&app.domain().db)
+    .await
+    .unwrap();
     assert!(spent <= limit * 100 && spent == ok as i64 * price, "{spent}");
     app.audit_clean().await;
     app.stop().await;

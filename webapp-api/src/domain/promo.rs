@@ -169,7 +169,11 @@ pub async fn disable(domain: &Domain, actor: Actor, code: &str) -> DomainResult<
     domain
         .write(move |tx| {
             Box::pin(async move {
-                query("UPDATE promo_codes SET disabled_at = COALESCE(disabled_at, $1) WHERE code = $2").bind(now).bind(&code).execute(tx).await?;
+                query("UPDATE promo_codes SET disabled_at = COALESCE(disabled_at, $1) WHERE code = $2")
+                    .bind(now)
+                    .bind(&code)
+                    .execute(tx)
+                    .await?;
                 let row: Option<PromoRow> =
                     query(&format!("SELECT {COLUMNS} FROM promo_codes WHERE code = $1")).bind(&code).fetch_optional(tx).await?;
                 let promo = row.map(to_promo).ok_or(DomainError::PromoNotFound)?;
@@ -191,12 +195,11 @@ pub async fn redeem(domain: &Domain, user_id: i64, code: &str) -> DomainResult<A
 async fn redeem_in(tx: &mut dyn Exec, user_id: i64, code: String, now: i64) -> DomainResult<Awarded> {
     store::lock_users(tx, &[user_id]).await?;
     responsible::ensure_not_excluded(tx, user_id, now).await?;
-    let row: Option<(i64, i64, i64, i64, Option<i64>, i64, Option<i64>)> = query(
-        "SELECT id, tokens, max_uses, uses, expires_at, deposit_only, disabled_at FROM promo_codes WHERE code = $1",
-    )
-    .bind(&code)
-    .fetch_optional(tx)
-    .await?;
+    let row: Option<(i64, i64, i64, i64, Option<i64>, i64, Option<i64>)> =
+        query("SELECT id, tokens, max_uses, uses, expires_at, deposit_only, disabled_at FROM promo_codes WHERE code = $1")
+            .bind(&code)
+            .fetch_optional(tx)
+            .await?;
     let Some((promo_id, tokens, max_uses, uses, expires_at, deposit_only, disabled_at)) = row else {
         return Err(DomainError::PromoNotFound);
     };
@@ -215,7 +218,8 @@ async fn redeem_in(tx: &mut dyn Exec, user_id: i64, code: String, now: i64) -> D
         return Err(DomainError::PromoAlreadyRedeemed);
     }
     if deposit_only != 0 {
-        let (paid,): (i64,) = query("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status = 'success'").bind(user_id).fetch_one(tx).await?;
+        let (paid,): (i64,) =
+            query("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status = 'success'").bind(user_id).fetch_one(tx).await?;
         if paid == 0 {
             return Err(DomainError::PromoDepositRequired);
         }

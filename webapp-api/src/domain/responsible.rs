@@ -232,14 +232,16 @@ pub async fn set_daily_limit(domain: &Domain, user_id: i64, limit: Option<Tokens
                 };
                 let (daily, pending, at) =
                     if lowers { (limit.map(|l| l.0), None, None) } else { (current, limit.map(|l| l.0), Some(now + RAISE_DELAY_SECS)) };
-                query("UPDATE responsible_play SET daily_limit = $1, pending_limit = $2, pending_at = $3, updated_at = $4 WHERE user_id = $5")
-                    .bind(daily)
-                    .bind(pending)
-                    .bind(at)
-                    .bind(now)
-                    .bind(user_id)
-                    .execute(tx)
-                    .await?;
+                query(
+                    "UPDATE responsible_play SET daily_limit = $1, pending_limit = $2, pending_at = $3, updated_at = $4 WHERE user_id = $5",
+                )
+                .bind(daily)
+                .bind(pending)
+                .bind(at)
+                .bind(now)
+                .bind(user_id)
+                .execute(tx)
+                .await?;
                 limits_in(tx, user_id, now).await
             })
         })
@@ -327,10 +329,8 @@ pub async fn stats(domain: &Domain, user_id: i64) -> DomainResult<Stats> {
     // Counted from the items cases dropped: a multi-open is one debit of several items.
     let (items,): (i64,) =
         query("SELECT COUNT(*) FROM inventory_items WHERE user_id = $1 AND open_id IS NOT NULL").bind(user_id).fetch_one(&mut conn).await?;
-    let (sold,): (i64,) = query("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM sales WHERE user_id = $1")
-        .bind(user_id)
-        .fetch_one(&mut conn)
-        .await?;
+    let (sold,): (i64,) =
+        query("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM sales WHERE user_id = $1").bind(user_id).fetch_one(&mut conn).await?;
     let best = inventory::best_drop(&mut conn, user_id).await?;
     drop(conn);
     let lang = crate::domain::users::language(domain, user_id).await;

@@ -172,10 +172,8 @@ pub struct Agreement {
 }
 
 pub async fn agreement(domain: &Domain, user_id: i64) -> DomainResult<Agreement> {
-    let row: Option<(Option<i64>, Option<i64>)> = sqlx::query_as("SELECT agreed_at, adult_confirmed_at FROM users WHERE id = $1")
-        .bind(user_id)
-        .fetch_optional(&domain.db)
-        .await?;
+    let row: Option<(Option<i64>, Option<i64>)> =
+        sqlx::query_as("SELECT agreed_at, adult_confirmed_at FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
     let (agreed, adult) = row.unwrap_or_default();
     Ok(Agreement { agreed: agreed.is_some(), adult: adult.is_some() })
 }

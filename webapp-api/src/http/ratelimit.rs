@@ -282,9 +282,7 @@ pub fn action(method: &Method, route: &str) -> Option<Action> {
         "/cases/{id}/open" => Action::Open,
         // A promo code shares the claims' budget per player and address: guessing codes is
         // limited as tightly as claiming rewards.
-        "/daily-reward/claim" | "/daily-reward/claim-streak-bonus" | "/subscription/check-subscription" | "/promo/redeem" => {
-            Action::Claim
-        }
+        "/daily-reward/claim" | "/daily-reward/claim-streak-bonus" | "/subscription/check-subscription" | "/promo/redeem" => Action::Claim,
         "/support/tickets" | "/support/tickets/{id}/messages" | "/support/tickets/{id}/close" => Action::Ticket,
         "/fair/rotate" | "/fair/client-seed" => Action::Fair,
         "/sales/sell" | "/user/item/{id}/request-withdrawal" => Action::Item,

@@ -56,7 +56,10 @@ pub async fn set_limits(State(app): State<AppState>, AuthUser(id): AuthUser, App
         None => return Err(DomainError::BadRequest("dailyLimit is required (null removes the limit)".into()).into()),
         Some(Value::Null) => None,
         Some(v) => Some(
-            v.as_i64().filter(|n| (1..=responsible::MAX_DAILY_LIMIT.0 / 100).contains(n)).map(Tokens::whole).ok_or(DomainError::InvalidLimit)?,
+            v.as_i64()
+                .filter(|n| (1..=responsible::MAX_DAILY_LIMIT.0 / 100).contains(n))
+                .map(Tokens::whole)
+                .ok_or(DomainError::InvalidLimit)?,
         ),
     };
     Ok(Json(json!({ "success": true, "data": responsible::set_daily_limit(&app.domain, id, limit).await? })))
