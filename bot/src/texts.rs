@@ -237,6 +237,7 @@ pub fn paysupport(lang: Lang, ticket_id: i64, opened_now: bool) -> String {
 pub mod admin {
     use webapp_api::domain::admin::{Stats, UserReport};
     use webapp_api::domain::promo::Promo;
+    use webapp_api::domain::responsible::Limits;
     use webapp_api::domain::tickets::OpenTicket;
     use webapp_api::domain::withdrawals::{Pending, REASON_CODES};
     use webapp_api::domain::Tokens;
@@ -352,6 +353,29 @@ pub mod admin {
                 if p.deposit_only { ", deposit only" } else { "" }
             )
         }
+    }
+
+    /// The responsible-play lines of `/user` (nothing when the player set nothing).
+    pub fn user_play(lang: Lang, user_id: i64, l: &Limits) -> String {
+        let mut out = String::new();
+        let ex = &l.self_exclusion;
+        if ex.active {
+            let until = ex.until.as_deref().map(|u| u.replace('T', " ").trim_end_matches('Z').to_owned());
+            out.push_str(&match (lang, until) {
+                (Lang::Ru, Some(u)) => format!("\n⏸ Самоисключение до {u} UTC"),
+                (Lang::Ru, None) => format!("\n⏸ Самоисключение бессрочно (снять: fragbox responsible lift {user_id} --reason …)"),
+                (_, Some(u)) => format!("\n⏸ Self-excluded until {u} UTC"),
+                (_, None) => format!("\n⏸ Self-excluded for good (lift: fragbox responsible lift {user_id} --reason …)"),
+            });
+        }
+        if let Some(limit) = l.daily_limit {
+            out.push_str(&if lang == Lang::Ru {
+                format!("\nДневной лимит: {limit} (сегодня потрачено {})", l.spent_today)
+            } else {
+                format!("\nDaily limit: {limit} (spent today {})", l.spent_today)
+            });
+        }
+        out
     }
 
     pub fn promo_created(lang: Lang, p: &Promo, now: i64) -> String {

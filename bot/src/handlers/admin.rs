@@ -8,6 +8,7 @@ use webapp_api::domain::admin::{self, Actor};
 use webapp_api::domain::lang::Lang;
 use webapp_api::domain::payments::{self, Refunded};
 use webapp_api::domain::promo::{self, NewPromo};
+use webapp_api::domain::responsible;
 use webapp_api::domain::tickets;
 use webapp_api::domain::withdrawals::{self, Resolution};
 use webapp_api::domain::{users, Domain, DomainError, Tokens};
@@ -290,7 +291,11 @@ async fn run(
             }
         }
         AdminCommand::Stats => t::stats(lang, &admin::stats(domain, actor).await?),
-        AdminCommand::User(id) => t::user(lang, &admin::user_report(domain, actor, id).await?),
+        AdminCommand::User(id) => {
+            let report = t::user(lang, &admin::user_report(domain, actor, id).await?);
+            // The player's own limits, so support knows why opens or purchases are refused.
+            report + &t::user_play(lang, id, &responsible::limits(domain, id).await?)
+        }
         AdminCommand::Tickets => {
             let list = tickets::open_tickets(domain, actor).await?;
             if list.is_empty() {

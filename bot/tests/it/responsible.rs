@@ -168,6 +168,8 @@ async fn a_permanent_self_exclusion_ends_only_by_an_admin_through_the_cli() {
     assert_eq!(b["until"], json!(null));
     assert_eq!(b["permanent"], json!(true));
 
+    // Support sees it in the bot's /user.
+    crate::payments::say(&app, ADMIN_ID, "/user 22020", "Self-excluded for good (lift: fragbox responsible lift 22020").await;
     let (code, out) = fragbox(&app, &["responsible", "lift", "22020"]).await;
     assert_ne!(code, 0, "a reason is required: {out}");
     // The CLI runs on the system clock, past which nothing matters for a permanent break.
