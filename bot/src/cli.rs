@@ -12,6 +12,7 @@ use webapp_api::domain::store;
 use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
 use webapp_api::domain::{audit, settings, Domain, Tokens};
+use webapp_api::domain::{promo, responsible};
 
 use crate::config::{self, Config};
 
@@ -70,6 +71,16 @@ pub enum Command {
         #[command(subcommand)]
         command: MaintenanceCommand,
     },
+    /// Promo codes: create, list, disable.
+    Promo {
+        #[command(subcommand)]
+        command: PromoCommand,
+    },
+    /// Responsible play: lift a player's self-exclusion (the only way to end a permanent one).
+    Responsible {
+        #[command(subcommand)]
+        command: ResponsibleCommand,
+    },
     /// Write a consistent copy of the live database to a new file (PostgreSQL: pg_dump).
     Backup {
         /// A file that does not exist yet.
@@ -122,6 +133,43 @@ pub enum WithdrawalsCommand {
     },
 }
 
+#[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum PromoCommand {
+    /// Create a code worth TOKENS bonus tokens to each of at most USES players.
+    Create {
+        /// 3-32 of A-Z, a-z, 0-9, _ and -; matched case-insensitively.
+        code: String,
+        /// Bonus tokens per redemption (at most 2 decimals).
+        #[arg(long, value_parser = an_amount)]
+        tokens: Tokens,
+        /// How many players may redeem it in all.
+        #[arg(long, value_parser = clap::value_parser!(i64).range(1..=promo::MAX_USES))]
+        uses: i64,
+        /// Valid for this many days from now (no end without it).
+        #[arg(long, value_parser = clap::value_parser!(i64).range(1..=promo::MAX_DAYS))]
+        days: Option<i64>,
+        /// Only for players with at least one successful Stars payment.
+        #[arg(long)]
+        deposit_only: bool,
+    },
+    /// Every code with its uses and state, newest first.
+    List,
+    /// Disable a code for good (players then get promo_not_found).
+    Disable { code: String },
+}
+
+#[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum ResponsibleCommand {
+    /// End a player's running self-exclusion (timed or permanent); written to the admin audit log.
+    Lift {
+        /// The player's Telegram user id.
+        user_id: i64,
+        /// Why (kept in the admin audit log); the rest of the line.
+        #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "TEXT")]
+        reason: Vec<String>,
+    },
+}
+
 #[derive(Subcommand, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MaintenanceCommand {
     /// Switch maintenance on.
@@ -142,6 +190,8 @@ impl Command {
             | Command::Withdrawals { .. }
             | Command::Maintenance { .. }
             | Command::Backup { .. }
+            | Command::Promo { .. }
+            | Command::Responsible { .. }
             | Command::Catalog { command: CatalogCommand::Reprice { .. } } => true,
             // `serve` creates a new shop on purpose; `catalog check` reads files only;
             // `migrate-db` names its own databases and checks them itself.
@@ -284,6 +334,36 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             Ok(0)
         }
         Command::Catalog { command: CatalogCommand::Reprice { accept } } => reprice(config, domain, accept).await,
+        Command::Promo { command: PromoCommand::Create { code, tokens, uses, days, deposit_only } } => {
+            let new = promo::NewPromo { code, tokens, uses, days, deposit_only };
+            let p = promo::create(domain, Actor::Cli, new).await.map_err(|e| format!("promo: {e}"))?;
+            println!("created {}", p.line(domain.now()));
+            Ok(0)
+        }
+        Command::Promo { command: PromoCommand::List } => {
+            let list = promo::list(domain, Actor::Cli).await.map_err(|e| format!("promo: {e}"))?;
+            for p in &list {
+                println!("{}", p.line(domain.now()));
+            }
+            println!("{} promo code(s)", list.len());
+            Ok(0)
+        }
+        Command::Promo { command: PromoCommand::Disable { code } } => {
+            let p = promo::disable(domain, Actor::Cli, &code).await.map_err(|e| format!("promo {code}: {e}"))?;
+            println!("disabled {}", p.line(domain.now()));
+            Ok(0)
+        }
+        Command::Responsible { command: ResponsibleCommand::Lift { user_id, reason } } => {
+            let reason = reason.join(" ");
+            let lifted = responsible::lift(domain, Actor::Cli, user_id, &reason).await.map_err(|e| format!("user {user_id}: {e}"))?;
+            if lifted {
+                println!("user {user_id}: self-exclusion lifted ({reason})");
+                Ok(0)
+            } else {
+                println!("user {user_id}: no self-exclusion is running");
+                Ok(1)
+            }
+        }
         Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => Err("not a command on the shop's database".into()),
     }
 }

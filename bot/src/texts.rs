@@ -184,9 +184,17 @@ pub fn failure_reason(lang: Lang, code: &str) -> &'static str {
 }
 
 /// Why Telegram's payment sheet stops (shown by Telegram to the payer).
-pub fn checkout_refused(lang: Lang, refusal: Option<webapp_api::domain::payments::CheckoutRefusal>) -> &'static str {
+pub fn checkout_refused(lang: Lang, refusal: Option<webapp_api::domain::payments::CheckoutRefusal>) -> String {
     use webapp_api::domain::payments::CheckoutRefusal::*;
-    match (lang, refusal) {
+    if let Some(SelfExcluded { until }) = refusal {
+        // The same text the API gives for `self_excluded`, with the end of the break.
+        return webapp_api::domain::DomainError::SelfExcluded { until }.text(lang)
+            + match lang {
+                Lang::Ru => ". Покупки недоступны, пока идёт пауза.",
+                Lang::En => ". Purchases are closed while it runs.",
+            };
+    }
+    let text = match (lang, refusal) {
         (Lang::Ru, Some(Unknown)) => "Этот счёт не найден. Откройте покупку заново в приложении.",
         (Lang::En, Some(Unknown)) => "This invoice was not found. Start the purchase again in the app.",
         (Lang::Ru, Some(NotPending)) => "Этот счёт уже оплачен или устарел. Откройте покупку заново в приложении.",
@@ -194,8 +202,9 @@ pub fn checkout_refused(lang: Lang, refusal: Option<webapp_api::domain::payments
         (Lang::Ru, Some(Mismatch)) => "Сумма счёта не совпадает с пакетом. Откройте покупку заново в приложении.",
         (Lang::En, Some(Mismatch)) => "The invoice amount does not match the pack. Start the purchase again in the app.",
         (Lang::Ru, None) => "Не удалось проверить платёж. Попробуйте через минуту.",
-        (Lang::En, None) => "The payment could not be checked. Try again in a minute.",
-    }
+        (Lang::En, None) | (_, Some(SelfExcluded { .. })) => "The payment could not be checked. Try again in a minute.",
+    };
+    text.to_owned()
 }
 
 /// A payment that matched no purchase (kept for support).
@@ -227,6 +236,8 @@ pub fn paysupport(lang: Lang, ticket_id: i64, opened_now: bool) -> String {
 /// Admin-facing texts, in the admin's language (their stored choice, else Telegram's code).
 pub mod admin {
     use webapp_api::domain::admin::{Stats, UserReport};
+    use webapp_api::domain::promo::Promo;
+    use webapp_api::domain::responsible::Limits;
     use webapp_api::domain::tickets::OpenTicket;
     use webapp_api::domain::withdrawals::{Pending, REASON_CODES};
     use webapp_api::domain::Tokens;
@@ -258,6 +269,7 @@ pub mod admin {
                 ("stats", "Игроки, открытия, фраги, звёзды, RTP"),
                 ("user", "<telegram id>: баланс, предметы, журнал"),
                 ("maintenance", "on | off | status"),
+                ("promo", "create <код> <фраги> <активаций> [дней] [deposit] | list | disable <код>"),
             ]
         } else {
             vec![
@@ -273,6 +285,7 @@ pub mod admin {
                 ("stats", "Users, opens, tokens, Stars, RTP"),
                 ("user", "<telegram id>: balance, items, ledger"),
                 ("maintenance", "on | off | status"),
+                ("promo", "create <code> <tokens> <uses> [days] [deposit] | list | disable <code>"),
             ]
         }
     }
@@ -280,9 +293,9 @@ pub mod admin {
     pub fn help(lang: Lang) -> String {
         let codes = REASON_CODES.join(", ");
         if lang == Lang::Ru {
-            format!("\n\nАдмин:\n/maintenance on|off|status\n/withdrawals — заявки с кнопками «Отправлен» / «Не удался»\n/sent <id>, /fail <id> <код> [комментарий]\n  коды: {codes}\n/grant <telegram_id> <фраги> <причина>\n/refund <charge_id> [force]\n/orphans — платежи без покупки\n/stats\n/user <telegram_id>\n/tickets — открытые, старые первыми\n/reply <ticket_id> <текст> (или ответом на пересланный тикет)\n/close <ticket_id>")
+            format!("\n\nАдмин:\n/maintenance on|off|status\n/withdrawals — заявки с кнопками «Отправлен» / «Не удался»\n/sent <id>, /fail <id> <код> [комментарий]\n  коды: {codes}\n/grant <telegram_id> <фраги> <причина>\n/refund <charge_id> [force]\n/orphans — платежи без покупки\n/stats\n/user <telegram_id>\n/tickets — открытые, старые первыми\n/reply <ticket_id> <текст> (или ответом на пересланный тикет)\n/close <ticket_id>\n/promo create <код> <фраги> <активаций> [дней] [deposit] — промокод (deposit: только для пополнивших звёздами)\n/promo list, /promo disable <код>")
         } else {
-            format!("\n\nAdmin:\n/maintenance on|off|status\n/withdrawals — pending, with Sent / Failed buttons\n/sent <id>, /fail <id> <code> [note]\n  codes: {codes}\n/grant <telegram_id> <tokens> <reason>\n/refund <charge_id> [force]\n/orphans — payments that matched nothing\n/stats\n/user <telegram_id>\n/tickets — open, oldest first\n/reply <ticket_id> <text> (or reply to a forwarded ticket)\n/close <ticket_id>")
+            format!("\n\nAdmin:\n/maintenance on|off|status\n/withdrawals — pending, with Sent / Failed buttons\n/sent <id>, /fail <id> <code> [note]\n  codes: {codes}\n/grant <telegram_id> <tokens> <reason>\n/refund <charge_id> [force]\n/orphans — payments that matched nothing\n/stats\n/user <telegram_id>\n/tickets — open, oldest first\n/reply <ticket_id> <text> (or reply to a forwarded ticket)\n/close <ticket_id>\n/promo create <code> <tokens> <uses> [days] [deposit] — a promo code (deposit: only for players who paid with Stars)\n/promo list, /promo disable <code>")
         }
     }
 
@@ -308,6 +321,85 @@ pub mod admin {
 
     pub fn usage(lang: Lang, usage: &str) -> String {
         format!("{}{usage}", t(lang, "Формат: ", "Usage: "))
+    }
+
+    fn promo_line(lang: Lang, p: &Promo, now: i64) -> String {
+        let state = match (lang, p.state(now)) {
+            (Lang::Ru, "disabled") => "отключён",
+            (Lang::Ru, "expired") => "истёк",
+            (Lang::Ru, "used up") => "исчерпан",
+            (Lang::Ru, _) => "активен",
+            (_, s) => s,
+        };
+        let until = |t: i64| webapp_api::domain::clock::rfc3339(t).replace('T', " ").trim_end_matches('Z').to_owned();
+        if lang == Lang::Ru {
+            format!(
+                "{} — {} фрагов, {}/{} активаций, {}{}, {state}",
+                p.code,
+                p.tokens,
+                p.uses,
+                p.max_uses,
+                p.expires_at.map(|t| format!("до {} UTC", until(t))).unwrap_or_else(|| "без срока".into()),
+                if p.deposit_only { ", только пополнившим" } else { "" }
+            )
+        } else {
+            format!(
+                "{} — {} tokens, {}/{} uses, {}{}, {state}",
+                p.code,
+                p.tokens,
+                p.uses,
+                p.max_uses,
+                p.expires_at.map(|t| format!("until {} UTC", until(t))).unwrap_or_else(|| "no end".into()),
+                if p.deposit_only { ", deposit only" } else { "" }
+            )
+        }
+    }
+
+    /// The responsible-play lines of `/user` (nothing when the player set nothing).
+    pub fn user_play(lang: Lang, user_id: i64, l: &Limits) -> String {
+        let mut out = String::new();
+        let ex = &l.self_exclusion;
+        if ex.active {
+            let until = ex.until.as_deref().map(|u| u.replace('T', " ").trim_end_matches('Z').to_owned());
+            out.push_str(&match (lang, until) {
+                (Lang::Ru, Some(u)) => format!("\n⏸ Самоисключение до {u} UTC"),
+                (Lang::Ru, None) => format!("\n⏸ Самоисключение бессрочно (снять: fragbox responsible lift {user_id} --reason …)"),
+                (_, Some(u)) => format!("\n⏸ Self-excluded until {u} UTC"),
+                (_, None) => format!("\n⏸ Self-excluded for good (lift: fragbox responsible lift {user_id} --reason …)"),
+            });
+        }
+        if let Some(limit) = l.daily_limit {
+            out.push_str(&if lang == Lang::Ru {
+                format!("\nДневной лимит: {limit} (сегодня потрачено {})", l.spent_today)
+            } else {
+                format!("\nDaily limit: {limit} (spent today {})", l.spent_today)
+            });
+        }
+        out
+    }
+
+    pub fn promo_created(lang: Lang, p: &Promo, now: i64) -> String {
+        format!("🎟 {}\n{}", t(lang, "Промокод создан:", "Promo code created:"), promo_line(lang, p, now))
+    }
+
+    pub fn promo_list(lang: Lang, list: &[Promo], now: i64) -> String {
+        if list.is_empty() {
+            return t(
+                lang,
+                "Промокодов нет. /promo create <код> <фраги> <активаций> [дней] [deposit]",
+                "No promo codes. /promo create <code> <tokens> <uses> [days] [deposit]",
+            );
+        }
+        let lines: Vec<String> = list.iter().map(|p| promo_line(lang, p, now)).collect();
+        format!("🎟 {}\n{}", t(lang, "Промокоды:", "Promo codes:"), lines.join("\n"))
+    }
+
+    pub fn promo_disabled(lang: Lang, p: &Promo) -> String {
+        if lang == Lang::Ru {
+            format!("🎟 Промокод {} отключён ({} из {} активаций использовано)", p.code, p.uses, p.max_uses)
+        } else {
+            format!("🎟 Promo code {} disabled ({} of {} uses taken)", p.code, p.uses, p.max_uses)
+        }
     }
 
     pub fn maintenance_set(lang: Lang, on: bool) -> String {

@@ -199,10 +199,11 @@ export async function openApp(browser, server, path = '/', opts = {}) {
   return phone;
 }
 
-/** Ticks the terms and starts (the page must show onboarding). */
+/** Ticks the terms and the 18+ confirmation and starts (the page must show onboarding). */
 export async function agreeToTerms(page) {
   await page.waitForSelector('[data-testid="page-onboarding"]');
   await page.click('[data-testid="terms-checkbox"]');
+  await page.click('[data-testid="adult-checkbox"]');
   await page.click('[data-testid="tg-main-button"]');
   await page.waitForSelector('[data-testid="page-onboarding"]', { state: 'detached' });
 }

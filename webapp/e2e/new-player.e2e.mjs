@@ -1,7 +1,9 @@
 // Journeys of what a new player tripped over (issue 24, points 4 and 6) against the real
 // `fragbox` binary in demo mode: the free try charges nothing and sends nothing, the trade-link
 // error names the problem, clears on a valid link and shows once, an unknown case or page link
-// says so before going home, and an English browser gets English from the first screen.
+// says so before going home, and an English browser gets English from the first screen; the
+// 18+ question turns an under-age player away; a player redeems a promo code and sets a daily
+// spend limit on the profile (issue 24, points 2 and 5).
 // Screenshots at 390×844 in ru and en, dark and light: webapp/screenshots/new-player-*.png.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -62,6 +64,90 @@ async function apiPost(page, path, body = {}) {
   });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
+
+describe('promo codes and responsible play', () => {
+  test('the 18+ question beside the terms turns an under-age player away, and an adult gets in', async () => {
+    const { context, page } = await newPhone(browser, { locale: LOCALES.en });
+    await page.goto(`${server.url}/`);
+    await waitForBoot(page);
+    await page.waitForSelector('[data-testid="page-onboarding"]');
+    await page.click('[data-testid="terms-checkbox"]');
+    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'Start waits for the age too');
+    await page.click('[data-testid="adult-no"]');
+    await page.waitForSelector('[data-testid="onboarding-underage"]');
+    assert.match(await page.textContent('[data-testid="onboarding-underage"]'), /This shop is not for you/);
+    await shot(page, 'underage-en');
+    const before = await apiAs(page, server, '/user/check-agreements');
+    assert.equal(before.body.adult, false, 'nothing recorded for a no');
+    // Back on the onboarding, the terms are still ticked: the age is what is left.
+    await page.click('[data-testid="adult-back"]');
+    assert.equal(await page.isChecked('[data-testid="terms-checkbox"]'), true);
+    await page.click('[data-testid="adult-checkbox"]');
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForSelector('[data-testid="page-home"]');
+    const agreed = await apiAs(page, server, '/user/check-agreements');
+    assert.deepEqual([agreed.body.agreed, agreed.body.adult], [true, true]);
+    await context.close();
+  });
+
+  test('a player redeems a promo code and sets a daily spend limit on the profile (en)', async () => {
+    server.cli('promo', 'create', 'E2E-WELCOME', '--tokens', '50', '--uses', '5');
+    const { context, page } = await newPlayer('en', 'dark');
+    await go(page, '/profile');
+    await page.waitForSelector('[data-testid="page-profile"]');
+    const me0 = await apiAs(page, server, '/me');
+
+    await page.fill('[data-testid="promo-input"]', 'no-such-code');
+    await page.click('[data-testid="promo-redeem"]');
+    await page.waitForSelector('[data-testid="promo-error"][data-code="promo_not_found"]');
+    assert.match(await page.textContent('[data-testid="promo-error"]'), /There is no such promo code/);
+    await page.fill('[data-testid="promo-input"]', 'e2e-welcome');
+    await page.waitForSelector('[data-testid="promo-error"]', { state: 'detached' });
+    await page.click('[data-testid="promo-redeem"]');
+    await page.waitForSelector('text=/bonus tokens from the code/');
+    const me1 = await apiAs(page, server, '/me');
+    assert.equal(me1.body.data.balance, me0.body.data.balance + 50);
+    assert.equal(me1.body.data.bonusBalance, me0.body.data.bonusBalance + 50);
+    assert.equal(await page.inputValue('[data-testid="promo-input"]'), '', 'the field clears');
+    await page.fill('[data-testid="promo-input"]', 'E2E-WELCOME');
+    await page.click('[data-testid="promo-redeem"]');
+    await page.waitForSelector('[data-testid="promo-error"][data-code="promo_already_redeemed"]');
+    assert.match(await page.textContent('[data-testid="promo-error"]'), /already redeemed/);
+
+    await page.fill('[data-testid="limit-input"]', '0');
+    await page.click('[data-testid="limit-save"]');
+    await page.waitForSelector('[data-testid="limit-error"]');
+    await page.fill('[data-testid="limit-input"]', '100');
+    await page.click('[data-testid="limit-save"]');
+    await page.waitForSelector('[data-testid="limit-current"]:has-text("100 a day")');
+    const limits = await apiAs(page, server, '/me/limits');
+    assert.equal(limits.body.data.dailyLimit, 100);
+    // A raise waits a day, and says so.
+    await page.fill('[data-testid="limit-input"]', '500');
+    await page.click('[data-testid="limit-save"]');
+    await page.waitForSelector('[data-testid="limit-pending"]');
+    assert.match(await page.textContent('[data-testid="limit-pending"]'), /Becomes 500/);
+    assert.match(await page.textContent('[data-testid="limit-current"]'), /100 a day/);
+    await page.locator('[data-testid="responsible-play"]').scrollIntoViewIfNeeded();
+    await shot(page, 'responsible-en');
+
+    // A 24-hour break, confirmed in Telegram's popup: the store then offers no open and no free try.
+    await page.click('[data-testid="exclude-24h"]');
+    await page.waitForSelector('[data-testid="tg-popup"]');
+    assert.match(await page.textContent('[data-testid="tg-popup"]'), /cannot be shortened/);
+    await page.click('[data-testid="tg-popup-ok"]');
+    await page.waitForSelector('[data-testid="exclusion-active"]');
+    const excluded = await apiAs(page, server, '/me/limits');
+    assert.equal(excluded.body.data.selfExclusion.active, true);
+    await go(page, `/case/${kase.id}`);
+    await page.waitForSelector('[data-testid="case-excluded"]');
+    assert.match(await page.textContent('[data-testid="case-excluded"]'), /You are on a break until/);
+    assert.equal(await page.isVisible('[data-testid="tg-main-button"]'), false, 'no open button');
+    assert.equal(await page.isVisible('[data-testid="tg-secondary-button"]'), false, 'no free try');
+    await shot(page, 'case-excluded-en');
+    await context.close();
+  });
+});
 
 describe('what a new player tripped over', () => {
   test('the free try plays the roulette on the case’s odds and charges, stores and sends nothing', async () => {

@@ -179,6 +179,7 @@ describe('launched as Telegram for Android launches it', () => {
     await shot(page, 'onboarding');
 
     await page.click('[data-testid="terms-checkbox"]');
+    await page.click('[data-testid="adult-checkbox"]');
     await page.waitForFunction(() => [...window.__proxy].reverse().find(([t]) => t === 'web_app_setup_main_button')?.[1]?.is_active === true);
     await press(page, 'main_button_pressed');
 

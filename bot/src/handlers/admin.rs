@@ -7,6 +7,8 @@ use teloxide::types::{ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, Re
 use webapp_api::domain::admin::{self, Actor};
 use webapp_api::domain::lang::Lang;
 use webapp_api::domain::payments::{self, Refunded};
+use webapp_api::domain::promo::{self, NewPromo};
+use webapp_api::domain::responsible;
 use webapp_api::domain::tickets;
 use webapp_api::domain::withdrawals::{self, Resolution};
 use webapp_api::domain::{users, Domain, DomainError, Tokens};
@@ -41,6 +43,38 @@ pub enum AdminCommand {
     Tickets,
     Reply(i64, String),
     Close(i64),
+    /// `/promo create <code> <tokens> <uses> [days] [deposit]`.
+    PromoCreate(NewPromo),
+    /// `/promo` or `/promo list`.
+    PromoList,
+    /// `/promo disable <code>`.
+    PromoDisable(String),
+}
+
+/// The usage line of `/promo`.
+pub const PROMO_USAGE: &str = "/promo create <code> <tokens> <uses> [days] [deposit] | /promo list | /promo disable <code>";
+
+/// `/promo …`'s arguments.
+fn parse_promo(args: &str) -> Result<AdminCommand, &'static str> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    match words.as_slice() {
+        [] | ["list"] => Ok(AdminCommand::PromoList),
+        ["disable", code] => Ok(AdminCommand::PromoDisable((*code).to_owned())),
+        ["create", code, tokens, uses, rest @ ..] => {
+            let tokens = Tokens::parse(tokens).filter(|t| t.0 > 0).ok_or(PROMO_USAGE)?;
+            let uses = uses.parse::<i64>().ok().filter(|u| *u > 0).ok_or(PROMO_USAGE)?;
+            let (mut days, mut deposit_only) = (None, false);
+            for w in rest {
+                match (*w, w.parse::<i64>()) {
+                    ("deposit" | "deposit-only" | "--deposit-only", _) if !deposit_only => deposit_only = true,
+                    (_, Ok(d)) if d > 0 && days.is_none() => days = Some(d),
+                    _ => return Err(PROMO_USAGE),
+                }
+            }
+            Ok(AdminCommand::PromoCreate(NewPromo { code: (*code).to_owned(), tokens, uses, days, deposit_only }))
+        }
+        _ => Err(PROMO_USAGE),
+    }
 }
 
 /// `None` when `text` is not an admin command at all; `Some(Err(usage))` when it is one with
@@ -102,6 +136,7 @@ pub fn parse(text: &str) -> Option<Result<AdminCommand, &'static str>> {
             _ => Err("/reply <ticket_id> <text>"),
         },
         "close" => id(it.next()).map(AdminCommand::Close).ok_or("/close <ticket_id>"),
+        "promo" => parse_promo(args),
         _ => return None,
     };
     Some(cmd)
@@ -256,7 +291,11 @@ async fn run(
             }
         }
         AdminCommand::Stats => t::stats(lang, &admin::stats(domain, actor).await?),
-        AdminCommand::User(id) => t::user(lang, &admin::user_report(domain, actor, id).await?),
+        AdminCommand::User(id) => {
+            let report = t::user(lang, &admin::user_report(domain, actor, id).await?);
+            // The player's own limits, so support knows why opens or purchases are refused.
+            report + &t::user_play(lang, id, &responsible::limits(domain, id).await?)
+        }
         AdminCommand::Tickets => {
             let list = tickets::open_tickets(domain, actor).await?;
             if list.is_empty() {
@@ -274,6 +313,9 @@ async fn run(
             tickets::close(domain, tickets::Closer::Support(actor), id).await?;
             t::ticket_closed(lang, id)
         }
+        AdminCommand::PromoCreate(new) => t::promo_created(lang, &promo::create(domain, actor, new).await?, domain.now()),
+        AdminCommand::PromoList => t::promo_list(lang, &promo::list(domain, actor).await?, domain.now()),
+        AdminCommand::PromoDisable(code) => t::promo_disabled(lang, &promo::disable(domain, actor, &code).await?),
     }))
 }
 
@@ -399,6 +441,37 @@ mod tests {
         assert_eq!(parse("/maintenance maybe"), Some(Err("/maintenance on|off|status")));
         assert_eq!(parse("/start"), None);
         assert_eq!(parse("hello"), None);
+    }
+
+    #[test]
+    fn promo_commands_parse_with_their_arguments() {
+        assert_eq!(parse("/promo"), Some(Ok(AdminCommand::PromoList)));
+        assert_eq!(parse("/promo list"), Some(Ok(AdminCommand::PromoList)));
+        assert_eq!(parse("/promo disable stream24"), Some(Ok(AdminCommand::PromoDisable("stream24".into()))));
+        assert_eq!(
+            parse("/promo create STREAM24 50 100 7 deposit"),
+            Some(Ok(AdminCommand::PromoCreate(NewPromo {
+                code: "STREAM24".into(),
+                tokens: Tokens::whole(50),
+                uses: 100,
+                days: Some(7),
+                deposit_only: true
+            })))
+        );
+        assert_eq!(
+            parse("/promo create abc 2.5 1"),
+            Some(Ok(AdminCommand::PromoCreate(NewPromo {
+                code: "abc".into(),
+                tokens: Tokens(250),
+                uses: 1,
+                days: None,
+                deposit_only: false
+            })))
+        );
+        assert_eq!(parse("/promo create abc 0 1"), Some(Err(PROMO_USAGE)));
+        assert_eq!(parse("/promo create abc 5 x"), Some(Err(PROMO_USAGE)));
+        assert_eq!(parse("/promo create abc 5 1 7 7"), Some(Err(PROMO_USAGE)));
+        assert_eq!(parse("/promo delete abc"), Some(Err(PROMO_USAGE)));
     }
 
     #[test]

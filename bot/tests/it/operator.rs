@@ -12,7 +12,7 @@ use crate::fake_bot_api::Script;
 /// test's one-thread runtime, and a task of it caught inside a write transaction (the outbox
 /// sending the notice a CLI command queued) must be able to finish it meanwhile, or the CLI waits
 /// for SQLite's lock until its busy timeout.
-async fn fragbox(app: &TestApp, args: &[&str]) -> (i32, String) {
+pub async fn fragbox(app: &TestApp, args: &[&str]) -> (i32, String) {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     let db_url = app.db_url();
     let out = tokio::task::spawn_blocking(move || {

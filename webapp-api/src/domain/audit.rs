@@ -121,6 +121,23 @@ const CHECKS: &[(&str, &str)] = &[
          WHERE i.bonus_cost < -l.bonus_amount",
     ),
     (
+        "promo redemption without its bonus credit",
+        "SELECT 'promo ' || r.promo_id || ' of user ' || r.user_id FROM promo_redemptions r
+         LEFT JOIN ledger_entries l ON l.idempotency_key = 'promo:' || r.promo_id || ':' || r.user_id
+         WHERE l.id IS NULL OR l.user_id <> r.user_id OR l.amount <> r.tokens OR l.bonus_amount <> l.amount OR l.reason <> 'promo'",
+    ),
+    (
+        "promo credit without its redemption",
+        "SELECT 'entry ' || l.id FROM ledger_entries l WHERE l.reason = 'promo' AND NOT EXISTS (
+           SELECT 1 FROM promo_redemptions r WHERE l.idempotency_key = 'promo:' || r.promo_id || ':' || r.user_id)",
+    ),
+    (
+        "promo uses differ from its redemptions or exceed its limit",
+        "SELECT 'promo ' || p.code || ': uses ' || p.uses || ' of ' || p.max_uses FROM promo_codes p
+         WHERE p.uses > p.max_uses OR p.uses <> (SELECT COUNT(*) FROM promo_redemptions r WHERE r.promo_id = p.id)
+            OR EXISTS (SELECT 1 FROM promo_redemptions r WHERE r.promo_id = p.id AND r.tokens <> p.tokens)",
+    ),
+    (
         "refund settlement does not add up to the purchase",
         "SELECT 'payment ' || s.payment_id FROM refund_settlements s JOIN payments p ON p.id = s.payment_id
          WHERE p.status <> 'refunded' OR s.tokens <> p.tokens OR s.taken > s.tokens

@@ -14,7 +14,7 @@ use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Debited};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::users::display_name;
-use crate::domain::{fair, feed, referrals, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{fair, feed, referrals, responsible, Domain, DomainError, DomainResult, Tokens};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -258,6 +258,7 @@ impl Open {
             .fetch_one(tx)
             .await?;
         // An error from here on undoes the whole write, the open row included.
+        responsible::check_open(tx, user_id, case.price, now).await?;
         let (mut balance, bonus_cost) = match ledger::debit(tx, user_id, case.price, "case_open", &format!("open:{open_id}"), now).await? {
             Debited::Applied { balance, bonus } => (balance, bonus),
             Debited::Duplicate => return Err(DomainError::Internal(format!("open {open_id} debited twice"))),

@@ -77,6 +77,35 @@ pub enum DomainError {
     /// A withdrawal of a skin won with bonus tokens while only paid value may leave.
     #[error("a skin won with bonus tokens cannot be withdrawn")]
     BonusItem,
+    /// No such promo code (or a disabled one, which answers the same).
+    #[error("promo code not found")]
+    PromoNotFound,
+    #[error("promo code expired")]
+    PromoExpired,
+    #[error("promo code used up")]
+    PromoExhausted,
+    #[error("promo code already redeemed")]
+    PromoAlreadyRedeemed,
+    /// A deposit-only code for a player without a successful Stars payment.
+    #[error("promo code needs a deposit")]
+    PromoDepositRequired,
+    /// An admin created a code that exists.
+    #[error("promo code exists")]
+    PromoExists,
+    /// An admin gave a code outside 3-32 of `[A-Za-z0-9_-]`.
+    #[error("invalid promo code")]
+    InvalidPromoCode,
+    /// The player excluded themselves: until `until` (unix seconds), or for good (`None`).
+    #[error("self-excluded")]
+    SelfExcluded { until: Option<i64> },
+    /// A self-exclusion that would end before the running one.
+    #[error("a longer self-exclusion is running")]
+    SelfExclusionActive { until: Option<i64> },
+    /// The open would take the day's spending (UTC day) over the player's own limit.
+    #[error("daily spend limit: {spent} of {limit} spent")]
+    SpendLimit { limit: Tokens, spent: Tokens, resets_at: i64 },
+    #[error("invalid limit")]
+    InvalidLimit,
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal: {0}")]
@@ -122,6 +151,17 @@ impl DomainError {
             DebtOutstanding(_) => "debt_outstanding",
             DepositRequired { .. } => "deposit_required",
             BonusItem => "bonus_item",
+            PromoNotFound => "promo_not_found",
+            PromoExpired => "promo_expired",
+            PromoExhausted => "promo_exhausted",
+            PromoAlreadyRedeemed => "promo_already_redeemed",
+            PromoDepositRequired => "deposit_required",
+            PromoExists => "promo_exists",
+            InvalidPromoCode => "invalid_promo_code",
+            SelfExcluded { .. } => "self_excluded",
+            SelfExclusionActive { .. } => "self_exclusion_active",
+            SpendLimit { .. } => "spend_limit",
+            InvalidLimit => "invalid_limit",
             Database(_) | Internal(_) => "internal",
         }
     }
@@ -206,6 +246,38 @@ impl DomainError {
                     format!("Withdrawals unlock after {min_stars} ⭐ of purchases ({stars_left} ⭐ to go). Top up from the packages")
                 }
             }
+            PromoNotFound => ("Такого промокода нет", "There is no such promo code"),
+            PromoExpired => ("Срок действия промокода истёк", "This promo code has expired"),
+            PromoExhausted => ("Промокод уже использовали максимальное число раз", "This promo code has been used up"),
+            PromoAlreadyRedeemed => ("Вы уже активировали этот промокод", "You have already redeemed this promo code"),
+            PromoDepositRequired => (
+                "Этот промокод — для игроков, которые уже пополняли баланс звёздами",
+                "This promo code is for players who have topped up with Stars",
+            ),
+            PromoExists => ("Такой промокод уже есть", "This promo code already exists"),
+            InvalidPromoCode => ("Промокод: от 3 до 32 символов A-Z, a-z, 0-9, _ или -", "Promo code: 3 to 32 characters A-Z, a-z, 0-9, _ or -"),
+            SelfExcluded { until } | SelfExclusionActive { until } => {
+                let head = match (self, ru) {
+                    (SelfExcluded { .. }, true) => "Вы взяли паузу от игры",
+                    (SelfExcluded { .. }, false) => "You are taking a break from play",
+                    (_, true) => "Уже идёт более долгая пауза: её нельзя сократить",
+                    (_, false) => "A longer break is already running: it cannot be shortened",
+                };
+                return match (until, ru) {
+                    (Some(t), true) => format!("{head} до {} UTC", crate::domain::clock::rfc3339(*t).replace('T', " ").trim_end_matches('Z')),
+                    (Some(t), false) => format!("{head} until {} UTC", crate::domain::clock::rfc3339(*t).replace('T', " ").trim_end_matches('Z')),
+                    (None, true) => format!("{head} бессрочно"),
+                    (None, false) => format!("{head} for good"),
+                };
+            }
+            SpendLimit { limit, spent, .. } => {
+                return if ru {
+                    format!("Дневной лимит трат: потрачено {spent} из {limit} фрагов. Лимит обновится в 00:00 UTC")
+                } else {
+                    format!("Daily spend limit: {spent} of {limit} frags spent. It resets at 00:00 UTC")
+                }
+            }
+            InvalidLimit => ("Лимит: целое число фрагов от 1 или без лимита", "Limit: a whole number of frags from 1, or no limit"),
             Database(_) | Internal(_) => ("Произошла ошибка на сервере", "Something went wrong on our side"),
         };
         if ru {

@@ -166,6 +166,17 @@ pub async fn item_in(conn: &mut dyn Exec, user_id: i64, item_id: i64) -> DomainR
     row.map(to_item).ok_or(DomainError::ItemNotFound)
 }
 
+/// The most valuable skin `user_id` ever dropped from a case, in any status (sold too), or `None`
+/// before the first open: the player's own statistics show it.
+pub async fn best_drop(conn: &mut dyn Exec, user_id: i64) -> DomainResult<Option<Item>> {
+    let sql = format!(
+        "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
+         WHERE i.user_id = $1 AND i.open_id IS NOT NULL ORDER BY i.token_price DESC, i.id ASC LIMIT 1"
+    );
+    let row: Option<ItemRow> = query(&sql).bind(user_id).fetch_optional(conn).await?;
+    Ok(row.map(to_item))
+}
+
 /// Whether `item_id` is (or was) one of `user_id`'s items, in any status.
 pub async fn owns(conn: &mut dyn Exec, user_id: i64, item_id: i64) -> DomainResult<bool> {
     let row: Option<(i64,)> =

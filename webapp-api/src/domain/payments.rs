@@ -15,7 +15,7 @@ use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::telegram::{Invoice, TelegramError};
-use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{responsible, store, users, Domain, DomainError, DomainResult, Tokens};
 
 /// Stars are the only currency for digital goods.
 pub const CURRENCY: &str = "XTR";
@@ -58,6 +58,8 @@ pub async fn create_invoice(
     domain
         .write(move |tx| {
             Box::pin(async move {
+                // A self-excluded player buys nothing (responsible play).
+                responsible::ensure_not_excluded(tx, user_id, now).await?;
                 query("INSERT INTO payments(id, user_id, pack_id, stars, tokens, currency, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
                     .bind(id)
                     .bind(user_id)
@@ -144,6 +146,9 @@ pub enum CheckoutRefusal {
     NotPending,
     /// Amount or currency differ from the transaction's.
     Mismatch,
+    /// The payer excluded themselves from play after creating the invoice: until `until` (unix
+    /// seconds), or for good (`None`).
+    SelfExcluded { until: Option<i64> },
 }
 
 /// Decides a pre-checkout query: `Ok` only for a pending transaction of `user_id` named by
@@ -160,6 +165,14 @@ pub async fn pre_checkout(
         .bind(user_id)
         .fetch_optional(&domain.db)
         .await?;
+    if row.is_some() {
+        let mut conn = domain.db.acquire().await?;
+        match responsible::ensure_not_excluded(&mut conn, user_id, domain.now()).await {
+            Err(DomainError::SelfExcluded { until }) => return Ok(Err(CheckoutRefusal::SelfExcluded { until })),
+            Err(e) => return Err(e),
+            Ok(()) => {}
+        }
+    }
     Ok(match row {
         None => Err(CheckoutRefusal::Unknown),
         Some((_, _, status)) if status != "pending" => Err(CheckoutRefusal::NotPending),
@@ -283,6 +296,8 @@ pub async fn demo_pay(domain: &Domain, user_id: i64, transaction_id: &str) -> Do
         .write(move |tx| {
             Box::pin(async move {
                 store::lock_users(tx, &[user_id]).await?;
+                // The stand-in for the payment sheet refuses as the bot's pre-checkout does.
+                responsible::ensure_not_excluded(tx, user_id, now).await?;
                 let row: Option<(i64, String)> =
                     query("SELECT stars, currency FROM payments WHERE id = $1 AND user_id = $2 AND status = 'pending'")
                         .bind(&transaction_id)

@@ -163,22 +163,40 @@ pub async fn set_trade_url(domain: &Domain, user_id: i64, raw: &str) -> DomainRe
     Ok(url)
 }
 
-pub async fn has_agreed(domain: &Domain, user_id: i64) -> DomainResult<bool> {
-    let row: Option<(Option<i64>,)> =
-        sqlx::query_as("SELECT agreed_at FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
-    Ok(row.and_then(|r| r.0).is_some())
+/// What the player agreed to: the terms, and that they are 18 or older (asked beside the terms;
+/// a player who agreed to the terms before that question existed answers it once more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Agreement {
+    pub agreed: bool,
+    pub adult: bool,
 }
 
-pub async fn agree(domain: &Domain, user_id: i64) -> DomainResult<()> {
+pub async fn agreement(domain: &Domain, user_id: i64) -> DomainResult<Agreement> {
+    let row: Option<(Option<i64>, Option<i64>)> =
+        sqlx::query_as("SELECT agreed_at, adult_confirmed_at FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
+    let (agreed, adult) = row.unwrap_or_default();
+    Ok(Agreement { agreed: agreed.is_some(), adult: adult.is_some() })
+}
+
+/// Records the terms' agreement and, with `adult`, the 18+ confirmation (each once: the first
+/// time stays).
+pub async fn agree(domain: &Domain, user_id: i64, adult: bool) -> DomainResult<Agreement> {
+    let now = domain.now();
     domain
         .execute(
-            query("UPDATE users SET agreed_at = COALESCE(agreed_at, $1), updated_at = $2 WHERE id = $3")
-                .bind(domain.now())
-                .bind(domain.now())
-                .bind(user_id),
+            query(
+                "UPDATE users SET agreed_at = COALESCE(agreed_at, $1),
+                        adult_confirmed_at = CASE WHEN $2 = 1 THEN COALESCE(adult_confirmed_at, $3) ELSE adult_confirmed_at END,
+                        updated_at = $4 WHERE id = $5",
+            )
+            .bind(now)
+            .bind(i64::from(adult))
+            .bind(now)
+            .bind(now)
+            .bind(user_id),
         )
         .await?;
-    Ok(())
+    agreement(domain, user_id).await
 }
 
 /// The name a skin's owner is shown by.

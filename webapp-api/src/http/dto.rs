@@ -17,6 +17,22 @@ pub struct ErrorBody {
     pub message: String,
     /// The stable machine code.
     pub code: String,
+    /// `self_excluded`, `self_exclusion_active`: the end of the break (RFC 3339), null when permanent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable)]
+    pub until: Option<String>,
+    /// `self_excluded`, `self_exclusion_active`: the break has no end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permanent: Option<bool>,
+    /// `spend_limit`: the daily limit in tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<f64>,
+    /// `spend_limit`: tokens already spent on opens today (UTC day).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spent: Option<f64>,
+    /// `spend_limit`: when the day's spending starts from zero again (RFC 3339).
+    #[serde(rename = "resetsAt", skip_serializing_if = "Option::is_none")]
+    pub resets_at: Option<String>,
 }
 
 /// `{"success": true}`.

@@ -60,7 +60,16 @@ pub fn status_of(e: &DomainError) -> StatusCode {
         | RefundRefused(_)
         | DebtOutstanding(_)
         | DepositRequired { .. }
-        | BonusItem => StatusCode::CONFLICT,
+        | BonusItem
+        | PromoExhausted
+        | PromoAlreadyRedeemed
+        | PromoDepositRequired
+        | PromoExists
+        | SelfExclusionActive { .. } => StatusCode::CONFLICT,
+        PromoNotFound => StatusCode::NOT_FOUND,
+        PromoExpired => StatusCode::GONE,
+        SelfExcluded { .. } | SpendLimit { .. } => StatusCode::FORBIDDEN,
+        InvalidPromoCode | InvalidLimit => StatusCode::UNPROCESSABLE_ENTITY,
         InvalidTradeUrl | InvalidClientSeed | InvalidLanguage | EmptyMessage | ItemRequired | InvalidTheme | TooLong(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
         }
@@ -75,8 +84,31 @@ pub fn error_body(code: &str, text: &str) -> String {
     serde_json::json!({ "success": false, "error": text, "message": text, "code": code }).to_string()
 }
 
+/// The envelope with the fields a refusal carries besides its text: a self-exclusion's end
+/// (`until`, RFC 3339; null for a permanent one, with `permanent: true`), a spend limit's figures.
+fn error_body_of(e: &DomainError, text: &str) -> String {
+    let mut body = serde_json::json!({ "success": false, "error": text, "message": text, "code": e.code() });
+    match e {
+        DomainError::SelfExcluded { until } | DomainError::SelfExclusionActive { until } => {
+            body["until"] = until.map(crate::domain::clock::rfc3339).into();
+            body["permanent"] = until.is_none().into();
+        }
+        DomainError::SpendLimit { limit, spent, resets_at } => {
+            body["limit"] = serde_json::to_value(limit).unwrap_or_default();
+            body["spent"] = serde_json::to_value(spent).unwrap_or_default();
+            body["resetsAt"] = crate::domain::clock::rfc3339(*resets_at).into();
+        }
+        _ => {}
+    }
+    body.to_string()
+}
+
 fn json_response(status: StatusCode, code: &'static str, text: &str) -> Response {
-    let mut res = (status, error_body(code, text)).into_response();
+    with_body(status, code, error_body(code, text))
+}
+
+fn with_body(status: StatusCode, code: &'static str, body: String) -> Response {
+    let mut res = (status, body).into_response();
     res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     res.extensions_mut().insert(ErrorCode(code));
     res
@@ -128,7 +160,7 @@ impl IntoResponse for ApiError {
                 if e.is_internal() {
                     tracing::error!(error = %e, "internal error");
                 }
-                let mut res = json_response(status_of(&e), e.code(), &e.text(lang));
+                let mut res = with_body(status_of(&e), e.code(), error_body_of(&e, &e.text(lang)));
                 if let DomainError::RateLimited(secs) = e {
                     res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
                 }

@@ -103,7 +103,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AppJson<T> {
     }
 }
 
-/// An optional JSON object body: empty is `T::default()`, anything else must be a JSON object
+/// An optional JSON object body: empty (or JSON `null`) is `T::default()`, anything else must be a JSON object
 /// sent as JSON.
 pub struct OptionalJson<T>(pub T);
 
@@ -118,6 +118,10 @@ impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJ
         }
         if !json {
             return Err(ApiError::UnsupportedMediaType);
+        }
+        // JSON `null` is no body too (an optional body's schema is nullable).
+        if bytes.trim_ascii() == b"null" {
+            return Ok(OptionalJson(T::default()));
         }
         object_from_slice(&bytes).map(OptionalJson)
     }

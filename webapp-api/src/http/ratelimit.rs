@@ -280,7 +280,9 @@ pub fn action(method: &Method, route: &str) -> Option<Action> {
         "/auth" => Action::SignIn,
         "/dev-gate" => Action::DevGate,
         "/cases/{id}/open" => Action::Open,
-        "/daily-reward/claim" | "/daily-reward/claim-streak-bonus" | "/subscription/check-subscription" => Action::Claim,
+        // A promo code shares the claims' budget per player and address: guessing codes is
+        // limited as tightly as claiming rewards.
+        "/daily-reward/claim" | "/daily-reward/claim-streak-bonus" | "/subscription/check-subscription" | "/promo/redeem" => Action::Claim,
         "/support/tickets" | "/support/tickets/{id}/messages" | "/support/tickets/{id}/close" => Action::Ticket,
         "/fair/rotate" | "/fair/client-seed" => Action::Fair,
         "/sales/sell" | "/user/item/{id}/request-withdrawal" => Action::Item,
@@ -426,6 +428,7 @@ mod tests {
         }
         assert_eq!(action(&Method::POST, "/api/v1/fair/rotate"), Some(Action::Fair));
         assert_eq!(action(&Method::POST, "/api/v1/payments/create-invoice-link"), Some(Action::Telegram));
+        assert_eq!(action(&Method::POST, "/api/v1/promo/redeem"), Some(Action::Claim));
         assert_eq!(action(&Method::GET, "/api/v1/fair"), None);
         assert_eq!(action(&Method::HEAD, "/api/v1/me"), None);
     }

@@ -5,7 +5,9 @@ pub mod fair;
 pub mod feed;
 pub mod inventory;
 pub mod payments;
+pub mod promo;
 pub mod public;
+pub mod responsible;
 pub mod rewards;
 pub mod support;
 pub mod users;
@@ -29,6 +31,8 @@ pub fn api() -> Router<AppState> {
         payments::Doc::openapi(),
         support::Doc::openapi(),
         feed::Doc::openapi(),
+        promo::Doc::openapi(),
+        responsible::Doc::openapi(),
     ]);
     Router::new()
         .route("/openapi.json", get(openapi::document_endpoint).with_state(doc))
@@ -41,4 +45,6 @@ pub fn api() -> Router<AppState> {
         .merge(payments::routes())
         .merge(support::routes())
         .merge(feed::routes())
+        .merge(promo::routes())
+        .merge(responsible::routes())
 }

@@ -53,7 +53,7 @@ pub struct InvoiceCreated {
             ("status" = (operation_id = "transaction_status", parameters(("id" = "$response.body#/transaction_id")))),
             ("pay" = (operation_id = "demo_pay", parameters(("id" = "$response.body#/transaction_id")))))), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`, `invalid_init_data`, `init_data_expired`", body = ErrorBody),
-        (status = 403, description = "`forbidden`", body = ErrorBody), (status = 404, description = "`pack_not_found`", body = ErrorBody),
+        (status = 403, description = "`forbidden`, `self_excluded` (with `until`)", body = ErrorBody), (status = 404, description = "`pack_not_found`", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 502, description = "`telegram_unavailable`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
 pub async fn create_invoice_link(
@@ -85,7 +85,7 @@ pub async fn status(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath
 #[utoipa::path(post, path = "/dev/pay/{id}", tag = "payments", params(("id" = String, Path, description = "Transaction id")),
     security(("bearer" = [])),
     responses((status = 200, body = PaymentStatus), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 403, description = "`self_excluded` (with `until`)", body = ErrorBody),
         (status = 404, description = "`not_found`, `transaction_not_found`", body = ErrorBody), (status = 409, description = "conflict", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 503, description = "`maintenance`", body = ErrorBody)))]

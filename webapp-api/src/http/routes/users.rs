@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::domain::users;
+use crate::domain::{users, DomainError};
 use crate::http::dto::{ErrorBody, Ok as OkBody};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AuthUser, OptionalJson};
@@ -91,21 +91,45 @@ pub async fn set_trade_url(
 pub struct Agreed {
     success: bool,
     agreed: bool,
+    /// The player confirmed they are 18 or older (asked beside the terms).
+    adult: bool,
 }
 
-/// Whether the player accepted the terms.
+/// Whether the player accepted the terms and confirmed they are 18 or older.
 #[utoipa::path(get, path = "/user/check-agreements", tag = "users", security(("bearer" = [])),
     responses((status = 200, body = Agreed), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
 pub async fn check_agreements(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "success": true, "agreed": users::has_agreed(&app.domain, id).await? })))
+    let a = users::agreement(&app.domain, id).await?;
+    Ok(Json(json!({ "success": true, "agreed": a.agreed, "adult": a.adult })))
 }
 
-/// Records that the player accepted the terms (the body, if any, is ignored but must be JSON).
-#[utoipa::path(post, path = "/user/agreements", tag = "users", security(("bearer" = [])),
+/// The documented body; the handler reads it from any JSON (older clients send `{}` or nothing).
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct AgreementBody {
+    /// `true`: the player confirms they are 18 or older (recorded once).
+    #[serde(default)]
+    #[schema(nullable = false)]
+    adult: Option<bool>,
+}
+
+/// Records that the player accepted the terms and, with `{"adult": true}`, that they are 18 or
+/// older. The body is optional (an empty or absent one agrees to the terms only) but must be JSON.
+#[utoipa::path(post, path = "/user/agreements", tag = "users", request_body = Option<AgreementBody>, security(("bearer" = [])),
     responses((status = 200, body = Agreed), (status = 400, description = "`bad_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
-pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, _body: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
-    users::agree(&app.domain, id).await?;
-    Ok(Json(json!({ "success": true, "agreed": true })))
+pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, body: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
+    // None, `{}` or an object with a boolean `adult`; `"adult": false` leaves the confirmation as it was.
+    let adult = match &body.0 {
+        Value::Null => false,
+        Value::Object(o) => match o.get("adult") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(DomainError::BadRequest("adult must be true or false".into()).into()),
+        },
+        _ => return Err(DomainError::BadRequest("the body must be a JSON object".into()).into()),
+    };
+    let a = users::agree(&app.domain, id, adult).await?;
+    Ok(Json(json!({ "success": true, "agreed": a.agreed, "adult": a.adult })))
 }

@@ -32,12 +32,15 @@ export function postDevGate(password: string): Promise<{ success?: boolean; proo
   return api.post('/dev-gate', { password }, { auth: false, retryOn401: false });
 }
 
-export async function getAgreement(): Promise<boolean> {
-  const body = await api.get<{ success?: boolean; agreed?: boolean }>('/user/check-agreements');
-  return body?.success !== false && body?.agreed === true;
+/** `GET /user/check-agreements`: the terms, and the 18+ confirmation asked beside them. */
+export async function getAgreement(): Promise<{ agreed: boolean; adult: boolean }> {
+  const body = await api.get<{ success?: boolean; agreed?: boolean; adult?: boolean }>('/user/check-agreements');
+  const ok = body?.success !== false;
+  return { agreed: ok && body?.agreed === true, adult: ok && body?.adult === true };
 }
 
+/** Accepts the terms and confirms the player is 18 or older. */
 export async function postAgreement(): Promise<boolean> {
-  const body = await api.post<{ success?: boolean }>('/user/agreements', {});
+  const body = await api.post<{ success?: boolean }>('/user/agreements', { adult: true });
   return body?.success !== false;
 }

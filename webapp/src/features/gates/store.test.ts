@@ -44,6 +44,25 @@ describe('gates store', () => {
     expect(useGates.getState().agreementCheckFailed).toBe(true);
   });
 
+  it('asks a player who accepted the terms before the 18+ question to confirm their age once', async () => {
+    serve(() => json(200, { success: true, agreed: true, adult: false }));
+    expect(await useGates.getState().checkAgreement()).toBe('not_agreed');
+    expect(useGates.getState().termsAgreedBefore).toBe(true);
+    serve(() => json(200, { success: true, agreed: true, adult: true }));
+    expect(await useGates.getState().checkAgreement()).toBe('agreed');
+    expect(useGates.getState().termsAgreedBefore).toBe(false);
+  });
+
+  it('sends the 18+ confirmation with the agreement', async () => {
+    let sent: unknown = null;
+    serve((_, init) => {
+      sent = JSON.parse(String(init.body));
+      return json(200, { success: true, agreed: true, adult: true });
+    });
+    expect(await useGates.getState().acceptAgreement()).toBe(true);
+    expect(sent).toEqual({ adult: true });
+  });
+
   it('remembers an agreement as termsAccepted', async () => {
     serve(() => json(200, { success: true, agreed: true }));
     expect(await useGates.getState().acceptAgreement()).toBe(true);

@@ -27,6 +27,8 @@ interface GatesState {
   agreement: Agreement;
   /** The last agreement check failed (network/server), so `not_agreed` is only assumed. */
   agreementCheckFailed: boolean;
+  /** The terms were accepted before (only the 18+ confirmation is still asked). */
+  termsAgreedBefore: boolean;
   /** A deep-link target waiting for the terms to be agreed. */
   pendingPath: string | null;
   loadConfig: () => Promise<AppConfig>;
@@ -55,6 +57,7 @@ export const useGates = create<GatesState>((set, get) => ({
   termsAccepted: readBool(storageKeys.termsAccepted, false),
   agreement: 'unknown',
   agreementCheckFailed: false,
+  termsAgreedBefore: false,
   pendingPath: readString(PENDING_PATH_KEY, 'session'),
 
   loadConfig: async () => {
@@ -101,9 +104,14 @@ export const useGates = create<GatesState>((set, get) => ({
 
   checkAgreement: async () => {
     let agreed = false;
+    let termsAgreedBefore = false;
     let failed = false;
     try {
-      agreed = await getAgreement();
+      const answer = await getAgreement();
+      // Agreed means the terms and the 18+ confirmation; a player who agreed to the terms before
+      // the question existed confirms their age once at this start.
+      agreed = answer.agreed && answer.adult;
+      termsAgreedBefore = answer.agreed && !answer.adult;
     } catch (e) {
       // Spec section 4: a failed check at start counts as not agreed.
       console.warn('agreement check failed', e);
@@ -111,7 +119,7 @@ export const useGates = create<GatesState>((set, get) => ({
     }
     const agreement: Agreement = agreed ? 'agreed' : 'not_agreed';
     writeBool(storageKeys.termsAccepted, agreed);
-    set({ agreement, termsAccepted: agreed, agreementCheckFailed: failed });
+    set({ agreement, termsAccepted: agreed, agreementCheckFailed: failed, termsAgreedBefore });
     return agreement;
   },
 

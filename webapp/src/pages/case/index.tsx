@@ -20,6 +20,7 @@ import {
   type SpinPhase,
 } from '../../features/cases';
 import { CaseContents, caseTitle, goodsNames, ensureGoodsTexts } from '../../features/goods';
+import { ensureResponsibleTexts, runningExclusion, useResponsible } from '../../features/responsible';
 import { useSettings } from '../../features/settings';
 import { fetchFair } from '../../features/fair';
 import { useInventory, type InventoryItem } from '../../features/inventory';
@@ -27,7 +28,7 @@ import { useSession } from '../../features/session';
 import { addTexts, useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
-import { formatTokens, formatTokensInt } from '../../lib/format';
+import { formatDateTime, formatTokens, formatTokensInt } from '../../lib/format';
 import { choosePopup, useClosingConfirmation } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
@@ -41,6 +42,7 @@ addTexts({ ru, en });
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
+ensureResponsibleTexts();
 
 /** `trying`: the free try's spin (drawn on the phone; nothing charged, stored or sent). */
 type Phase = 'idle' | 'opening' | 'spinning' | 'trying';
@@ -81,6 +83,11 @@ export function CasePage() {
   const { caseId = '' } = useParams();
   const token = useSession((s) => s.token);
   const balance = useSession((s) => s.user?.balance ?? 0);
+  const limits = useResponsible((s) => s.limits);
+  // Whether a self-exclusion runs: asked each time the case page opens.
+  useEffect(() => {
+    void useResponsible.getState().loadLimits();
+  }, []);
   const lang = useSettings((s) => s.language);
   /** The store list's entry (slim items): enough for the header while the detail loads. */
   const listed = useCases((s) => s.cases.find((c) => c.id === caseId));
@@ -203,6 +210,8 @@ export function CasePage() {
       setPhase('idle');
       setWinner(null);
       haptic.error();
+      // A break started elsewhere: the buttons go as the limits come back.
+      if (isApiError(out.error) && out.error.code === 'self_excluded') void useResponsible.getState().loadLimits();
       toast.error(errorText(out.error, t, 'caseScreen.openError'));
       return;
     }
@@ -266,6 +275,8 @@ export function CasePage() {
   }
 
   const busy = phase !== 'idle';
+  // During a self-exclusion the store offers no open and no free try (responsible play).
+  const excluded = runningExclusion(limits);
   const short = tokensMissing(kase.tokens, balance);
   const price = formatTokensInt(kase.tokens);
   return (
@@ -300,6 +311,14 @@ export function CasePage() {
         </p>
       )}
 
+      {excluded && (
+        <p className={styles.excluded} role="status" data-testid="case-excluded">
+          {excluded.permanent
+            ? t('responsible.storeExcludedPermanent')
+            : t('responsible.storeExcluded', { until: formatDateTime(excluded.until ?? 0) })}
+        </p>
+      )}
+
       {/* The open button says what is missing; pressing it offers the ways to get tokens. */}
       <MainAction
         testId="open-case"
@@ -309,9 +328,9 @@ export function CasePage() {
             : t('caseScreen.open', { price })
         }
         onClick={() => void onOpen()}
-        visible={!busy}
+        visible={!busy && !excluded}
       />
-      <SecondaryAction testId="free-try" text={t('caseScreen.tryFree')} onClick={onTry} visible={!busy && canTry(items)} />
+      <SecondaryAction testId="free-try" text={t('caseScreen.tryFree')} onClick={onTry} visible={!busy && !excluded && canTry(items)} />
 
       <section className={styles.contents} aria-hidden={busy || undefined}>
         <h2 className={styles.h2}>{t('caseScreen.contents')}</h2>

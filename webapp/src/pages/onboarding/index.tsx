@@ -2,10 +2,15 @@ import { useEffect, useRef, useState, type ComponentType } from 'react';
 
 import { MainAction, Skeleton, toast } from '../../components/ui';
 import { useGates } from '../../features/gates';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './onboarding.module.css';
 import { CaseArt, CoinsArt, SkinArt } from './slides';
+import adultEn from './i18n/en.json';
+import adultRu from './i18n/ru.json';
+
+// The 18+ texts load with this screen (not in the start-up bundle).
+addTexts({ ru: adultRu, en: adultEn });
 
 /** Spec section 9: autoplay every 4000 ms, not stopped by interaction. */
 export const AUTOPLAY_MS = 4000;
@@ -23,7 +28,10 @@ export function OnboardingPage() {
   // The shell answers the agreement before this screen is drawn; only an unknown one is asked.
   const [loading, setLoading] = useState(() => useGates.getState().agreement === 'unknown');
   const [index, setIndex] = useState(0);
+  const termsBefore = useGates((s) => s.termsAgreedBefore);
   const [accepted, setAccepted] = useState(false);
+  const [adult, setAdult] = useState(false);
+  const [underage, setUnderage] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const touchX = useRef<number | null>(null);
 
@@ -41,8 +49,9 @@ export function OnboardingPage() {
     return () => clearInterval(timer);
   }, []);
 
+  const ready = (accepted || termsBefore) && adult;
   const start = async () => {
-    if (!accepted || submitting) return;
+    if (!ready || submitting) return;
     setSubmitting(true);
     const ok = await useGates.getState().acceptAgreement();
     if (ok) {
@@ -61,6 +70,22 @@ export function OnboardingPage() {
         <Skeleton height={220} radius={20} />
         <Skeleton height={24} width="60%" />
         <Skeleton height={16} width="85%" />
+      </main>
+    );
+  }
+
+  if (underage) {
+    return (
+      <main className={styles.page} data-testid="onboarding-underage">
+        <section className={styles.slide}>
+          <h1 className={styles.title}>{t('adult.notForYouTitle')}</h1>
+          <p className={styles.text}>{t('adult.notForYouText')}</p>
+        </section>
+        <div className={styles.bottom}>
+          <button type="button" className={styles.under} onClick={() => setUnderage(false)} data-testid="adult-back">
+            {t('adult.back')}
+          </button>
+        </div>
       </main>
     );
   }
@@ -107,40 +132,66 @@ export function OnboardingPage() {
       </div>
 
       <div className={styles.bottom}>
+        {termsBefore && <p className={styles.text}>{t('adult.again')}</p>}
+        {!termsBefore && (
+          <label className={styles.terms}>
+            <input
+              type="checkbox"
+              checked={accepted}
+              onChange={(e) => {
+                haptic.selection();
+                setAccepted(e.target.checked);
+              }}
+              data-testid="terms-checkbox"
+            />
+            <span>
+              {t('onboarding.agreePrefix')}{' '}
+              <a
+                href={config?.termsUrl ?? '#'}
+                onClick={(e) => {
+                  e.preventDefault();
+                  if (config?.termsUrl) openLink(config.termsUrl);
+                }}
+              >
+                {t('onboarding.terms')}
+              </a>{' '}
+              {t('onboarding.and')}{' '}
+              <a
+                href={config?.privacyUrl ?? '#'}
+                onClick={(e) => {
+                  e.preventDefault();
+                  if (config?.privacyUrl) openLink(config.privacyUrl);
+                }}
+              >
+                {t('onboarding.privacy')}
+              </a>
+            </span>
+          </label>
+        )}
         <label className={styles.terms}>
           <input
             type="checkbox"
-            checked={accepted}
+            checked={adult}
             onChange={(e) => {
               haptic.selection();
-              setAccepted(e.target.checked);
+              setAdult(e.target.checked);
             }}
-            data-testid="terms-checkbox"
+            data-testid="adult-checkbox"
           />
-          <span>
-            {t('onboarding.agreePrefix')}{' '}
-            <a
-              href={config?.termsUrl ?? '#'}
-              onClick={(e) => {
-                e.preventDefault();
-                if (config?.termsUrl) openLink(config.termsUrl);
-              }}
-            >
-              {t('onboarding.terms')}
-            </a>{' '}
-            {t('onboarding.and')}{' '}
-            <a
-              href={config?.privacyUrl ?? '#'}
-              onClick={(e) => {
-                e.preventDefault();
-                if (config?.privacyUrl) openLink(config.privacyUrl);
-              }}
-            >
-              {t('onboarding.privacy')}
-            </a>
-          </span>
+          <span>{t('adult.confirm')}</span>
         </label>
-        <MainAction testId="onboarding-start" text={t('onboarding.start')} onClick={() => void start()} enabled={accepted} loading={submitting} />
+        <button
+          type="button"
+          className={styles.under}
+          onClick={() => {
+            haptic.error();
+            setUnderage(true);
+          }}
+          data-testid="adult-no"
+        >
+          {t('adult.under')}
+        </button>
+        <MainAction testId="onboarding-start" text={t('onboarding.start')} onClick={() => void start()} enabled={ready} loading={submitting} />
       </div>
     </main>
   );

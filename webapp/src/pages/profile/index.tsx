@@ -7,6 +7,7 @@ import { useGates } from '../../features/gates';
 import { useSession } from '../../features/session';
 import { saveLanguage, useSettings } from '../../features/settings';
 import { ensureGoodsTexts } from '../../features/goods';
+import { PromoField, ResponsiblePlay } from '../../features/responsible';
 import { useT } from '../../i18n';
 import type { Language } from '../../i18n/language';
 import { formatTokens } from '../../lib/format';
@@ -112,6 +113,8 @@ export function ProfilePage() {
         </div>
       )}
 
+      <PromoField />
+
       <div className="section">
         <Row icon={<IconCart size={20} />} label={t('profile.buyTokens')} onClick={() => navigate('/packages')} testId="profile-packages" />
         <Row icon={<IconLink size={20} />} label={t('profile.tradeLink')} onClick={() => navigate('/trade-url')} testId="profile-trade-url" />
@@ -177,6 +180,8 @@ export function ProfilePage() {
           }
         />
       </div>
+      <ResponsiblePlay />
+
       <p className={styles.version} data-testid="app-version">
         {t('profile.version', { version: APP_VERSION })}
       </p>

@@ -1,0 +1,7 @@
+/** The responsible-play feature's public entry: promo codes, the daily limit, self-exclusion and the player's statistics (lazy screens only). */
+export type { ExclusionPeriod, Limits, PlayStats } from './api';
+export { PromoField } from './components/promo-field';
+export { ResponsiblePlay } from './components/responsible-play';
+export { appliesAtOnce, isPromoCode, parseLimitInput, promoErrorKey, runningExclusion } from './logic';
+export { useResponsible } from './store';
+export { ensureResponsibleTexts } from './texts';
