@@ -77,6 +77,9 @@ pub enum DomainError {
     /// A withdrawal of a skin won with bonus tokens while only paid value may leave.
     #[error("a skin won with bonus tokens cannot be withdrawn")]
     BonusItem,
+    /// An operator tried to resolve a withdrawal by hand while a market purchase for it is live.
+    #[error("a market purchase of this withdrawal is in progress")]
+    PurchaseLive,
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal: {0}")]
@@ -122,6 +125,7 @@ impl DomainError {
             DebtOutstanding(_) => "debt_outstanding",
             DepositRequired { .. } => "deposit_required",
             BonusItem => "bonus_item",
+            PurchaseLive => "purchase_live",
             Database(_) | Internal(_) => "internal",
         }
     }
@@ -196,6 +200,10 @@ impl DomainError {
             BonusItem => (
                 "Этот скин выигран на бонусные фраги: его можно оставить или продать, но не вывести. Скины с кейсов, открытых на купленные фраги, выводятся",
                 "This skin was won with bonus frags: you can keep or sell it, not withdraw it. Skins from cases opened with bought frags can be withdrawn",
+            ),
+            PurchaseLive => (
+                "По этому выводу идёт покупка на маркете: дождитесь её итога",
+                "A market purchase of this withdrawal is in progress: wait for its outcome",
             ),
             DepositRequired { min_stars, stars_left } => {
                 return if ru {

@@ -23,6 +23,13 @@ pub enum Notice {
         #[serde(default)]
         reason: Option<String>,
     },
+    /// The market's seller sent the Steam trade offer of an automatic withdrawal: the player
+    /// accepts it in Steam (their trade offers page).
+    WithdrawalOfferSent {
+        item: String,
+        #[serde(default)]
+        trade_id: Option<String>,
+    },
     /// A refund of the purchase the skin was won with cancelled its withdrawal.
     WithdrawalCancelled {
         item: String,
@@ -59,6 +66,7 @@ impl Notice {
             Notice::WithdrawalSent { .. } => "withdrawal_sent",
             Notice::WithdrawalFailed { .. } => "withdrawal_failed",
             Notice::WithdrawalCancelled { .. } => "withdrawal_cancelled",
+            Notice::WithdrawalOfferSent { .. } => "withdrawal_offer_sent",
             Notice::PurchaseCredited { .. } => "purchase_credited",
             Notice::PurchaseRefunded { .. } => "purchase_refunded",
             Notice::SupportReply { .. } => "support_reply",

@@ -60,7 +60,8 @@ pub fn status_of(e: &DomainError) -> StatusCode {
         | RefundRefused(_)
         | DebtOutstanding(_)
         | DepositRequired { .. }
-        | BonusItem => StatusCode::CONFLICT,
+        | BonusItem
+        | PurchaseLive => StatusCode::CONFLICT,
         InvalidTradeUrl | InvalidClientSeed | InvalidLanguage | EmptyMessage | ItemRequired | InvalidTheme | TooLong(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
         }
