@@ -236,7 +236,10 @@ impl Worker {
         }
         for id in self.claim().await? {
             if let Err(e) = self.work(id).await {
-                tracing::warn!(withdrawal = id, error = %e, "delivery step failed; the lease runs out and it is tried again");
+                tracing::warn!(withdrawal = id, error = %e, "delivery step failed; it is tried again next tick");
+                // Whatever the step reached is durable: a purchase attempt left in `buying` is
+                // looked up by the next claim, a `queued` one starts again.
+                let _ = self.release(id).await;
             }
         }
         self.poll(n).await?;
@@ -387,18 +390,18 @@ impl Worker {
             },
             Err(e) => {
                 tracing::warn!(withdrawal = c.id, custom_id = %cid, error = %e, "look-up failed; trying again next tick");
-                let id = c.id;
-                let me = self.holder.clone();
-                self.domain
-                    .execute(
-                        query("UPDATE withdrawals SET lease_holder = NULL, lease_until = NULL WHERE id = $1 AND lease_holder = $2")
-                            .bind(id)
-                            .bind(me),
-                    )
-                    .await?;
-                Ok(())
+                self.release(c.id).await
             }
         }
+    }
+
+    /// Gives this worker's claim on `id` back (the next tick claims it again).
+    async fn release(&self, id: i64) -> DomainResult<()> {
+        let me = self.holder.clone();
+        self.domain
+            .execute(query("UPDATE withdrawals SET lease_holder = NULL, lease_until = NULL WHERE id = $1 AND lease_holder = $2").bind(id).bind(me))
+            .await?;
+        Ok(())
     }
 
     /// queued → buying, with the attempt's custom id and budget reservation, in one write.
@@ -802,6 +805,11 @@ async fn owner_and_item(tx: &mut dyn Exec, id: i64) -> DomainResult<(i64, String
 
 /// `market_spend` of `day` moves by `delta` cents.
 async fn add_spend(tx: &mut dyn Exec, day: &str, delta: i64) -> DomainResult<()> {
+    if delta < 0 {
+        // A reservation given back: the day's row exists (the reservation made it).
+        query("UPDATE market_spend SET spent_cents = spent_cents + $1 WHERE day = $2").bind(delta).bind(day).execute(tx).await?;
+        return Ok(());
+    }
     query(
         "INSERT INTO market_spend(day, spent_cents) VALUES ($1, $2)
          ON CONFLICT(day) DO UPDATE SET spent_cents = market_spend.spent_cents + excluded.spent_cents",
