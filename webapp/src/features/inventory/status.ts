@@ -24,7 +24,19 @@ export function filterByTab<T extends HasStatus>(items: readonly T[], tab: SkinT
 }
 
 /** Why a withdrawal failed, as the server's codes; anything else reads as `other`. */
-export const REASON_CODES = ['trade_url_invalid', 'inventory_private', 'trade_restricted', 'item_unavailable', 'steam_unavailable', 'other'] as const;
+export const REASON_CODES = [
+  'trade_url_invalid',
+  'inventory_private',
+  'trade_restricted',
+  'item_unavailable',
+  'steam_unavailable',
+  // An automatic withdrawal that came back (texts with the delivery texts: ensureDeliveryTexts).
+  'inventory_full',
+  'no_offer',
+  'offer_expired',
+  'seller_reversed',
+  'other',
+] as const;
 
 /** The i18n key of a failure reason code (unknown codes fall back to `other`). */
 export function reasonKey(code: string | null | undefined): string {
