@@ -625,6 +625,17 @@ pub mod admin {
                 s.users, s.opens_today, s.opens_total, s.tokens_in_circulation, s.stars_received, s.stars_refunded, s.orphan_payments, s.open_tickets, s.pending_withdrawals
             )
         };
+        if s.settling_withdrawals > 0 {
+            // Delivered by the market, still reversible in Steam (trade protection).
+            out.insert_str(
+                out.find("\n\n").unwrap_or(out.len()),
+                &if ru {
+                    format!("\nДоставлено, но ещё отменяемо в Steam: {} на {} фрагов", s.settling_withdrawals, s.settling_value)
+                } else {
+                    format!("\nDelivered, still reversible in Steam (settling): {} worth {} tokens", s.settling_withdrawals, s.settling_value)
+                },
+            );
+        }
         if s.cases.is_empty() {
             out.push_str(&t(lang, "\n(открытий ещё нет)", "\n(no opens yet)"));
         }

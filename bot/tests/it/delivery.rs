@@ -408,6 +408,14 @@ async fn a_sellers_reversal_gives_the_skin_back_and_a_players_gives_nothing() {
         wait_state(&shop.app, wid, "settling").await;
         delivered.push((wid, cid, skin));
     }
+    let stats = webapp_api::domain::admin::stats(shop.app.domain(), webapp_api::domain::admin::Actor::Cli).await.unwrap();
+    assert_eq!(stats.settling_withdrawals, 2);
+    let value: i64 = sqlx::query_as::<_, (i64,)>("SELECT CAST(SUM(token_price) AS BIGINT) FROM inventory_items WHERE status = 'sent'")
+        .fetch_one(&shop.app.domain().db)
+        .await
+        .unwrap()
+        .0;
+    assert_eq!(stats.settling_value.0, value);
     let (seller_w, seller_cid, seller_skin) = &delivered[0];
     shop.fake.reverse_by_seller(seller_cid);
     let r = wait_state(&shop.app, *seller_w, "reversed").await;
@@ -424,6 +432,9 @@ async fn a_sellers_reversal_gives_the_skin_back_and_a_players_gives_nothing() {
     let sent = notices(&shop.app, user).await;
     assert_eq!(sent.iter().filter(|(k, p)| k == "withdrawal_failed" && p["code"] == "seller_reversed").count(), 1, "{sent:?}");
     assert!(admin_notices(&shop.app).await.iter().any(|b| b.contains("player reversed")));
+    // The operators see what is still settling.
+    let stats = webapp_api::domain::admin::stats(shop.app.domain(), webapp_api::domain::admin::Actor::Cli).await.unwrap();
+    assert_eq!(stats.settling_withdrawals, 0, "one reversed by the seller, one by the player: none settling");
     // The returned skin can leave again.
     let again = withdraw(&shop.app, &t, seller_skin.item).await;
     wait_state(&shop.app, again, "bought").await;
@@ -587,9 +598,25 @@ async fn a_sigkill_in_the_middle_of_buy_for_is_resolved_by_look_up_and_buys_once
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     drop(second);
-    let out = Command::new(BIN).arg("audit").env("DATABASE_URL", &db_url).env("CATALOG_DIR", repo_root().join("data/catalog")).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.contains("audit clean"), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    // The command runs beside this test's runtime, which serves the fake market it may call.
+    let run = |args: &'static [&'static str]| {
+        let (env, dir) = (env.clone(), dir.0.clone());
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let out = Command::new(BIN).args(args).envs(env.iter().map(|(k, v)| (*k, v.as_str()))).current_dir(&dir).output().unwrap();
+                (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let (ok, text) = run(&["audit"]).await;
+    assert!(ok && text.contains("audit clean"), "{text}");
+    // The operators' views: the market state, custom id and price paid; the balance and today's spend.
+    let (ok, text) = run(&["withdrawals", "list"]).await;
+    assert!(ok && text.contains("market: settling") && text.contains(&format!("custom id {cid}")) && text.contains("paid $0.01"), "{text}");
+    let (ok, text) = run(&["market", "balance"]).await;
+    assert!(ok && text.contains("balance $99.99") && text.contains("spent today") && text.contains("$0.01 of no limit"), "{text}");
 }
 
 #[tokio::test]
@@ -637,4 +664,50 @@ async fn two_replicas_on_postgresql_buy_each_withdrawal_once() {
     assert_eq!(bought, withdrawals.len() as i64);
     pool.close().await;
     drop_database(&db_url).await;
+}
+
+/// A refund of the Stars purchase while the skin is being bought counts the skin as gone (the
+/// debt grows); when the purchase fails and the skin comes back, it settles against that debt.
+#[tokio::test]
+async fn a_refund_during_a_purchase_counts_the_skin_gone_and_its_return_settles_the_debt() {
+    use crate::payments::{charge_id, invoice, pay, say};
+    let catalog = catalog_with_dear_case();
+    let fake = FakeMarket::start().await;
+    let mut env = market_env(&fake);
+    env.push(("CATALOG_DIR", catalog.0.display().to_string()));
+    let app = TestApp::start(Options { bot: true, env, ..Options::default() }).await;
+    let user = 23_080;
+    let t = app.sign_in(user, "Refunded").await;
+    let tx = invoice(&app, &t, user, "pack-l").await;
+    let charge = charge_id("delivery");
+    pay(&app, user, &tx, 500, &charge).await;
+    let (s, opened) = app.post(&format!("/api/v1/cases/{DEAR_CASE}/open"), Some(&t), json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{opened}");
+    let item = opened["item"]["id"].as_i64().unwrap();
+    let (name, price): (String, i64) = sqlx::query_as("SELECT market_hash_name, token_price FROM inventory_items WHERE id = $1")
+        .bind(item)
+        .fetch_one(&app.domain().db)
+        .await
+        .unwrap();
+    fake.offer(&name, price / 10);
+    let wid = withdraw(&app, &t, item).await;
+    let cid = wait_state(&app, wid, "bought").await.custom_id.unwrap();
+
+    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 500").await;
+    assert_eq!(item_status(&app, item).await.0, "pending", "a skin being bought is not taken back");
+    assert_eq!(row(&app, wid).await.state.as_deref(), Some("bought"));
+    let debt = |app: &TestApp| {
+        let db = app.domain().db.clone();
+        async move { sqlx::query_as::<_, (i64,)>("SELECT debt FROM users WHERE id = $1").bind(user).fetch_one(&db).await.unwrap().0 }
+    };
+    let owed = debt(&app).await;
+    assert!(owed > 0, "the skin counted as gone: the refund left a debt");
+
+    // The seller never sends it: the skin comes back, and is sold against the debt at once.
+    fake.time_out(&cid, "seller");
+    wait_state(&app, wid, "bounced").await;
+    assert_eq!(item_status(&app, item).await.0, "sold");
+    assert!(debt(&app).await < owed, "the sale repaid the debt first");
+    app.audit_clean().await;
+    app.stop().await;
 }

@@ -17,12 +17,12 @@
 //! buys twice. At most one worker works a withdrawal at a time (a lease in its row), and one
 //! replica polls at a time (the `market-poll` named lease).
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::domain::clock::{random_hex, utc_day};
 use crate::domain::goods::Exterior;
+pub use crate::domain::market::meter::{Call, Meter};
 use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketConfig, Purchase, PurchaseStatus, Refusal, Stage, Usd};
 use crate::domain::notifications::{self, Notice};
 use crate::domain::store::{self, query, Exec};
@@ -39,57 +39,6 @@ const CLAIM_BATCH: i64 = 10;
 const SETTLING_EVERY: u64 = 10;
 /// The named lease of the poller across replicas.
 const POLL_LEASE: &str = "market-poll";
-
-/// Counters of the worker's market calls, read by `/metrics`.
-#[derive(Default)]
-pub struct Meter {
-    enabled: AtomicBool,
-    calls: [AtomicU64; 3],
-    failures: [AtomicU64; 3],
-}
-
-/// A kind of market call.
-#[derive(Clone, Copy, Debug)]
-pub enum Call {
-    Buy = 0,
-    Status = 1,
-    Balance = 2,
-}
-
-impl Call {
-    pub const ALL: [Call; 3] = [Call::Buy, Call::Status, Call::Balance];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Call::Buy => "buy",
-            Call::Status => "status",
-            Call::Balance => "balance",
-        }
-    }
-}
-
-impl Meter {
-    /// The worker runs in this process: its families appear in `/metrics`.
-    pub fn enable(&self) {
-        self.enabled.store(true, Ordering::Relaxed);
-    }
-
-    pub fn is_enabled(&self) -> bool {
-        self.enabled.load(Ordering::Relaxed)
-    }
-
-    pub fn count(&self, call: Call, ok: bool) {
-        self.calls[call as usize].fetch_add(1, Ordering::Relaxed);
-        if !ok {
-            self.failures[call as usize].fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    /// (calls, failures) of `call`.
-    pub fn figures(&self, call: Call) -> (u64, u64) {
-        (self.calls[call as usize].load(Ordering::Relaxed), self.failures[call as usize].load(Ordering::Relaxed))
-    }
-}
 
 /// How the worker runs (the binary builds it from `MARKET_*`).
 #[derive(Clone, Debug)]
@@ -947,14 +896,5 @@ mod tests {
         assert_eq!(budget_day(0), "1970-01-01");
         assert_eq!(budget_day(86_399), "1970-01-01");
         assert_eq!(budget_day(86_400), "1970-01-02");
-    }
-
-    #[test]
-    fn the_meter_counts_calls_and_failures() {
-        let m = Meter::default();
-        m.count(Call::Buy, true);
-        m.count(Call::Buy, false);
-        assert_eq!(m.figures(Call::Buy), (2, 1));
-        assert_eq!(m.figures(Call::Status), (0, 0));
     }
 }

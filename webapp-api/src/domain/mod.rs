@@ -86,7 +86,7 @@ pub struct Domain {
     /// The live drop feed's hub of this process (`feed`).
     pub feed: Arc<feed::Hub>,
     /// Counters of the delivery worker's market calls (for `/metrics`).
-    pub delivery: Arc<delivery::Meter>,
+    pub delivery: Arc<market::meter::Meter>,
 }
 
 impl Domain {

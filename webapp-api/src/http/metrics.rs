@@ -178,7 +178,7 @@ impl Metrics {
         &self,
         db: &Pool,
         writer: Option<&crate::domain::store::writer::Writer>,
-        delivery: &crate::domain::delivery::Meter,
+        delivery: &crate::domain::market::meter::Meter,
         now: i64,
     ) -> Result<String, sqlx::Error> {
         let totals = self.db_totals(db).await?;
@@ -192,7 +192,8 @@ impl Metrics {
             WriterFigures { requests: s.requests, batches: s.batches, committed: s.committed }
         });
         let market = if delivery.is_enabled() {
-            use crate::domain::delivery::{self, Call};
+            use crate::domain::delivery;
+            use crate::domain::market::meter::Call;
             let (paid_cents,): (i64,) =
                 sqlx::query_as("SELECT CAST(COALESCE(SUM(price_paid_cents), 0) AS BIGINT) FROM withdrawals").fetch_one(db).await?;
             let today: Option<(i64,)> = sqlx::query_as("SELECT spent_cents FROM market_spend WHERE day = $1")
