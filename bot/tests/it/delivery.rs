@@ -711,3 +711,47 @@ async fn a_refund_during_a_purchase_counts_the_skin_gone_and_its_return_settles_
     app.audit_clean().await;
     app.stop().await;
 }
+
+/// The provider switched off (`MARKET_PROVIDER=none`, the key kept): a purchase in flight is
+/// followed to delivery, nothing new is bought, and new withdrawals are manual again. The
+/// admins' `/withdrawals` shows the market side, without buttons while a purchase is live.
+#[tokio::test]
+async fn switched_off_the_provider_lets_purchases_in_flight_finish_and_buys_nothing_new() {
+    use crate::payments::{say, wait_message};
+    let fake = FakeMarket::start().await;
+    let dir = TempDir::new();
+    let db_url = fresh_database_url(&dir.0).await;
+    let mut env = market_env(&fake);
+    env.push(("DATABASE_URL", db_url.clone()));
+    let mut on = TestApp::start(Options { bot: true, env: env.clone(), ..Options::default() }).await;
+    let user = 23_090;
+    let t = on.sign_in(user, "InFlight").await;
+    let skin = win(&on, &t, user).await;
+    fake.offer(&skin.name, skin.cents * 10);
+    let wid = withdraw(&on, &t, skin.item).await;
+    let cid = wait_state(&on, wid, "bought").await.custom_id.unwrap();
+    let listed = say(&on, ADMIN_ID, "/withdrawals", &format!("custom id {cid}")).await;
+    assert!(listed["text"].as_str().unwrap().contains("Market: bought"), "{listed}");
+    assert!(listed.get("reply_markup").is_none_or(Value::is_null), "no take-over buttons while a purchase is live: {listed}");
+    on.running.take().unwrap().shutdown().await;
+
+    env.retain(|(k, _)| *k != "MARKET_PROVIDER");
+    env.push(("MARKET_PROVIDER", "none".into()));
+    let off = TestApp::start(Options { bot: true, env, ..Options::default() }).await;
+    let t = off.sign_in(user, "InFlight").await;
+    fake.send_offer(&cid, "6500000009");
+    wait_state(&off, wid, "offer_sent").await;
+    wait_message(&off, user, "https://steamcommunity.com/my/tradeoffers").await;
+    fake.deliver(&cid);
+    wait_state(&off, wid, "settling").await;
+
+    let next = win(&off, &t, user).await;
+    fake.offer(&next.name, next.cents * 10);
+    let manual = withdraw(&off, &t, next.item).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let r = row(&off, manual).await;
+    assert_eq!((r.state, r.custom_id), (None, None), "a manual withdrawal again");
+    assert_eq!(fake.calls("buy-for"), 1, "nothing new bought");
+    off.audit_clean().await;
+    off.stop().await;
+}
