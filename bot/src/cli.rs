@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use webapp_api::domain::admin::{self, Actor};
+use webapp_api::domain::market::Usd;
 use webapp_api::domain::pricing;
 use webapp_api::domain::store;
 use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
-use webapp_api::domain::market::Usd;
 use webapp_api::domain::{audit, delivery, settings, Domain, Tokens};
 
 use crate::config::{self, Config};
@@ -284,7 +284,9 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
         }
         Command::Withdrawals { command: Some(WithdrawalsCommand::Retry { id }) } => {
             delivery::requeue(domain, id).await.map_err(|e| match e {
-                webapp_api::domain::DomainError::NotFound => format!("withdrawal #{id} is not in the manual queue of automatic withdrawals"),
+                webapp_api::domain::DomainError::NotFound => {
+                    format!("withdrawal #{id} is not in the manual queue of automatic withdrawals")
+                }
                 e => e.to_string(),
             })?;
             println!("withdrawal #{id} queued for the market again");
@@ -301,9 +303,18 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             let (settling, value) = delivery::settling(&domain.db).await.map_err(|e| e.to_string())?;
             let shown = match balance.usd() {
                 Some(usd) => usd.to_string(),
-                None => format!("{}.{:02} {} (not USD: caps cannot be priced)", balance.hundredths / 100, balance.hundredths % 100, balance.currency),
+                None => format!(
+                    "{}.{:02} {} (not USD: caps cannot be priced)",
+                    balance.hundredths / 100,
+                    balance.hundredths % 100,
+                    balance.currency
+                ),
             };
-            println!("market {}{}: balance {shown}", market.provider(), if buying { "" } else { " (switched off: purchases in flight finish)" });
+            println!(
+                "market {}{}: balance {shown}",
+                market.provider(),
+                if buying { "" } else { " (switched off: purchases in flight finish)" }
+            );
             let budget = market_config.daily_budget.map(|b| b.to_string()).unwrap_or_else(|| "no limit".into());
             println!("spent today ({day} UTC): {spent} of {budget}");
             println!("settling: {settling} withdrawals, {value} tokens");

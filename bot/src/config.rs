@@ -307,7 +307,8 @@ fn a_duration(s: &str, unit_ms: u64) -> Result<Duration, String> {
     if !ok || t.ends_with('.') {
         return Err(format!("not a positive number with at most 3 decimals: {s:?}"));
     }
-    let thousandths = int.parse::<u64>().map_err(|e| e.to_string())? * 1000 + format!("{frac:0<3}").parse::<u64>().map_err(|e| e.to_string())?;
+    let thousandths =
+        int.parse::<u64>().map_err(|e| e.to_string())? * 1000 + format!("{frac:0<3}").parse::<u64>().map_err(|e| e.to_string())?;
     let ms = thousandths * unit_ms / 1000;
     if ms == 0 {
         return Err(format!("must be more than zero: {s:?}"));

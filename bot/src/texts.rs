@@ -632,7 +632,10 @@ pub mod admin {
                 &if ru {
                     format!("\nДоставлено, но ещё отменяемо в Steam: {} на {} фрагов", s.settling_withdrawals, s.settling_value)
                 } else {
-                    format!("\nDelivered, still reversible in Steam (settling): {} worth {} tokens", s.settling_withdrawals, s.settling_value)
+                    format!(
+                        "\nDelivered, still reversible in Steam (settling): {} worth {} tokens",
+                        s.settling_withdrawals, s.settling_value
+                    )
                 },
             );
         }

@@ -133,7 +133,11 @@ async fn wait_state(app: &TestApp, wid: i64, want: &str) -> Row {
 }
 
 async fn item_status(app: &TestApp, item: i64) -> (String, Option<String>) {
-    sqlx::query_as("SELECT status, status_reason_code FROM inventory_items WHERE id = $1").bind(item).fetch_one(&app.domain().db).await.unwrap()
+    sqlx::query_as("SELECT status, status_reason_code FROM inventory_items WHERE id = $1")
+        .bind(item)
+        .fetch_one(&app.domain().db)
+        .await
+        .unwrap()
 }
 
 /// The player's queued chat messages: (kind, payload).
@@ -147,8 +151,11 @@ async fn notices(app: &TestApp, user: i64) -> Vec<(String, Value)> {
 }
 
 async fn admin_notices(app: &TestApp) -> Vec<String> {
-    let rows: Vec<(String,)> =
-        sqlx::query_as("SELECT body FROM admin_notices WHERE admin_chat_id = $1 ORDER BY id").bind(ADMIN_ID).fetch_all(&app.domain().db).await.unwrap();
+    let rows: Vec<(String,)> = sqlx::query_as("SELECT body FROM admin_notices WHERE admin_chat_id = $1 ORDER BY id")
+        .bind(ADMIN_ID)
+        .fetch_all(&app.domain().db)
+        .await
+        .unwrap();
     rows.into_iter().map(|r| r.0).collect()
 }
 
@@ -386,8 +393,11 @@ async fn lost_answers_are_looked_up_before_any_retry_and_nothing_is_bought_twice
     let r = wait_state(&shop.app, wid, "bought").await;
     assert_eq!(r.attempt, 2);
     assert_eq!(shop.fake.total_purchases(), 3);
-    let (attempts,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1").bind(wid).fetch_one(&shop.app.domain().db).await.unwrap();
+    let (attempts,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1")
+        .bind(wid)
+        .fetch_one(&shop.app.domain().db)
+        .await
+        .unwrap();
     assert_eq!(attempts, 2, "each attempt has its own custom id");
     shop.app.audit_clean().await;
     shop.app.stop().await;
@@ -528,7 +538,8 @@ impl Drop for Proc {
 /// A demo player of a spawned process opens a case and asks for its skin: (token, item json, withdrawal id).
 async fn demo_withdrawal(http: &reqwest::Client, base: &str, fake: &FakeMarket, before_withdraw: impl FnOnce()) -> (String, Value, i64) {
     let d: Value = http.get(format!("{base}/api/v1/dev/init-data")).send().await.unwrap().json().await.unwrap();
-    let a: Value = http.post(format!("{base}/api/v1/auth")).json(&json!({ "initData": d["initData"] })).send().await.unwrap().json().await.unwrap();
+    let a: Value =
+        http.post(format!("{base}/api/v1/auth")).json(&json!({ "initData": d["initData"] })).send().await.unwrap().json().await.unwrap();
     let token = a["token"].as_str().unwrap().to_owned();
     let (s, b) = read(http.post(format!("{base}{}", open_path())).bearer_auth(&token).json(&json!({})).send().await.unwrap()).await;
     assert_eq!(s, StatusCode::OK, "{b}");

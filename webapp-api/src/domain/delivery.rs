@@ -292,8 +292,13 @@ impl Worker {
         if !self.start_attempt(c, attempt, &cid, cap).await? {
             return Ok(());
         }
-        let purchase =
-            Purchase { market_hash_name: c.market_hash_name.clone(), partner: url.partner, token: url.token, max_price: cap, custom_id: cid.clone() };
+        let purchase = Purchase {
+            market_hash_name: c.market_hash_name.clone(),
+            partner: url.partner,
+            token: url.token,
+            max_price: cap,
+            custom_id: cid.clone(),
+        };
         let outcome = self.market.buy(&purchase).await;
         self.domain.delivery.count(Call::Buy, matches!(outcome, BuyOutcome::Bought { .. }));
         match outcome {
@@ -348,7 +353,11 @@ impl Worker {
     async fn release(&self, id: i64) -> DomainResult<()> {
         let me = self.holder.clone();
         self.domain
-            .execute(query("UPDATE withdrawals SET lease_holder = NULL, lease_until = NULL WHERE id = $1 AND lease_holder = $2").bind(id).bind(me))
+            .execute(
+                query("UPDATE withdrawals SET lease_holder = NULL, lease_until = NULL WHERE id = $1 AND lease_holder = $2")
+                    .bind(id)
+                    .bind(me),
+            )
             .await?;
         Ok(())
     }
@@ -573,22 +582,25 @@ impl Worker {
 
     /// What the market charged, against the withdrawal and the attempt's day (the reservation was the cap).
     async fn write_paid(&self, f: &Followed, paid: Usd) -> DomainResult<()> {
-        let (id, cid, now, admins, cap) = (f.id, f.custom_id.as_str().to_owned(), self.domain.now(), self.settings.admins.clone(), f.max_price_cents);
+        let (id, cid, now, admins, cap) =
+            (f.id, f.custom_id.as_str().to_owned(), self.domain.now(), self.settings.admins.clone(), f.max_price_cents);
         self.domain
             .write(move |tx| {
                 Box::pin(async move {
-                    let moved = query("UPDATE withdrawals SET price_paid_cents = $1 WHERE id = $2 AND custom_id = $3 AND price_paid_cents IS NULL")
-                        .bind(paid.cents())
-                        .bind(id)
-                        .bind(&cid)
-                        .execute(tx)
-                        .await?;
+                    let moved =
+                        query("UPDATE withdrawals SET price_paid_cents = $1 WHERE id = $2 AND custom_id = $3 AND price_paid_cents IS NULL")
+                            .bind(paid.cents())
+                            .bind(id)
+                            .bind(&cid)
+                            .execute(tx)
+                            .await?;
                     if moved != 1 {
                         return Ok(());
                     }
                     set_attempt_spend(tx, &cid, paid.cents()).await?;
                     if cap.is_some_and(|c| paid.cents() > c) {
-                        let body = format!("⚠️ Withdrawal #{id}: the market charged {paid}, over the cap {}.", Usd::from_cents(cap.unwrap_or(0)));
+                        let body =
+                            format!("⚠️ Withdrawal #{id}: the market charged {paid}, over the cap {}.", Usd::from_cents(cap.unwrap_or(0)));
                         tell_admins(tx, &admins, &body, now).await?;
                     }
                     Ok(())
@@ -678,7 +690,8 @@ impl Worker {
                     .execute(tx)
                     .await?;
                     if moved == 1 {
-                        let body = format!("↩️ Withdrawal #{id}: the player reversed the delivered trade in Steam. Nothing goes back to them.");
+                        let body =
+                            format!("↩️ Withdrawal #{id}: the player reversed the delivered trade in Steam. Nothing goes back to them.");
                         tell_admins(tx, &admins, &body, now).await?;
                     }
                     Ok(())
@@ -721,7 +734,9 @@ impl Worker {
                     .fetch_all(tx)
                     .await?;
                     for (id, state) in stuck {
-                        let body = format!("⏳ Withdrawal #{id} is stuck in {state}: no progress on the market for a while. Check it with /withdrawals.");
+                        let body = format!(
+                            "⏳ Withdrawal #{id} is stuck in {state}: no progress on the market for a while. Check it with /withdrawals."
+                        );
                         tell_admins(tx, &admins, &body, now).await?;
                     }
                     Ok(())

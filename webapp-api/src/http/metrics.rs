@@ -259,7 +259,11 @@ impl Metrics {
             }
             r.register("fragbox_market_calls", "Calls this process made to the P2P market, by call", calls);
             r.register("fragbox_market_failures", "Market calls that bought nothing or had no usable answer, by call", failures);
-            r.register("fragbox_market_spend_usd", "US dollars the market charged for withdrawals", ConstCounter::new(m.paid_cents as f64 / 100.0));
+            r.register(
+                "fragbox_market_spend_usd",
+                "US dollars the market charged for withdrawals",
+                ConstCounter::new(m.paid_cents as f64 / 100.0),
+            );
             r.register(
                 "fragbox_market_spent_today_usd",
                 "US dollars counted against today's market budget (UTC day)",
