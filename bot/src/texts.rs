@@ -101,6 +101,13 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 format!("📨 The Steam trade offer for {item} is out. Accept it in Steam: {TRADE_OFFERS_URL}")
             }
         }
+        Notice::WithdrawalDelivered { item } => {
+            if ru {
+                format!("✅ {item} доставлен на ваш аккаунт Steam.")
+            } else {
+                format!("✅ {item} is in your Steam inventory.")
+            }
+        }
         Notice::WithdrawalCancelled { item } => {
             if ru {
                 format!("↩️ Вывод {item} отменён: платёж, на который скин был выигран, возвращён, и скин забран обратно.")

@@ -193,7 +193,7 @@ async fn a_withdrawal_is_bought_under_the_cap_offered_delivered_and_settled() {
     assert_eq!(delivered.paid, Some(skin.cents), "the price paid is recorded");
     assert!(delivered.paid <= delivered.cap);
     assert_eq!(item_status(&shop.app, skin.item).await.0, "sent");
-    assert!(notices(&shop.app, user).await.iter().any(|(k, _)| k == "withdrawal_sent"));
+    assert!(notices(&shop.app, user).await.iter().any(|(k, _)| k == "withdrawal_delivered"));
     // The operators see it settling, with its price and custom id.
     let list = withdrawals::pending(shop.app.domain()).await.unwrap();
     let m = list.iter().find(|w| w.id == wid).and_then(|w| w.market.clone()).expect("listed while settling");

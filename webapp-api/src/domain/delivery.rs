@@ -523,7 +523,7 @@ impl Worker {
             "SELECT id, market_state, custom_id, settle_until, price_paid_cents, max_price_cents FROM withdrawals
              WHERE market_state IN {POLLED} OR (market_state = 'settling' AND ($1 = 1 OR settle_until <= $2)) ORDER BY id"
         ))
-        .bind(i64::from(n % SETTLING_EVERY == 0))
+        .bind(i64::from(n.is_multiple_of(SETTLING_EVERY)))
         .bind(now)
         .fetch_all(&self.domain.db)
         .await?;
@@ -668,7 +668,7 @@ impl Worker {
                         return Err(DomainError::Internal(format!("withdrawal {id}: its item was not pending")));
                     }
                     let (user_id, item) = owner_and_item(tx, id).await?;
-                    notifications::enqueue(tx, user_id, &Notice::WithdrawalSent { item }, now).await?;
+                    notifications::enqueue(tx, user_id, &Notice::WithdrawalDelivered { item }, now).await?;
                     Ok(())
                 })
             })

@@ -30,6 +30,10 @@ pub enum Notice {
         #[serde(default)]
         trade_id: Option<String>,
     },
+    /// The player accepted the market seller's trade offer: the skin is in their Steam inventory.
+    WithdrawalDelivered {
+        item: String,
+    },
     /// A refund of the purchase the skin was won with cancelled its withdrawal.
     WithdrawalCancelled {
         item: String,
@@ -67,6 +71,7 @@ impl Notice {
             Notice::WithdrawalFailed { .. } => "withdrawal_failed",
             Notice::WithdrawalCancelled { .. } => "withdrawal_cancelled",
             Notice::WithdrawalOfferSent { .. } => "withdrawal_offer_sent",
+            Notice::WithdrawalDelivered { .. } => "withdrawal_delivered",
             Notice::PurchaseCredited { .. } => "purchase_credited",
             Notice::PurchaseRefunded { .. } => "purchase_refunded",
             Notice::SupportReply { .. } => "support_reply",
