@@ -395,6 +395,7 @@ async fn open_loop(bases: &[String], users: &[User], case: &str, rate: f64, dura
         let (http, next, bases, users, case) = (http.clone(), next.clone(), bases.to_vec(), users.to_vec(), case.to_owned());
         tasks.push(tokio::spawn(async move {
             let mut s = Sample::default();
+            let mut slow = Vec::new();
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= total {
@@ -402,25 +403,73 @@ async fn open_loop(bases: &[String], users: &[User], case: &str, rate: f64, dura
                 }
                 let due = start + Duration::from_secs_f64(i as f64 / rate);
                 tokio::time::sleep_until(due).await;
+                let sent = tokio::time::Instant::now();
                 let user = &users[i as usize % users.len()];
                 let url = format!("{}/api/v1/cases/{case}/open", bases[i as usize % bases.len()]);
                 let body = json!({ "requestId": format!("ol-{i}") });
                 match json_call(http.post(url).bearer_auth(&user.token).json(&body)).await {
-                    Ok(_) => s.ok(due.elapsed()),
+                    Ok(_) => {
+                        s.ok(due.elapsed());
+                        if due.elapsed() >= SLOW {
+                            slow.push(Slow { due: due - start, late: sent - due, answer: sent.elapsed() });
+                        }
+                    }
                     Err(e) => s.err(e),
                 }
             }
-            s
+            (s, slow)
         }));
     }
     let mut all = Sample::default();
+    let mut slow = Vec::new();
     for t in tasks {
         match t.await {
-            Ok(s) => all.merge(s),
+            Ok((s, sl)) => {
+                all.merge(s);
+                slow.extend(sl);
+            }
             Err(e) => all.err(e.to_string()),
         }
     }
+    report_slow(&slow);
     (all, start.elapsed())
+}
+
+/// An open of the open loop that took [`SLOW`] or more from its scheduled start.
+struct Slow {
+    /// When it was due, from the loop's start.
+    due: Duration,
+    /// How long it waited for a free connection before it was sent.
+    late: Duration,
+    /// How long the server (and the network) took to answer it once sent.
+    answer: Duration,
+}
+
+const SLOW: Duration = Duration::from_millis(50);
+
+/// Where the open loop's slow requests sit in time, so a stall can be told from queueing: one
+/// window of them (a stall) or spread over the run (queueing), and whether the server or the
+/// wait for a connection made them slow.
+fn report_slow(slow: &[Slow]) {
+    if slow.is_empty() {
+        return;
+    }
+    let first = slow.iter().map(|s| s.due).min().unwrap_or_default();
+    let last = slow.iter().map(|s| s.due).max().unwrap_or_default();
+    let late = slow.iter().map(|s| s.late).max().unwrap_or_default();
+    let answer = slow.iter().map(|s| s.answer).max().unwrap_or_default();
+    let mut seconds: Vec<u64> = slow.iter().map(|s| s.due.as_secs()).collect();
+    seconds.sort_unstable();
+    seconds.dedup();
+    println!(
+        "  {} opens took >= {} ms, due between {:.3} s and {:.3} s (in seconds {seconds:?}); longest wait for a connection {:.1} ms, longest answer once sent {:.1} ms",
+        slow.len(),
+        SLOW.as_millis(),
+        first.as_secs_f64(),
+        last.as_secs_f64(),
+        late.as_secs_f64() * 1000.0,
+        answer.as_secs_f64() * 1000.0,
+    );
 }
 
 // The statements of one open, as `domain::cases::open` runs them (the same texts on both engines).

@@ -229,6 +229,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
         tasks.push(tokio::spawn(pricing::run_daily(domain.clone(), Box::new(feed), settings, stopped(stop_rx.clone()))));
     }
     tasks.push(tokio::spawn(webapp_api::domain::feed::run(domain.clone(), stopped(stop_rx.clone()))));
+    tasks.push(tokio::spawn(webapp_api::domain::feed::run_pruning(domain.clone(), stopped(stop_rx.clone()))));
     if let Some((market, settings, checked)) = delivery {
         tasks.push(tokio::spawn(webapp_api::domain::delivery::run(domain.clone(), market, settings, checked, stopped(stop_rx.clone()))));
     }

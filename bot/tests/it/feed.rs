@@ -1,10 +1,12 @@
 //! The live drop feed over real HTTP: `GET /api/v1/feed` (Server-Sent Events), read the way the
 //! mini app reads it (`fetch` with a Bearer token, the body as it streams).
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use webapp_api::domain::feed;
+use webapp_api::domain::clock::ManualClock;
+use webapp_api::domain::{feed, store};
 
 use crate::common::*;
 
@@ -16,7 +18,15 @@ struct Feed {
 
 impl Feed {
     async fn connect(app: &TestApp, token: &str, last_event_id: Option<i64>) -> Feed {
+        Feed::connect_in(app, token, last_event_id, None).await
+    }
+
+    /// As the mini app connects: with its chosen language in `Accept-Language`.
+    async fn connect_in(app: &TestApp, token: &str, last_event_id: Option<i64>, lang: Option<&str>) -> Feed {
         let mut req = app.http.get(format!("{}/api/v1/feed", app.base)).bearer_auth(token);
+        if let Some(lang) = lang {
+            req = req.header("Accept-Language", lang);
+        }
         if let Some(id) = last_event_id {
             req = req.header("Last-Event-ID", id.to_string());
         }
@@ -255,5 +265,121 @@ async fn the_openapi_document_describes_the_feed_as_an_event_stream() {
     let ok = &doc["paths"]["/feed"]["get"]["responses"]["200"]["content"];
     assert!(ok.get("text/event-stream").is_some(), "{ok}");
     assert!(doc["paths"]["/settings/feed"]["put"].is_object());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn each_viewer_reads_the_names_in_their_own_language_whoever_opened() {
+    let app = TestApp::demo().await;
+    let alice = app.sign_in(7071, "Alice").await;
+    let boris = app.sign_in(7072, "Boris").await;
+    let carol = app.sign_in(7073, "Carol").await;
+    app.grant(7071, cheap_case_price() / 100 * 4).await;
+    let mut russian = Feed::connect_in(&app, &boris, None, Some("ru")).await;
+    let mut english = Feed::connect_in(&app, &carol, None, Some("en")).await;
+
+    // An English opener: the open's answer is in English.
+    let res = app
+        .http
+        .post(format!("{}{}", app.base, open_path()))
+        .bearer_auth(&alice)
+        .header("Accept-Language", "en")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    let (s, opened) = read(res).await;
+    assert_eq!(s, StatusCode::OK, "{opened}");
+
+    let (id, ru) = russian.next(Duration::from_secs(1)).await.expect("the drop, for the Russian viewer");
+    let (same, en) = english.next(Duration::from_secs(1)).await.expect("the drop, for the English viewer");
+    assert_eq!(id, same);
+    let catalog = &app.domain().catalog;
+    let case = catalog.case(cheap_case()).unwrap();
+    let skin = catalog.item(opened["item"]["weaponId"].as_str().unwrap()).unwrap();
+    let star = if skin.is_special() { "★ " } else { "" };
+    let name =
+        |weapon: &str, finish: &str| if finish.is_empty() { format!("{star}{weapon}") } else { format!("{star}{weapon} | {finish}") };
+    assert_ne!(case.name_ru, case.name);
+    assert_eq!(ru["case"]["name"], json!(case.name_ru));
+    assert_eq!(ru["item"]["name"], json!(name(&skin.weapon_ru, &skin.finish_ru)));
+    assert_eq!(en["case"]["name"], json!(case.name));
+    assert_eq!(en["item"]["name"], json!(name(&skin.weapon, &skin.finish)));
+    // The rest is the same drop for both, the Steam name in Steam's English.
+    for key in ["marketHashName", "rarity", "image"] {
+        assert_eq!(ru["item"][key], en["item"][key], "{key}");
+    }
+    assert_eq!(ru["item"]["marketHashName"], opened["item"]["marketHashName"]);
+    assert_eq!((ru["firstName"].clone(), ru["openedAt"].clone()), (en["firstName"].clone(), en["openedAt"].clone()));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn pruning_deletes_old_drops_beyond_the_newest_and_the_last_20_still_replay_on_connect() {
+    let clock = Arc::new(ManualClock::at(1_800_000_000));
+    let mut app = TestApp::start(Options { clock: Some(clock.clone()), ..Options::default() }).await;
+    let alice = app.sign_in(7081, "Alice").await;
+    app.grant(7081, cheap_case_price() / 100 * 30).await;
+    for _ in 0..25 {
+        open_case(&app, &alice, None).await;
+    }
+    let ids = |app: &TestApp| {
+        let db = app.domain().db.clone();
+        async move {
+            let rows: Vec<(i64,)> = sqlx::query_as("SELECT id FROM feed_events ORDER BY id").fetch_all(&db).await.unwrap();
+            rows.into_iter().map(|r| r.0).collect::<Vec<i64>>()
+        }
+    };
+    let before = ids(&app).await;
+    assert_eq!(before.len(), 25);
+    let retention = feed::Retention { keep: 22, for_secs: 86_400 };
+
+    // Younger than a day: every row stays, however many.
+    assert_eq!(feed::prune(app.domain(), retention).await.unwrap(), Some(0));
+    assert_eq!(ids(&app).await, before);
+
+    // A day and a second later, all but the newest 22 go.
+    clock.advance(86_401);
+    assert_eq!(feed::prune(app.domain(), retention).await.unwrap(), Some(3));
+    assert_eq!(ids(&app).await, before[3..].to_vec());
+
+    // A process that starts on the pruned table still replays the last 20 on connect.
+    let db_url = app.db_url();
+    app.running.take().unwrap().shutdown().await;
+    let restarted = TestApp::start(Options { env: vec![("DATABASE_URL", db_url)], ..Options::default() }).await;
+    let bob = restarted.sign_in(7082, "Bob").await;
+    let mut fresh = Feed::connect(&restarted, &bob, None).await;
+    let replayed: Vec<i64> = fresh.drain(Duration::from_millis(300)).await.into_iter().map(|e| e.0).collect();
+    assert_eq!(replayed, before[5..].to_vec());
+    // A reconnect from a pruned id gets what the table still holds after it.
+    let mut resumed = Feed::connect(&restarted, &bob, Some(before[1])).await;
+    let since: Vec<i64> = resumed.drain(Duration::from_millis(300)).await.into_iter().map(|e| e.0).collect();
+    assert_eq!(since, before[3..].to_vec());
+    restarted.stop().await;
+    drop(app);
+}
+
+#[tokio::test]
+async fn only_one_replica_prunes_at_a_time() {
+    if !on_postgres() {
+        return;
+    }
+    let clock = Arc::new(ManualClock::at(1_800_000_000));
+    let app = TestApp::start(Options { clock: Some(clock.clone()), ..Options::default() }).await;
+    let alice = app.sign_in(7091, "Alice").await;
+    app.grant(7091, cheap_case_price() / 100 * 4).await;
+    for _ in 0..3 {
+        open_case(&app, &alice, None).await;
+    }
+    clock.advance(86_401);
+    let retention = feed::Retention { keep: 1, for_secs: 86_400 };
+    // Another replica holds the job.
+    let other = store::try_lease(&app.domain().db, "feed-prune").await.unwrap().expect("free");
+    assert_eq!(feed::prune(app.domain(), retention).await.unwrap(), None);
+    let (n,): (i64,) = sqlx::query_as("SELECT count(*) FROM feed_events").fetch_one(&app.domain().db).await.unwrap();
+    assert_eq!(n, 3);
+
+    other.release().await;
+    assert_eq!(feed::prune(app.domain(), retention).await.unwrap(), Some(2));
     app.stop().await;
 }

@@ -139,3 +139,46 @@ async fn a_batch_that_cannot_start_answers_busy_and_a_retry_charges_once() {
     app.audit_clean().await;
     app.stop().await;
 }
+
+/// Under writes that never pause, the WAL still starts over: it stays a fraction of what was
+/// written instead of growing with it (passive checkpoints alone let it reach 900 MB in ten
+/// seconds of opens, and the first write after a lull then stalled for a second truncating it).
+#[tokio::test]
+async fn the_wal_stays_bounded_under_writes_that_never_pause() {
+    if on_postgres() {
+        eprintln!("skipped on PostgreSQL: SQLite's WAL");
+        return;
+    }
+    let app = TestApp::with_bot().await;
+    sqlx::query("CREATE TABLE wal_probe(b BLOB NOT NULL)").execute(&app.domain().db).await.unwrap();
+    const BLOB: usize = 64 * 1024;
+    const WRITES: usize = 2400; // 150 MiB of rows, more than twice the bound asserted below
+    let mut tasks = Vec::new();
+    for t in 0..8 {
+        let domain = app.domain().clone();
+        tasks.push(tokio::spawn(async move {
+            for _ in (t..WRITES).step_by(8) {
+                domain
+                    .write(|tx| {
+                        Box::pin(async move {
+                            store::query("INSERT INTO wal_probe(b) VALUES (randomblob(65536))").execute(tx).await?;
+                            Ok(())
+                        })
+                    })
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let url = app.db_url();
+    let db = url.trim_start_matches("sqlite://");
+    let wal = std::fs::metadata(format!("{db}-wal")).map(|m| m.len()).unwrap_or(0);
+    let written = (WRITES * BLOB) as u64;
+    assert!(wal < 64 << 20, "the WAL reached {} MiB for {} MiB written", wal >> 20, written >> 20);
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM wal_probe").fetch_one(&app.domain().db).await.unwrap();
+    assert_eq!(rows as usize, WRITES);
+    app.stop().await;
+}

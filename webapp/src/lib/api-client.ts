@@ -99,13 +99,27 @@ export function buildUrl(path: string, query?: Query): string {
   return url;
 }
 
-async function send(path: string, opts: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
-  const token = opts.auth === false ? null : hooks.getToken();
+/**
+ * The Bearer token and the player's chosen language, as every call sends them (a streamed
+ * request that does not go through `request` sends them too).
+ */
+export function authHeaders(auth = true): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const token = auth ? hooks.getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
-  // Error texts come back in the player's chosen language.
+  // Error texts (and the feed's names) come back in the player's chosen language.
   const language = readString(storageKeys.language);
   if (language === 'ru' || language === 'en') headers['Accept-Language'] = language;
+  return headers;
+}
+
+/** Signs in again (after a 401 outside `request`); rejects when that fails. */
+export async function reauthorize(): Promise<void> {
+  await hooks.reSignIn?.();
+}
+
+async function send(path: string, opts: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers, ...authHeaders(opts.auth !== false) };
   let body: string | undefined;
   if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';

@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{broadcast, watch};
 
+use crate::domain::lang::Lang;
+
 /// Events the hub remembers for reconnects; an older `Last-Event-ID` is served from the table.
 pub const RING: usize = 256;
 /// Events a client may fall behind the newest before it is dropped (it reconnects with
@@ -13,12 +15,25 @@ pub const RING: usize = 256;
 /// queued per client beyond its place in this shared ring.
 pub const LIVE_BUFFER: usize = 128;
 
-/// One event, serialised once for every client.
+/// One event, serialised once per language for every client: the skin's and the case's names
+/// follow the viewer's language, whoever opened.
 #[derive(Debug)]
 pub struct Event {
     pub id: i64,
-    /// The `data:` line's JSON.
-    pub data: String,
+    /// The `data:` line's JSON with Russian names.
+    pub ru: String,
+    /// The `data:` line's JSON with English names.
+    pub en: String,
+}
+
+impl Event {
+    /// The `data:` line's JSON for a viewer reading `lang`.
+    pub fn data(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Ru => &self.ru,
+            Lang::En => &self.en,
+        }
+    }
 }
 
 /// A process's hub.

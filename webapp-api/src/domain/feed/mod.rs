@@ -12,10 +12,14 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
 mod hub;
+mod prune;
 
 pub use hub::{Event, Hub, LIVE_BUFFER, RING};
+pub use prune::{prune, run_pruning, Retention, PRUNE_EVERY, RETENTION};
 
 use crate::domain::clock::rfc3339;
+use crate::domain::goods::CatalogItem;
+use crate::domain::lang::Lang;
 use crate::domain::store::{notify, query, Exec};
 use crate::domain::{Domain, DomainError, DomainResult};
 
@@ -253,25 +257,46 @@ struct EventData<'a> {
 }
 
 /// The event of a row; `None` when the catalog no longer has its case or item (an operator
-/// removed them): nothing to show.
+/// removed them): nothing to show. Serialised once per language: the skin's and the case's names
+/// come from the catalog in the viewer's language, never from the opener's answer.
 fn event(domain: &Domain, (id, case_id, item_id, at, first_name, hash_name, exterior, stat_trak): Row) -> Option<Event> {
     let case = domain.catalog.case(&case_id)?;
     let item = domain.catalog.item(&item_id)?;
-    let data = EventData {
-        id,
-        item: EventItem {
-            name: item.market_hash_name(),
-            market_hash_name: hash_name.unwrap_or_else(|| item.market_hash_name()),
-            rarity: &item.rarity,
-            image: &item.image,
-            exterior,
-            stat_trak: item.stat_trak.then_some(stat_trak != 0),
-        },
-        case: EventCase { id: &case.id, name: &case.name },
-        first_name,
-        opened_at: rfc3339(at),
+    let market_hash_name = hash_name.unwrap_or_else(|| item.market_hash_name());
+    let opened_at = rfc3339(at);
+    let data = |lang: Lang| {
+        serde_json::to_string(&EventData {
+            id,
+            item: EventItem {
+                name: skin_name(item, lang),
+                market_hash_name: market_hash_name.clone(),
+                rarity: &item.rarity,
+                image: &item.image,
+                exterior: exterior.clone(),
+                stat_trak: item.stat_trak.then_some(stat_trak != 0),
+            },
+            case: EventCase { id: &case.id, name: if lang == Lang::Ru && !case.name_ru.is_empty() { &case.name_ru } else { &case.name } },
+            first_name: first_name.clone(),
+            opened_at: opened_at.clone(),
+        })
+        .ok()
     };
-    serde_json::to_string(&data).ok().map(|data| Event { id, data })
+    Some(Event { id, ru: data(Lang::Ru)?, en: data(Lang::En)? })
+}
+
+/// The skin's name in `lang` without StatTrak™ or exterior (the feed shows those apart):
+/// `AK-47 | Аквамариновая месть`, `★ Bayonet`.
+fn skin_name(item: &CatalogItem, lang: Lang) -> String {
+    let (weapon, finish) = match lang {
+        Lang::Ru if !item.weapon_ru.is_empty() => (&item.weapon_ru, &item.finish_ru),
+        _ => (&item.weapon, &item.finish),
+    };
+    let star = if item.is_special() { "★ " } else { "" };
+    if finish.is_empty() {
+        format!("{star}{weapon}")
+    } else {
+        format!("{star}{weapon} | {finish}")
+    }
 }
 
 /// One client's view of the feed: the backlog it is owed, then live events.

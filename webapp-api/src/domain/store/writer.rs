@@ -38,6 +38,14 @@ pub const MAX_BATCH: usize = 64;
 /// under load), which would stall every request of the batch that happened to trigger it.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 
+/// The WAL length (in frames, one page each: 16 MiB at 4 KiB pages) past which the checkpoint
+/// thread finishes a checkpoint between two of the writer's transactions. Passive checkpoints
+/// alone never let the WAL start over under steady writes: the writer appends while they copy,
+/// so the log is never wholly copied when a transaction begins, and it grew to 900 MB in ten
+/// seconds of opens; the first write after a lull then truncated it to `journal_size_limit`,
+/// which stalled every request for about a second.
+pub const RESTART_FRAMES: i64 = 4096;
+
 /// A write: given a connection inside the write transaction, the future of its work.
 pub trait WriteFn<T>: for<'a> FnOnce(&'a mut dyn Exec) -> BoxFuture<'a, DomainResult<T>> + Send + 'static {}
 impl<T, F> WriteFn<T> for F where F: for<'a> FnOnce(&'a mut dyn Exec) -> BoxFuture<'a, DomainResult<T>> + Send + 'static {}
@@ -193,7 +201,7 @@ impl Writer {
                 return None;
             }
         };
-        let checkpoints = start_checkpoints(&url, busy);
+        let checkpoints = start_checkpoints(&url, busy, turn.clone());
         if checkpoints.is_some() {
             if let Err(e) = conn.execute_batch("PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864;") {
                 tracing::warn!(error = %e, "SQLite writer keeps automatic checkpoints");
@@ -284,9 +292,13 @@ pub fn connect_file(path: &std::path::Path, busy: Duration) -> rusqlite::Result<
 
 /// The checkpoint thread: its own connection runs a passive checkpoint every `CHECKPOINT_EVERY`
 /// (it never blocks the writer or readers; frames a reader still needs wait for the next one),
-/// so the writer's connection can turn automatic checkpoints off. Ends when the returned sender
-/// is dropped. `None` (and the writer keeps SQLite's automatic checkpoints) if it cannot start.
-fn start_checkpoints(url: &str, busy: Duration) -> Option<mpsc::Sender<()>> {
+/// so the writer's connection can turn automatic checkpoints off. When the log has grown past
+/// `RESTART_FRAMES`, the thread takes the process's write turn and checkpoints once more: with
+/// no writer appending, that copies the little written since the passive one, and the next
+/// transaction starts the log over from its beginning, so the file stays bounded. The turn is
+/// held only for that remainder. Ends when the returned sender is dropped. `None` (and the
+/// writer keeps SQLite's automatic checkpoints) if it cannot start.
+fn start_checkpoints(url: &str, busy: Duration, turn: Arc<tokio::sync::Mutex<()>>) -> Option<mpsc::Sender<()>> {
     let conn = match connect(url, busy) {
         Ok(Some(conn)) => conn,
         Ok(None) => return None,
@@ -298,8 +310,15 @@ fn start_checkpoints(url: &str, busy: Duration) -> Option<mpsc::Sender<()>> {
     let (stop, stopped) = mpsc::channel::<()>();
     let spawned = std::thread::Builder::new().name("sqlite-checkpoint".into()).spawn(move || {
         while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY) {
-            if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-                tracing::warn!(error = %e, "SQLite checkpoint failed; retrying");
+            match checkpoint(&conn) {
+                Ok(frames) if frames >= RESTART_FRAMES => {
+                    let _turn = turn.blocking_lock();
+                    if let Err(e) = checkpoint(&conn) {
+                        tracing::warn!(error = %e, "SQLite checkpoint failed; retrying");
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "SQLite checkpoint failed; retrying"),
             }
         }
     });
@@ -310,6 +329,11 @@ fn start_checkpoints(url: &str, busy: Duration) -> Option<mpsc::Sender<()>> {
             None
         }
     }
+}
+
+/// One passive checkpoint; the length of the log it found, in frames.
+fn checkpoint(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| row.get::<_, i64>(1))
 }
 
 /// One transaction for the batch, a savepoint per request, one commit, then every answer. True

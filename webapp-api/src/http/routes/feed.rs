@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::feed;
+use crate::domain::lang::Lang;
 use crate::http::dto::ErrorBody;
-use crate::http::error::ApiError;
+use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AuthUser};
 use crate::http::state::AppState;
 
@@ -43,7 +44,8 @@ pub fn stream_routes() -> Router<AppState> {
 /// The live drop feed: `text/event-stream`. On connect the last 20 drops (or, with
 /// `Last-Event-ID`, every drop after that id), then each new drop as it happens: one event per
 /// drop, `id:` its id, `data:` `{id, item: {name, marketHashName, rarity, image, exterior?,
-/// statTrak?}, case: {id, name}, firstName?, openedAt}`. A comment line every 15 s. A client
+/// statTrak?}, case: {id, name}, firstName?, openedAt}`, the names in the language the request's
+/// `Accept-Language` asks for (Russian when absent). A comment line every 15 s. A client
 /// more than 128 drops behind is disconnected and resumes with `Last-Event-ID`.
 #[utoipa::path(get, path = "/feed", tag = "feed", security(("bearer" = [])),
     params(("Last-Event-ID" = Option<i64>, Header, description = "The id of the last event received: resume after it")),
@@ -52,7 +54,8 @@ pub fn stream_routes() -> Router<AppState> {
 pub async fn stream(State(app): State<AppState>, AuthUser(_): AuthUser, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
     let after = headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<i64>().ok());
     let subscription = feed::subscribe(&app.domain, after).await?;
-    let sse = Sse::new(events(subscription)).keep_alive(KeepAlive::new().interval(HEARTBEAT));
+    // Names in the viewer's language (the mini app sends its chosen one), whoever opened.
+    let sse = Sse::new(events(subscription, request_lang())).keep_alive(KeepAlive::new().interval(HEARTBEAT));
     // Proxies that buffer responses (nginx) would hold the events back.
     Ok((
         [
@@ -63,10 +66,10 @@ pub async fn stream(State(app): State<AppState>, AuthUser(_): AuthUser, headers:
     ))
 }
 
-fn events(subscription: feed::Subscription) -> impl Stream<Item = Result<Event, Infallible>> + Send + 'static {
-    futures_util::stream::unfold(subscription, |mut sub| async move {
+fn events(subscription: feed::Subscription, lang: Lang) -> impl Stream<Item = Result<Event, Infallible>> + Send + 'static {
+    futures_util::stream::unfold(subscription, move |mut sub| async move {
         match sub.next().await {
-            Ok(e) => Some((Ok(Event::default().id(e.id.to_string()).data(&e.data)), sub)),
+            Ok(e) => Some((Ok(Event::default().id(e.id.to_string()).data(e.data(lang))), sub)),
             Err(feed::Ended::TooSlow) => {
                 tracing::info!("feed: a client fell behind and is disconnected");
                 None

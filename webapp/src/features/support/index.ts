@@ -4,3 +4,4 @@ export { chatRows, clampInputHeight, type ChatMessage, type DayLabel } from './c
 export { CreateTicket } from './components/create-ticket';
 export { Faq } from './components/faq';
 export { useSupport } from './store';
+export { ensureSupportTexts } from './texts';

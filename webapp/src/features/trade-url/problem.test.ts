@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import { dictionaries, translate } from '../../i18n';
 import { tradeUrlProblem, tradeUrlProblemKey, type TradeUrlProblem } from './problem';
+import { ensureTradeUrlTexts } from './texts';
 import { isValidTradeUrl } from './validate';
+
+ensureTradeUrlTexts();
 
 const ok = 'https://steamcommunity.com/tradeoffer/new/?partner=123456789&token=AbC_d-9';
 

@@ -13,11 +13,16 @@ import {
   type InventoryItem,
 } from '../../features/inventory';
 import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic } from '../../lib/telegram';
 import type { CaseResultState } from '../case';
 import styles from './case-result.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();

@@ -24,7 +24,7 @@ import { useSettings } from '../../features/settings';
 import { fetchFair } from '../../features/fair';
 import { useInventory, type InventoryItem } from '../../features/inventory';
 import { useSession } from '../../features/session';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
 import { formatTokens, formatTokensInt } from '../../lib/format';
@@ -33,6 +33,11 @@ import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
 import { GoingHome } from '../not-found';
 import styles from './case.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();

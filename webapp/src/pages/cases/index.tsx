@@ -11,11 +11,17 @@ import {
   useCases,
   type Case,
 } from '../../features/cases';
+import { DropRibbonSlot } from '../../features/feed';
 import { CaseContents, caseTitle, ensureGoodsTexts } from '../../features/goods';
 import { useSettings } from '../../features/settings';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
 import styles from './cases.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
@@ -44,6 +50,7 @@ export function CasesPage() {
     <main className={styles.page} data-testid="page-cases">
       <h1 className={styles.title}>{t('store.title')}</h1>
       <p className={styles.subtitle}>{t('store.subtitle')}</p>
+      <DropRibbonSlot />
       {error && cases.length === 0 ? (
         <div className={styles.empty}>
           <p>{t('store.loadError')}</p>

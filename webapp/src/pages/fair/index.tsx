@@ -17,12 +17,17 @@ import {
   type InstanceCheck,
   type Verification,
 } from '../../features/fair';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { formatDateTime } from '../../lib/format';
 import { useSettings } from '../../features/settings';
 import { haptic } from '../../lib/telegram';
 import styles from './fair.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 const PAGE_SIZE = 20;
 

@@ -2,10 +2,15 @@ import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { useNavigate } from '../../lib/router';
 
 import { Button, IconToken, PageHeader } from '../../components/ui';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { formatTokensInt } from '../../lib/format';
 import { haptic } from '../../lib/telegram';
 import styles from './farm.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 /** Spec section 9: each tap spawns four coloured dots that vanish after 1 s. */
 export const DOT_LIFETIME_MS = 1000;

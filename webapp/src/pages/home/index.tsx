@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '../../lib/router';
 
 import { Button, IconChevron, IconToken, toast } from '../../components/ui';
+import { DropRibbonSlot } from '../../features/feed';
 import { useGates } from '../../features/gates';
 import { preloadStartData } from '../../features/preload';
 import {
@@ -18,7 +19,6 @@ import { useSession } from '../../features/session';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
-import { DropRibbonSlot } from './drop-ribbon-slot';
 import { FeaturedCases } from './featured-cases';
 import styles from './home.module.css';
 

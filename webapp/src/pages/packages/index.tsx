@@ -3,9 +3,14 @@ import { useEffect } from 'react';
 import { Button, IconToken, PageHeader, SkeletonCards } from '../../components/ui';
 import { usePayments, usePurchase } from '../../features/payments';
 import { IconStar } from '../../features/rewards';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { formatTokensInt } from '../../lib/format';
 import styles from './packages.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 /** `/packages`: token packs for Telegram Stars, with the whole purchase flow of spec section 4. */
 export function PackagesPage() {

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from '../../lib/router';
 
 import { IconCart, IconChat, IconChevron, IconLink, IconShield, IconUsers, PageHeader, Segmented, toast, Toggle } from '../../components/ui';
+import { useShowNameSetting } from '../../features/feed';
 import { useGates } from '../../features/gates';
 import { useSession } from '../../features/session';
 import { saveLanguage, useSettings } from '../../features/settings';
@@ -65,6 +66,7 @@ export function ProfilePage() {
   const language = useSettings((s) => s.language);
   const theme = useSettings((s) => s.theme);
   const soundEnabled = useSettings((s) => s.soundEnabled);
+  const feedName = useShowNameSetting();
 
   const fullName = [user?.firstName, user?.lastName].filter(Boolean).join(' ') || user?.username || '';
 
@@ -127,6 +129,22 @@ export function ProfilePage() {
           label={t('profile.language')}
           testId="setting-language"
           trailing={<Segmented value={language} options={languageOptions} onChange={changeLanguage} label={t('profile.language')} />}
+        />
+        <Row
+          icon={null}
+          label={t('feed.showName')}
+          testId="setting-feed-name"
+          trailing={
+            <Toggle
+              checked={feedName.shown ?? true}
+              disabled={feedName.shown === null}
+              label={t('feed.showName')}
+              onChange={(on) => {
+                haptic.selection();
+                void feedName.setShown(on);
+              }}
+            />
+          }
         />
         <Row
           icon={null}

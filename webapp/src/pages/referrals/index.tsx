@@ -5,12 +5,17 @@ import { TokenAmount } from '../../features/cases';
 import { useGates } from '../../features/gates';
 import { useReferrals, type Referral } from '../../features/referrals';
 import { useSession } from '../../features/session';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { formatDate, formatTokens } from '../../lib/format';
 import { resolveImageUrl } from '../../lib/image';
 import { haptic } from '../../lib/telegram';
 import { copyText, shareLink } from '../../lib/telegram-actions';
 import styles from './referrals.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 function Avatar({ r }: { r: Referral }) {
   const [failed, setFailed] = useState(false);

@@ -3,11 +3,14 @@ import { useNavigate } from '../../lib/router';
 
 import { Button, PageHeader, toast } from '../../components/ui';
 import { IconNotes } from '../../features/rewards';
-import { CreateTicket, Faq, useSupport } from '../../features/support';
+import { CreateTicket, ensureSupportTexts, Faq, useSupport } from '../../features/support';
 import { useT } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { haptic } from '../../lib/telegram';
 import styles from './support.module.css';
+
+// This screen's texts load with it, not in the start-up bundle.
+ensureSupportTexts();
 
 /** `/support`: my tickets, the FAQ and the create-ticket modal. */
 export function SupportPage() {

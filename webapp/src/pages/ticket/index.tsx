@@ -2,21 +2,14 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { useParams } from '../../lib/router';
 
 import { Button, toast } from '../../components/ui';
-import {
-  chatRows,
-  clampInputHeight,
-  closeTicket,
-  fetchMessages,
-  fetchTicket,
-  sendMessage,
-  type ChatMessage,
-  type DayLabel,
-  type Ticket,
-} from '../../features/support';
+import { type ChatMessage, chatRows, clampInputHeight, closeTicket, type DayLabel, ensureSupportTexts, fetchMessages, fetchTicket, sendMessage, type Ticket } from '../../features/support';
 import { useT, type TFunction } from '../../i18n';
 import { confirmPopup } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import styles from './ticket.module.css';
+
+// This screen's texts load with it, not in the start-up bundle.
+ensureSupportTexts();
 
 /** New support replies show up without a reload while the chat is open. */
 const POLL_MS = 15_000;

@@ -2,11 +2,14 @@ import { useEffect, useState } from 'react';
 
 import { MainAction, PageHeader, Skeleton, toast } from '../../components/ui';
 import { useSession } from '../../features/session';
-import { getTradeUrl, putTradeUrl, TRADE_URL_HELP, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
+import { ensureTradeUrlTexts, getTradeUrl, putTradeUrl, TRADE_URL_HELP, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
 import { useT } from '../../i18n';
 import { errorText } from '../../lib/errors';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './trade-url.module.css';
+
+// This screen's texts load with it, not in the start-up bundle.
+ensureTradeUrlTexts();
 
 const steps = ['step1', 'step2', 'step3', 'step4', 'step5'] as const;
 const requirements = ['reqPublic', 'reqGuard', 'reqAge', 'reqBan'] as const;

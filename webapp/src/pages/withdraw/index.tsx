@@ -5,7 +5,7 @@ import { Img, MainAction, toast } from '../../components/ui';
 import { ensureDeliveryTexts, itemNames, requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
 import { BonusNote, ensureGoodsTexts } from '../../features/goods';
 import { useSession } from '../../features/session';
-import { getTradeUrl, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
+import { ensureTradeUrlTexts, getTradeUrl, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
 import { useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
@@ -13,6 +13,9 @@ import { formatInteger, formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
+
+// This screen's texts load with it, not in the start-up bundle.
+ensureTradeUrlTexts();
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();

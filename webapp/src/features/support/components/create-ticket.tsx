@@ -7,9 +7,11 @@ import { useInventory } from '../../inventory';
 import { createTicket, TICKET_THEMES, type TicketTheme } from '../api';
 import { changeTheme, chooseItem, emptyForm, validate } from '../ticket-form';
 import styles from './create-ticket.module.css';
+import { ensureSupportTexts } from '../texts';
 
 /** The create-ticket modal: topic, the item for a withdraw topic, the message. */
 export function CreateTicket({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
+  ensureSupportTexts();
   const t = useT();
   const items = useInventory((s) => s.items);
   const [form, setForm] = useState(emptyForm);

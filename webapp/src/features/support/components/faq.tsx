@@ -2,11 +2,13 @@ import { useState } from 'react';
 
 import { useT } from '../../../i18n';
 import styles from './faq.module.css';
+import { ensureSupportTexts } from '../texts';
 
 const ENTRIES = [1, 2, 3, 4, 5];
 
 /** The FAQ accordion: five entries, one answer open at a time. */
 export function Faq() {
+  ensureSupportTexts();
   const t = useT();
   const [open, setOpen] = useState<number | null>(null);
   return (
