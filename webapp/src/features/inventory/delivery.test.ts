@@ -25,8 +25,8 @@ describe('automatic delivery (issue 23)', () => {
     for (const dict of [en, ru]) {
       for (const state of DELIVERY_STATES) expect(dict.delivery[state], state).toBeTruthy();
       for (const code of ['inventory_full', 'no_offer', 'offer_expired', 'seller_reversed'] as const) {
-        expect(dict.reason[code], code).toBeTruthy();
-        expect(reasonKey(code)).toBe(`reason.${code}`);
+        expect(dict.delivery.reason[code], code).toBeTruthy();
+        expect(reasonKey(code)).toBe(`delivery.reason.${code}`);
       }
       expect(dict.delivery.floatNote).toMatch(/float/);
       expect(dict.delivery.openOffers).toBeTruthy();

@@ -38,8 +38,12 @@ export const REASON_CODES = [
   'other',
 ] as const;
 
+/** Reason codes of an automatic withdrawal that came back: their texts travel with the delivery texts. */
+const DELIVERY_REASON_CODES: readonly string[] = ['inventory_full', 'no_offer', 'offer_expired', 'seller_reversed'];
+
 /** The i18n key of a failure reason code (unknown codes fall back to `other`). */
 export function reasonKey(code: string | null | undefined): string {
+  if (DELIVERY_REASON_CODES.includes(code ?? '')) return `delivery.reason.${code}`;
   return `reason.${(REASON_CODES as readonly string[]).includes(code ?? '') ? code : 'other'}`;
 }
 
