@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use webapp_api::domain::admin::{self, Actor};
+use webapp_api::domain::market::Usd;
 use webapp_api::domain::pricing;
 use webapp_api::domain::store;
 use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
-use webapp_api::domain::{audit, settings, Domain, Tokens};
+use webapp_api::domain::{audit, delivery, settings, Domain, Tokens};
 use webapp_api::domain::{promo, responsible};
 
 use crate::config::{self, Config};
@@ -66,6 +67,11 @@ pub enum Command {
         #[command(subcommand)]
         command: Option<WithdrawalsCommand>,
     },
+    /// The P2P market of automatic withdrawals (MARKET_*).
+    Market {
+        #[command(subcommand)]
+        command: MarketCommand,
+    },
     /// The maintenance switch: players see a notice and cannot spend while it is on.
     Maintenance {
         #[command(subcommand)]
@@ -113,8 +119,14 @@ pub enum CatalogCommand {
 
 #[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
 pub enum WithdrawalsCommand {
-    /// Pending withdrawals with each player's risk summary.
+    /// Pending withdrawals with each player's risk summary (and automatic ones: market state,
+    /// custom id, cap and price paid, settling ones included).
     List,
+    /// Put an automatic withdrawal of the manual queue back in the market's hands.
+    Retry {
+        /// The withdrawal's id (#N in the list).
+        id: i64,
+    },
     /// The skin was sent: the withdrawal is done.
     Sent {
         /// The withdrawal's id (#N in the list).
@@ -171,6 +183,12 @@ pub enum ResponsibleCommand {
 }
 
 #[derive(Subcommand, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarketCommand {
+    /// The market account's balance (get-money), today's spend (UTC day) and the daily budget.
+    Balance,
+}
+
+#[derive(Subcommand, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MaintenanceCommand {
     /// Switch maintenance on.
     On,
@@ -188,6 +206,7 @@ impl Command {
             Command::Grant { .. }
             | Command::Audit
             | Command::Withdrawals { .. }
+            | Command::Market { .. }
             | Command::Maintenance { .. }
             | Command::Backup { .. }
             | Command::Promo { .. }
@@ -296,7 +315,59 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
                     },
                     if r.demo { ", DEMO user" } else { "" }
                 );
+                if let Some(m) = &w.market {
+                    let usd = |c: Option<i64>| c.map(|c| Usd::from_cents(c).to_string()).unwrap_or_else(|| "-".into());
+                    println!(
+                        "    market: {}{} attempt {} custom id {} cap {} paid {}{}{}",
+                        m.state,
+                        m.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default(),
+                        m.attempt,
+                        m.custom_id.as_deref().unwrap_or("-"),
+                        usd(m.max_price_cents),
+                        usd(m.price_paid_cents),
+                        m.trade_id.as_deref().map(|t| format!(" trade {t}")).unwrap_or_default(),
+                        if m.live { ", purchase live (no take-over by hand)" } else { "" }
+                    );
+                }
             }
+            Ok(0)
+        }
+        Command::Withdrawals { command: Some(WithdrawalsCommand::Retry { id }) } => {
+            delivery::requeue(domain, id).await.map_err(|e| match e {
+                webapp_api::domain::DomainError::NotFound => {
+                    format!("withdrawal #{id} is not in the manual queue of automatic withdrawals")
+                }
+                e => e.to_string(),
+            })?;
+            println!("withdrawal #{id} queued for the market again");
+            Ok(0)
+        }
+        Command::Market { command: MarketCommand::Balance } => {
+            let Some((market_config, buying)) = config.market() else {
+                return Err("no market: set MARKET_PROVIDER and MARKET_API_KEY".into());
+            };
+            let market = webapp_api::domain::market::connect::connect(&market_config).map_err(|e| e.to_string())?;
+            let balance = market.balance().await.map_err(|e| format!("the market did not answer: {e}"))?;
+            let day = delivery::budget_day(domain.now());
+            let spent = delivery::spent_on(&domain.db, &day).await.map_err(|e| e.to_string())?;
+            let (settling, value) = delivery::settling(&domain.db).await.map_err(|e| e.to_string())?;
+            let shown = match balance.usd() {
+                Some(usd) => usd.to_string(),
+                None => format!(
+                    "{}.{:02} {} (not USD: caps cannot be priced)",
+                    balance.hundredths / 100,
+                    balance.hundredths % 100,
+                    balance.currency
+                ),
+            };
+            println!(
+                "market {}{}: balance {shown}",
+                market.provider(),
+                if buying { "" } else { " (switched off: purchases in flight finish)" }
+            );
+            let budget = market_config.daily_budget.map(|b| b.to_string()).unwrap_or_else(|| "no limit".into());
+            println!("spent today ({day} UTC): {spent} of {budget}");
+            println!("settling: {settling} withdrawals, {value} tokens");
             Ok(0)
         }
         Command::Withdrawals { command: Some(WithdrawalsCommand::Sent { id }) } => {

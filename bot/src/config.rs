@@ -11,7 +11,11 @@ use std::path::PathBuf;
 
 use clap::builder::{BoolishValueParser, RangedI64ValueParser, RangedU64ValueParser};
 use clap::{ArgAction, Args, FromArgMatches, ValueEnum};
+use std::time::Duration;
+
 use webapp_api::domain::catalog::{RTP_MAX_BP, RTP_MIN_BP};
+use webapp_api::domain::delivery;
+use webapp_api::domain::market::{self, MarketConfig, Provider, Usd};
 use webapp_api::domain::Tokens;
 use webapp_api::http::metrics::MetricsAccess;
 use webapp_api::http::ratelimit::{IpNet, Limit, RateLimits};
@@ -200,6 +204,39 @@ pub struct Config {
     /// true reprices from PRICE_FEED_URL once a day inside the process; default true with a bot token, false in demo mode.
     #[arg(long, env = "REPRICE_DAILY", action = ArgAction::Set, value_parser = BoolishValueParser::new())]
     pub reprice_daily: Option<bool>,
+    /// The P2P market that buys withdrawals for players: none (operators send them by hand) or marketcsgo.
+    #[arg(long, env = "MARKET_PROVIDER", value_enum, default_value_t = MarketProviderArg::None)]
+    pub market_provider: MarketProviderArg,
+    /// The market account's API key (required with MARKET_PROVIDER; kept with none so purchases in flight finish).
+    #[arg(long, env = "MARKET_API_KEY", hide_env_values = true)]
+    pub market_api_key: Option<String>,
+    /// The market's base URL; default the provider's own address.
+    #[arg(long, env = "MARKET_API_URL", value_parser = a_url)]
+    pub market_api_url: Option<String>,
+    /// The most paid over the variant's USD market price, as a fraction (0.10 = 10 %).
+    #[arg(long, env = "MARKET_MAX_OVERPAY", default_value = "0.10", value_parser = a_fraction)]
+    pub market_max_overpay: u32,
+    /// What may be spent on the market per UTC day, in US dollars; unset = no limit.
+    #[arg(long, env = "MARKET_DAILY_BUDGET_USD", value_parser = a_usd)]
+    pub market_daily_budget_usd: Option<Usd>,
+    /// Seconds between two rounds of the delivery worker (decimals allowed).
+    #[arg(long, env = "MARKET_POLL_SECS", default_value = "30", value_parser = a_duration_secs)]
+    pub market_poll_secs: Duration,
+    /// Hours a delivered withdrawal stays settling (Steam's trade protection) before it is final.
+    #[arg(long, env = "MARKET_SETTLE_HOURS", default_value = "192", value_parser = a_duration_hours)]
+    pub market_settle_hours: Duration,
+    /// Minutes without progress after which an automatic withdrawal is raised to the admins.
+    #[arg(long, env = "MARKET_STUCK_AFTER_MINUTES", default_value = "60", value_parser = a_duration_minutes)]
+    pub market_stuck_after_minutes: Duration,
+    /// Seconds one market call may take before its answer counts as lost.
+    #[arg(long, env = "MARKET_TIMEOUT_SECS", default_value = "20", value_parser = a_duration_secs)]
+    pub market_timeout_secs: Duration,
+    /// Seconds a worker's claim on a withdrawal lasts; more than twice MARKET_TIMEOUT_SECS.
+    #[arg(long, env = "MARKET_LEASE_SECS", default_value = "120", value_parser = a_duration_secs)]
+    pub market_lease_secs: Duration,
+    /// Market requests per second from this process (the market allows about 5 per key: divide among replicas).
+    #[arg(long, env = "MARKET_REQUESTS_PER_SEC", default_value_t = 5, value_parser = RangedU64ValueParser::<u32>::new().range(1..=50))]
+    pub market_requests_per_sec: u32,
 
     /// Built by [`Config::finish`] from the `RATE_LIMIT*` settings.
     #[arg(skip)]
@@ -210,6 +247,12 @@ pub struct Config {
     /// Built by [`Config::finish`] from `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET`.
     #[arg(skip)]
     pub webhook: Option<Webhook>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MarketProviderArg {
+    None,
+    Marketcsgo,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -246,6 +289,43 @@ const RESERVED_PATHS: &[&str] = &["/api", "/healthz", "/readyz", "/metrics", "/c
 
 fn a_url(s: &str) -> Result<String, String> {
     url::Url::parse(s.trim()).map(|_| s.trim().to_owned()).map_err(|_| format!("not a URL: {s:?}"))
+}
+
+fn a_fraction(s: &str) -> Result<u32, String> {
+    market::parse_fraction_bp(s).ok_or_else(|| format!("not a fraction such as 0.10 (at most 4 decimals, 0 to 10): {s:?}"))
+}
+
+fn a_usd(s: &str) -> Result<Usd, String> {
+    market::parse_usd(s).filter(|u| u.cents() > 0).ok_or_else(|| format!("not a positive dollar amount such as 250 or 12.50: {s:?}"))
+}
+
+/// A positive number of `unit` seconds with at most 3 decimals, as a duration.
+fn a_duration(s: &str, unit_ms: u64) -> Result<Duration, String> {
+    let t = s.trim();
+    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+    let ok = !int.is_empty() && int.len() <= 9 && frac.len() <= 3 && int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit());
+    if !ok || t.ends_with('.') {
+        return Err(format!("not a positive number with at most 3 decimals: {s:?}"));
+    }
+    let thousandths =
+        int.parse::<u64>().map_err(|e| e.to_string())? * 1000 + format!("{frac:0<3}").parse::<u64>().map_err(|e| e.to_string())?;
+    let ms = thousandths * unit_ms / 1000;
+    if ms == 0 {
+        return Err(format!("must be more than zero: {s:?}"));
+    }
+    Ok(Duration::from_millis(ms))
+}
+
+fn a_duration_secs(s: &str) -> Result<Duration, String> {
+    a_duration(s, 1_000)
+}
+
+fn a_duration_minutes(s: &str) -> Result<Duration, String> {
+    a_duration(s, 60_000)
+}
+
+fn a_duration_hours(s: &str) -> Result<Duration, String> {
+    a_duration(s, 3_600_000)
 }
 
 fn a_rate(s: &str) -> Result<Tokens, String> {
@@ -309,6 +389,8 @@ impl std::fmt::Debug for Config {
             .field("http_idle_timeout_secs", &self.http_idle_timeout_secs)
             .field("http_max_connections", &self.http_max_connections)
             .field("http_max_connections_per_ip", &self.http_max_connections_per_ip)
+            .field("market_provider", &self.market_provider)
+            .field("market_api_key", &self.market_api_key.as_ref().map(|_| "<redacted>"))
             .finish_non_exhaustive()
     }
 }
@@ -395,7 +477,51 @@ impl Config {
             (None, false) => MetricsAccess::Off,
         };
         self.webhook = self.webhook()?;
+        if self.market_provider != MarketProviderArg::None && self.market_api_key.as_deref().is_none_or(|k| k.trim().is_empty()) {
+            return Err(ConfigError("MARKET_API_KEY: required with MARKET_PROVIDER".into()));
+        }
+        if self.market_lease_secs < self.market_timeout_secs * 2 {
+            return Err(ConfigError(
+                "MARKET_LEASE_SECS: must be at least twice MARKET_TIMEOUT_SECS (a claim outlives the buy call it covers)".into(),
+            ));
+        }
         Ok(self)
+    }
+
+    /// The market settings: `Some` with a provider, and also with `MARKET_PROVIDER=none` while
+    /// a key is kept (the provider switched off: purchases in flight finish, nothing new is bought).
+    pub fn market(&self) -> Option<(MarketConfig, bool)> {
+        let key = self.market_api_key.clone().filter(|k| !k.trim().is_empty())?;
+        let (provider, buying) = match self.market_provider {
+            MarketProviderArg::Marketcsgo => (Provider::MarketCsgo, true),
+            // The one provider there is: purchases in flight were made there.
+            MarketProviderArg::None => (Provider::MarketCsgo, false),
+        };
+        let mut m = MarketConfig::new(provider, key);
+        if let Some(url) = &self.market_api_url {
+            m.api_url = url.clone();
+        }
+        m.max_overpay_bp = self.market_max_overpay;
+        m.daily_budget = self.market_daily_budget_usd;
+        m.poll = self.market_poll_secs;
+        m.settle = self.market_settle_hours;
+        m.request_timeout = self.market_timeout_secs;
+        m.requests_per_sec = self.market_requests_per_sec;
+        Some((m, buying))
+    }
+
+    /// The delivery worker's settings (with `market()`).
+    pub fn delivery(&self) -> Option<delivery::Settings> {
+        let (market, buying) = self.market()?;
+        Some(delivery::Settings {
+            market,
+            tokens_per_usd: self.tokens_per_usd,
+            buying,
+            lease: self.market_lease_secs,
+            stuck_after: self.market_stuck_after_minutes,
+            admins: self.admin_ids.clone(),
+            max_attempts: delivery::Settings::DEFAULT_MAX_ATTEMPTS,
+        })
     }
 
     /// The `RATE_LIMIT_*` settings over the defaults.

@@ -63,6 +63,7 @@ pub fn build_domain(
         // Unset: the smallest package's price, so one purchase unlocks withdrawals.
         withdraw_min_stars: config.withdraw_min_stars.unwrap_or_else(|| catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0)),
         withdraw_paid_only: config.withdraw_paid_only.unwrap_or(!config.demo()),
+        market_delivery: config.market_provider != config::MarketProviderArg::None,
     };
     Domain::new(pool, domain_config, catalog, clock, random, telegram)
 }
@@ -115,6 +116,50 @@ async fn stopped(mut rx: watch::Receiver<bool>) {
     }
 }
 
+/// The delivery worker's market, settings and whether the account was checked, when a market is
+/// configured. The account must count in US dollars (`get-money`): anything else, or a key the
+/// market refuses, stops start-up. A market that does not answer now delays only the first buy.
+async fn start_delivery(
+    config: &Config,
+    domain: &Domain,
+) -> Result<Option<(Arc<dyn webapp_api::domain::market::Market>, webapp_api::domain::delivery::Settings, bool)>, String> {
+    use webapp_api::domain::market::{self, MarketError};
+    let Some(settings) = config.delivery() else {
+        let (live,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM withdrawals WHERE market_state IN ('queued', 'buying', 'bought', 'offer_sent', 'settling')",
+        )
+        .fetch_one(&domain.db)
+        .await
+        .map_err(|e| e.to_string())?;
+        if live > 0 {
+            tracing::warn!(live, "automatic withdrawals are in flight but no MARKET_API_KEY is set: they wait until it is");
+        }
+        return Ok(None);
+    };
+    let market = market::connect::connect(&settings.market).map_err(|e| format!("MARKET_API_URL: {e}"))?;
+    if !settings.buying {
+        tracing::warn!("MARKET_PROVIDER=none with MARKET_API_KEY: purchases in flight are followed to the end, nothing new is bought");
+        return Ok(Some((market, settings, true)));
+    }
+    let checked = match market::check_account(&*market).await {
+        Ok(balance) => {
+            tracing::info!(provider = market.provider(), %balance, "market account checked (USD)");
+            true
+        }
+        Err(MarketError::WrongCurrency(currency)) => {
+            return Err(format!(
+                "MARKET_PROVIDER: the market account counts in {currency}, not USD; caps are priced in dollars, so switch the account to USD (or unset MARKET_PROVIDER)"
+            ))
+        }
+        Err(MarketError::Unauthorized(why)) => return Err(format!("MARKET_API_KEY: the market refused the key ({why})")),
+        Err(e) => {
+            tracing::error!(error = %e, "the market did not answer the start-up check; buying waits until it does");
+            false
+        }
+    };
+    Ok(Some((market, settings, checked)))
+}
+
 /// Starts everything: the HTTP server on `config.bind_addr` (port 0 picks one), and with a
 /// token the bot (long polling, or the webhook route on the same server) and its start-up calls.
 /// Telegram being unreachable delays nothing here: the bot keeps trying in the background.
@@ -154,6 +199,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
         tracing::warn!("DEMO MODE: no TELEGRAM_BOT_TOKEN. No bot loop, a random signing secret, demo users with free tokens. Never expose this to players.");
     }
     let domain = build_domain(&config, pool, catalog, bot.as_ref(), bot_username, clock);
+    let delivery = start_delivery(&config, &domain).await?;
 
     let listener = tokio::net::TcpListener::bind(config.bind_addr).await.map_err(|e| format!("BIND_ADDR {}: {e}", config.bind_addr))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
@@ -184,6 +230,9 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     }
     tasks.push(tokio::spawn(webapp_api::domain::feed::run(domain.clone(), stopped(stop_rx.clone()))));
     tasks.push(tokio::spawn(webapp_api::domain::feed::run_pruning(domain.clone(), stopped(stop_rx.clone()))));
+    if let Some((market, settings, checked)) = delivery {
+        tasks.push(tokio::spawn(webapp_api::domain::delivery::run(domain.clone(), market, settings, checked, stopped(stop_rx.clone()))));
+    }
 
     if let Some(bot) = bot {
         let bot_runtime = runtime::BotRuntime {

@@ -80,6 +80,9 @@ pub fn language_set(lang: Lang) -> &'static str {
     }
 }
 
+/// Where a player accepts the Steam trade offers sent to them.
+pub const TRADE_OFFERS_URL: &str = "https://steamcommunity.com/my/tradeoffers";
+
 /// The chat message for an outbox notice.
 pub fn notice(lang: Lang, notice: &Notice) -> String {
     let ru = lang == Lang::Ru;
@@ -89,6 +92,20 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 format!("✅ {item} отправлен. Примите обмен в Steam.")
             } else {
                 format!("✅ {item} has been sent. Accept the trade offer in Steam.")
+            }
+        }
+        Notice::WithdrawalOfferSent { item, .. } => {
+            if ru {
+                format!("📨 Предложение обмена на {item} отправлено в Steam. Примите его: {TRADE_OFFERS_URL}")
+            } else {
+                format!("📨 The Steam trade offer for {item} is out. Accept it in Steam: {TRADE_OFFERS_URL}")
+            }
+        }
+        Notice::WithdrawalDelivered { item } => {
+            if ru {
+                format!("✅ {item} доставлен на ваш аккаунт Steam.")
+            } else {
+                format!("✅ {item} is in your Steam inventory.")
             }
         }
         Notice::WithdrawalCancelled { item } => {
@@ -178,6 +195,14 @@ pub fn failure_reason(lang: Lang, code: &str) -> &'static str {
         "item_unavailable" => "the item cannot be sent right now",
         "steam_unavailable" if ru => "Steam не отвечает, попробуйте позже",
         "steam_unavailable" => "Steam is not answering; try again later",
+        "inventory_full" if ru => "инвентарь Steam переполнен, освободите место",
+        "inventory_full" => "your Steam inventory is full; make room in it",
+        "no_offer" if ru => "на маркете сейчас нет этого скина по допустимой цене, попробуйте позже или продайте его",
+        "no_offer" => "the market has no offer of this skin at an acceptable price right now; try again later or sell it",
+        "offer_expired" if ru => "предложение обмена в Steam не было принято вовремя",
+        "offer_expired" => "the Steam trade offer was not accepted in time",
+        "seller_reversed" if ru => "продавец отменил обмен в Steam; скин вернулся в ваш инвентарь",
+        "seller_reversed" => "the seller reversed the trade in Steam; the skin is back in your inventory",
         _ if ru => "обмен не состоялся",
         _ => "the trade did not go through",
     }
@@ -480,6 +505,9 @@ pub mod admin {
                 r.account_age_days, r.stars_paid, r.stars_refunded, r.free_tokens, r.invited_friends, r.opens, r.withdrawn_value, r.debt
             )
         };
+        if let Some(m) = &w.market {
+            out.push_str(&market_line(lang, m));
+        }
         if r.item_failed_before {
             out.push_str(&t(
                 lang,
@@ -495,6 +523,37 @@ pub mod admin {
         }
         if r.demo {
             out.push_str(&t(lang, "\n⚠️ DEMO-пользователь.", "\n⚠️ DEMO user."));
+        }
+        out
+    }
+
+    /// An automatic withdrawal's market side: state, reason, custom id, cap and price paid.
+    pub fn market_line(lang: Lang, m: &webapp_api::domain::withdrawals::MarketView) -> String {
+        let usd = |c: Option<i64>| c.map(|c| webapp_api::domain::market::Usd::from_cents(c).to_string()).unwrap_or_else(|| "—".into());
+        let reason = m.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
+        let custom = m.custom_id.as_deref().unwrap_or("—");
+        let mut out = if lang == Lang::Ru {
+            format!(
+                "\n\n🛒 Маркет: {}{reason}\nПопытка {}, custom id {custom}\nЛимит {}, оплачено {}",
+                m.state,
+                m.attempt,
+                usd(m.max_price_cents),
+                usd(m.price_paid_cents)
+            )
+        } else {
+            format!(
+                "\n\n🛒 Market: {}{reason}\nAttempt {}, custom id {custom}\nCap {}, paid {}",
+                m.state,
+                m.attempt,
+                usd(m.max_price_cents),
+                usd(m.price_paid_cents)
+            )
+        };
+        if let Some(trade) = &m.trade_id {
+            out.push_str(&format!("\nSteam trade {trade}"));
+        }
+        if m.live {
+            out.push_str(&t(lang, "\n⏳ Покупка идёт: вручную не закрыть.", "\n⏳ A purchase is live: it cannot be taken over by hand."));
         }
         out
     }
@@ -665,6 +724,20 @@ pub mod admin {
                 s.users, s.opens_today, s.opens_total, s.tokens_in_circulation, s.stars_received, s.stars_refunded, s.orphan_payments, s.open_tickets, s.pending_withdrawals
             )
         };
+        if s.settling_withdrawals > 0 {
+            // Delivered by the market, still reversible in Steam (trade protection).
+            out.insert_str(
+                out.find("\n\n").unwrap_or(out.len()),
+                &if ru {
+                    format!("\nДоставлено, но ещё отменяемо в Steam: {} на {} фрагов", s.settling_withdrawals, s.settling_value)
+                } else {
+                    format!(
+                        "\nDelivered, still reversible in Steam (settling): {} worth {} tokens",
+                        s.settling_withdrawals, s.settling_value
+                    )
+                },
+            );
+        }
         if s.cases.is_empty() {
             out.push_str(&t(lang, "\n(открытий ещё нет)", "\n(no opens yet)"));
         }

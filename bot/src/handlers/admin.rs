@@ -258,11 +258,18 @@ async fn run(
             }
             let total = list.len();
             for w in list.iter().take(20) {
-                let kb = InlineKeyboardMarkup::new([[
-                    InlineKeyboardButton::callback(t::sent_button(lang), format!("wd:sent:{}", w.id)),
-                    InlineKeyboardButton::callback(t::failed_button(lang), format!("wd:fail:{}", w.id)),
-                ]]);
-                bot.send_message(chat, t::withdrawal(lang, w)).reply_markup(kb).await.map_err(tg)?;
+                // Buttons only where an operator may act: not while a purchase is live, not once delivered.
+                let actionable = w.market.as_ref().is_none_or(|m| !m.live && m.state != "settling");
+                let request = bot.send_message(chat, t::withdrawal(lang, w));
+                if actionable {
+                    let kb = InlineKeyboardMarkup::new([[
+                        InlineKeyboardButton::callback(t::sent_button(lang), format!("wd:sent:{}", w.id)),
+                        InlineKeyboardButton::callback(t::failed_button(lang), format!("wd:fail:{}", w.id)),
+                    ]]);
+                    request.reply_markup(kb).await.map_err(tg)?;
+                } else {
+                    request.await.map_err(tg)?;
+                }
             }
             if total <= 20 {
                 return Ok(None);

@@ -114,6 +114,32 @@ impl FakeMarket {
         self.inner.lock().unwrap().purchases.get(custom_id).cloned()
     }
 
+    /// Purchases made under any id (a correct client makes one per withdrawal).
+    pub fn total_purchases(&self) -> usize {
+        self.inner.lock().unwrap().bought_per_id.values().sum()
+    }
+
+    /// Every custom id the market bought under.
+    pub fn custom_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.inner.lock().unwrap().purchases.keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+
+    /// The custom id the market bought `hash_name` under (panics if none or several).
+    pub fn bought_id_of(&self, hash_name: &str) -> String {
+        let inner = self.inner.lock().unwrap();
+        let ids: Vec<&String> = inner.purchases.iter().filter(|(_, p)| p.hash_name == hash_name).map(|(id, _)| id).collect();
+        assert_eq!(ids.len(), 1, "purchases of {hash_name}: {ids:?}");
+        ids[0].clone()
+    }
+
+    /// The recipient reversed a delivered trade inside Steam's protection window: 2 → 5, causer buyer.
+    pub fn reverse_by_player(&self, custom_id: &str) {
+        assert_eq!(self.purchase(custom_id).map(|p| p.stage), Some(2), "only a delivered trade is reversed");
+        self.time_out(custom_id, "buyer");
+    }
+
     pub fn prices_asked(&self) -> Vec<i64> {
         self.inner.lock().unwrap().prices_asked.clone()
     }

@@ -9,6 +9,7 @@ mod admin;
 mod backbone;
 mod bot_runtime;
 mod crash;
+mod delivery;
 mod economy;
 mod edge;
 mod feed;

@@ -153,6 +153,9 @@ pub struct Stats {
     pub orphan_payments: i64,
     pub open_tickets: i64,
     pub pending_withdrawals: i64,
+    /// Automatic withdrawals delivered but still reversible in Steam (settling), and their token value.
+    pub settling_withdrawals: i64,
+    pub settling_value: Tokens,
     pub cases: Vec<CaseStats>,
     /// When the last market reprice ran (unix seconds); `None`: never repriced (default prices).
     pub repriced_at: Option<i64>,
@@ -217,8 +220,11 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
         })
         .collect();
     let repriced_at = crate::domain::pricing::last_reprice(&domain.db).await?;
+    let (settling_withdrawals, settling_value) = crate::domain::delivery::settling(&domain.db).await?;
     audit_read(domain, actor, "stats", "").await?;
     Ok(Stats {
+        settling_withdrawals,
+        settling_value,
         repriced_at,
         users,
         opens_today,

@@ -147,6 +147,48 @@ const CHECKS: &[(&str, &str)] = &[
             OR s.debt <> COALESCE((SELECT d.amount FROM debt_entries d WHERE d.idempotency_key = 'refund-debt:' || p.charge_id), 0)
             OR s.revoked <> COALESCE((SELECT SUM(r.value) FROM item_revocations r WHERE r.payment_id = p.id), 0)",
     ),
+    (
+        "automatic withdrawal whose market state and status disagree",
+        "SELECT 'withdrawal ' || id || ': ' || market_state || ' is ' || status FROM withdrawals
+         WHERE (market_state IN ('queued', 'buying', 'bought', 'offer_sent') AND status <> 'pending')
+            OR (market_state IN ('settling', 'settled', 'player_reversed') AND status <> 'sent')
+            OR (market_state IN ('bounced', 'reversed') AND status <> 'error')",
+    ),
+    (
+        "market price paid over its cap",
+        "SELECT 'withdrawal ' || id || ': paid ' || price_paid_cents || ' > cap ' || max_price_cents FROM withdrawals
+         WHERE price_paid_cents IS NOT NULL AND (max_price_cents IS NULL OR price_paid_cents > max_price_cents)",
+    ),
+    (
+        "item delivered by two withdrawals",
+        "SELECT 'item ' || inventory_item_id FROM withdrawals WHERE status = 'sent' GROUP BY inventory_item_id HAVING COUNT(*) > 1",
+    ),
+    (
+        "failed or reversed delivery whose item did not come back",
+        "SELECT 'withdrawal ' || w.id || ': item ' || i.id || ' is ' || i.status FROM withdrawals w
+         JOIN inventory_items i ON i.id = w.inventory_item_id
+         WHERE w.market_state IN ('bounced', 'reversed') AND i.status IN ('pending', 'sent')
+           AND NOT EXISTS (SELECT 1 FROM withdrawals later WHERE later.inventory_item_id = w.inventory_item_id AND later.id > w.id)",
+    ),
+    (
+        "withdrawal bought twice on the market",
+        "SELECT 'withdrawal ' || withdrawal_id FROM market_attempts WHERE outcome = 'bought' GROUP BY withdrawal_id HAVING COUNT(*) > 1",
+    ),
+    (
+        "withdrawal's custom id is not one of its attempts",
+        "SELECT 'withdrawal ' || w.id FROM withdrawals w WHERE w.custom_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM market_attempts a WHERE a.custom_id = w.custom_id AND a.withdrawal_id = w.id)",
+    ),
+    (
+        "market attempt counted over its cap",
+        "SELECT 'attempt ' || custom_id FROM market_attempts WHERE spent_cents > max_price_cents",
+    ),
+    (
+        "market day's spend differs from its attempts",
+        "SELECT 'day ' || s.day || ': ' || s.spent_cents || ' != ' || COALESCE(SUM(a.spent_cents), 0)
+         FROM market_spend s LEFT JOIN market_attempts a ON a.day = s.day
+         GROUP BY s.day, s.spent_cents HAVING s.spent_cents <> COALESCE(SUM(a.spent_cents), 0)",
+    ),
 ];
 
 /// Runs every check; answers the violations found (empty = clean).

@@ -147,6 +147,7 @@ fn answer(
         wear_min: None,
         wear_max: None,
         withdrawable: bonus_cost.0 == 0,
+        delivery_state: None,
         bonus_cost: bonus_cost.0,
     };
     let item = inventory::present(item, &open.catalog, open.lang, open.paid_only);

@@ -106,6 +106,9 @@ pub enum DomainError {
     SpendLimit { limit: Tokens, spent: Tokens, resets_at: i64 },
     #[error("invalid limit")]
     InvalidLimit,
+    /// An operator tried to resolve a withdrawal by hand while a market purchase for it is live.
+    #[error("a market purchase of this withdrawal is in progress")]
+    PurchaseLive,
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal: {0}")]
@@ -162,6 +165,7 @@ impl DomainError {
             SelfExclusionActive { .. } => "self_exclusion_active",
             SpendLimit { .. } => "spend_limit",
             InvalidLimit => "invalid_limit",
+            PurchaseLive => "purchase_live",
             Database(_) | Internal(_) => "internal",
         }
     }
@@ -236,6 +240,10 @@ impl DomainError {
             BonusItem => (
                 "Этот скин выигран на бонусные фраги: его можно оставить или продать, но не вывести. Скины с кейсов, открытых на купленные фраги, выводятся",
                 "This skin was won with bonus frags: you can keep or sell it, not withdraw it. Skins from cases opened with bought frags can be withdrawn",
+            ),
+            PurchaseLive => (
+                "По этому выводу идёт покупка на маркете: дождитесь её итога",
+                "A market purchase of this withdrawal is in progress: wait for its outcome",
             ),
             DepositRequired { min_stars, stars_left } => {
                 return if ru {

@@ -46,6 +46,10 @@ pub struct Item {
     /// False for a skin won with bonus tokens while only paid value may leave: it can be kept
     /// and sold, not withdrawn.
     pub withdrawable: bool,
+    /// Automatic delivery of its latest withdrawal, when a market handles it: `queued`,
+    /// `buying`, `bought`, `offer_sent` (accept the offer in Steam), `settling`, `settled`,
+    /// `bounced`, `reversed`, `player_reversed`, `manual`; `None` for a manual withdrawal or none.
+    pub delivery_state: Option<String>,
     /// Bonus tokens the open spent on it (0: won with paid tokens only).
     #[serde(skip)]
     pub bonus_cost: i64,
@@ -90,7 +94,8 @@ pub struct PublicItem {
 
 const ITEM_COLUMNS: &str = "i.id, i.catalog_item_id, i.weapon, i.finish, i.image, i.token_price, i.rarity, i.condition,
     i.status, i.status_reason, u.first_name, u.last_name, u.username, i.case_id, i.created_at, i.status_reason_code,
-    i.float, i.exterior, i.stat_trak, i.market_hash_name, i.bonus_cost";
+    i.float, i.exterior, i.stat_trak, i.market_hash_name, i.bonus_cost,
+    (SELECT w.market_state FROM withdrawals w WHERE w.inventory_item_id = i.id ORDER BY w.id DESC LIMIT 1)";
 
 type ItemRow = (
     i64,
@@ -114,6 +119,7 @@ type ItemRow = (
     i64,
     Option<String>,
     i64,
+    Option<String>,
 );
 
 fn to_item(r: ItemRow) -> Item {
@@ -142,6 +148,7 @@ fn to_item(r: ItemRow) -> Item {
         wear_min: None,
         wear_max: None,
         withdrawable: bonus_cost == 0,
+        delivery_state: r.21,
         bonus_cost,
     }
 }
@@ -265,7 +272,7 @@ pub async fn sell(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<S
 }
 
 /// `sell` inside the caller's write.
-async fn sell_in(tx: &mut dyn Exec, user_id: i64, item_id: i64, now: i64) -> DomainResult<Sold> {
+pub(crate) async fn sell_in(tx: &mut dyn Exec, user_id: i64, item_id: i64, now: i64) -> DomainResult<Sold> {
     store::lock_users(tx, &[user_id]).await?;
     let row: Option<(i64, String, i64, Option<i64>)> = query(
         "SELECT i.token_price, i.status, i.bonus_cost, o.price FROM inventory_items i LEFT JOIN case_opens o ON o.id = i.open_id

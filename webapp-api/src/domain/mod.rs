@@ -7,6 +7,7 @@ pub mod caches;
 pub mod cases;
 pub mod catalog;
 pub mod clock;
+pub mod delivery;
 pub mod demo;
 pub mod error;
 pub mod fair;
@@ -59,6 +60,9 @@ pub struct DomainConfig {
     pub withdraw_min_stars: i64,
     /// Only skins won with paid tokens may be withdrawn (`WITHDRAW_PAID_ONLY`, default true).
     pub withdraw_paid_only: bool,
+    /// A market buys new withdrawals (`MARKET_PROVIDER` set): a request is queued for the
+    /// delivery worker instead of waiting for an operator.
+    pub market_delivery: bool,
 }
 
 impl DomainConfig {
@@ -83,6 +87,8 @@ pub struct Domain {
     pub writer: Option<Arc<Writer>>,
     /// The live drop feed's hub of this process (`feed`).
     pub feed: Arc<feed::Hub>,
+    /// Counters of the delivery worker's market calls (for `/metrics`).
+    pub delivery: Arc<market::meter::Meter>,
 }
 
 impl Domain {
@@ -106,6 +112,7 @@ impl Domain {
             sessions: Arc::new(caches::SessionCache::default()),
             maintenance: Arc::new(caches::MaintenanceCache::default()),
             feed: Arc::default(),
+            delivery: Arc::default(),
         }
     }
 

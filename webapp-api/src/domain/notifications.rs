@@ -24,6 +24,17 @@ pub enum Notice {
         #[serde(default)]
         reason: Option<String>,
     },
+    /// The market's seller sent the Steam trade offer of an automatic withdrawal: the player
+    /// accepts it in Steam (their trade offers page).
+    WithdrawalOfferSent {
+        item: String,
+        #[serde(default)]
+        trade_id: Option<String>,
+    },
+    /// The player accepted the market seller's trade offer: the skin is in their Steam inventory.
+    WithdrawalDelivered {
+        item: String,
+    },
     /// A refund of the purchase the skin was won with cancelled its withdrawal.
     WithdrawalCancelled {
         item: String,
@@ -60,6 +71,8 @@ impl Notice {
             Notice::WithdrawalSent { .. } => "withdrawal_sent",
             Notice::WithdrawalFailed { .. } => "withdrawal_failed",
             Notice::WithdrawalCancelled { .. } => "withdrawal_cancelled",
+            Notice::WithdrawalOfferSent { .. } => "withdrawal_offer_sent",
+            Notice::WithdrawalDelivered { .. } => "withdrawal_delivered",
             Notice::PurchaseCredited { .. } => "purchase_credited",
             Notice::PurchaseRefunded { .. } => "purchase_refunded",
             Notice::SupportReply { .. } => "support_reply",

@@ -394,6 +394,8 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
              FROM inventory_items i JOIN ledger_entries l ON l.idempotency_key = 'open:' || i.open_id
              WHERE i.user_id = $1 AND i.status IN ('received', 'error', 'pending')
                AND l.id > (SELECT p.id FROM ledger_entries p WHERE p.idempotency_key = 'stars:' || $2)
+               AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.inventory_item_id = i.id AND w.status = 'pending'
+                               AND w.market_state IN ('buying', 'bought', 'offer_sent'))
              ORDER BY l.id DESC",
         )
         .bind(user_id)
@@ -406,8 +408,12 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
             }
             if status == "pending" {
                 let cancelled = query(
-                    "UPDATE withdrawals SET status = 'error', reason = NULL, reason_code = 'refund', resolved_at = $1
-                     WHERE inventory_item_id = $2 AND status = 'pending'",
+                    "UPDATE withdrawals SET status = 'error', reason = NULL, reason_code = 'refund', resolved_at = $1,
+                            market_state = CASE WHEN market_state IS NULL THEN NULL ELSE 'manual' END,
+                            market_reason = CASE WHEN market_state IS NULL THEN NULL ELSE 'refund' END,
+                            lease_holder = NULL, lease_until = NULL
+                     WHERE inventory_item_id = $2 AND status = 'pending'
+                       AND (market_state IS NULL OR market_state NOT IN ('buying', 'bought', 'offer_sent'))",
                 )
                 .bind(now)
                 .bind(item_id)

@@ -20,6 +20,16 @@ use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
 pub const REASON_CODES: &[&str] =
     &["trade_url_invalid", "inventory_private", "trade_restricted", "item_unavailable", "steam_unavailable", "other"];
 
+/// Why an automatic withdrawal came back to the player (the mini app and the bot translate each):
+/// the market's refusals about the player's account, no offer under the cap, a trade offer that
+/// expired, and a seller's reversal after delivery.
+pub const MARKET_REASON_CODES: &[&str] =
+    &["trade_url_invalid", "inventory_private", "trade_restricted", "inventory_full", "no_offer", "offer_expired", "seller_reversed"];
+
+/// Market states in which a purchase may be live on the market: no operator may resolve the
+/// withdrawal by hand then, and a refund cannot cancel it (the skin counts as gone).
+pub const LIVE_MARKET_STATES: &str = "('buying', 'bought', 'offer_sent')";
+
 /// The operator's words for a failure: `<code> [note]`, or a free text alone (= `other` with
 /// that note). `None` when empty.
 pub fn parse_failure(text: &str) -> Option<(String, Option<String>)> {
@@ -49,8 +59,9 @@ pub async fn request(domain: &Domain, user_id: i64, item_id: i64, trade_url: &st
     let url = TradeUrl::parse(trade_url)?;
     let now = domain.now();
     let (demo_mode, min_stars, paid_only) = (domain.config.demo, domain.config.withdraw_min_stars, domain.config.withdraw_paid_only);
+    let market = domain.config.market_delivery;
     let mut requested =
-        domain.write(move |tx| Box::pin(request_in(tx, demo_mode, min_stars, paid_only, user_id, item_id, url, now))).await?;
+        domain.write(move |tx| Box::pin(request_in(tx, demo_mode, min_stars, paid_only, market, user_id, item_id, url, now))).await?;
     requested.item = inventory::present(requested.item, &domain.catalog, lang, paid_only);
     Ok(requested)
 }
@@ -61,6 +72,7 @@ async fn request_in(
     demo_mode: bool,
     min_stars: i64,
     paid_only: bool,
+    market: bool,
     user_id: i64,
     item_id: i64,
     url: TradeUrl,
@@ -104,13 +116,19 @@ async fn request_in(
         return Err(DomainError::ItemNotAvailable);
     }
     let (withdrawal_id,): (i64,) =
-        query("INSERT INTO withdrawals(user_id, inventory_item_id, trade_url, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
-            .bind(user_id)
-            .bind(item_id)
-            .bind(url.to_string())
-            .bind(now)
-            .fetch_one(tx)
-            .await?;
+        // With a market, the delivery worker takes it from `queued`; without, an operator does.
+        query(
+            "INSERT INTO withdrawals(user_id, inventory_item_id, trade_url, created_at, market_state, market_updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        )
+        .bind(user_id)
+        .bind(item_id)
+        .bind(url.to_string())
+        .bind(now)
+        .bind(market.then_some("queued"))
+        .bind(market.then_some(now))
+        .fetch_one(tx)
+        .await?;
     trade_url::save(tx, user_id, &url, now).await?;
     let item = inventory::item_in(tx, user_id, item_id).await?;
     Ok(Requested { item, withdrawal_id })
@@ -150,6 +168,25 @@ pub struct Pending {
     pub steam_id64: Option<u64>,
     pub created_at: String,
     pub risk: Risk,
+    /// Automatic delivery, when the withdrawal has a market state.
+    pub market: Option<MarketView>,
+}
+
+/// An automatic withdrawal as the operators see it.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MarketView {
+    /// `queued`, `buying`, `bought`, `offer_sent`, `settling`, `manual`...
+    pub state: String,
+    /// Why it is in the manual queue (or came back), as a code.
+    pub reason: Option<String>,
+    pub custom_id: Option<String>,
+    pub attempt: i64,
+    /// US cents.
+    pub max_price_cents: Option<i64>,
+    pub price_paid_cents: Option<i64>,
+    pub trade_id: Option<String>,
+    /// A purchase may be live: the withdrawal cannot be taken over by hand now.
+    pub live: bool,
 }
 
 /// The ledger reasons of tokens that no purchase paid for.
@@ -158,11 +195,12 @@ const FREE_REASONS: &str = "l.reason IN ('daily', 'streak_bonus', 'subscribe', '
 
 pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
     type Row = (i64, i64, String, String, Option<String>, i64, String, String, String, i64, i64, i64, i64, i64);
+    // Waiting ones, and automatic ones still settling (Steam's trade protection).
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT w.id, w.user_id, u.first_name, u.last_name, u.username, i.id, i.weapon || ' | ' || i.finish, i.condition,
                 w.trade_url, i.token_price, w.created_at, u.created_at, u.is_demo, u.debt
          FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id
-         WHERE w.status = 'pending' AND (u.is_demo = 0 OR $1 = 1) ORDER BY w.id",
+         WHERE (w.status = 'pending' OR w.market_state = 'settling') AND (u.is_demo = 0 OR $1 = 1) ORDER BY w.id",
     )
     .bind(i64::from(domain.config.demo))
     .fetch_all(&domain.db)
@@ -197,6 +235,7 @@ pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
             .bind(item_id)
             .fetch_one(&mut conn)
             .await?;
+        let market = market_view(&mut conn, r.0).await?;
         out.push(Pending {
             id: r.0,
             user_id,
@@ -220,9 +259,35 @@ pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
                 item_failed_before: failed > 0,
                 demo: r.12 != 0,
             },
+            market,
         });
     }
     Ok(out)
+}
+
+/// The market side of withdrawal `id` (`None` for a manual one).
+pub async fn market_view(conn: &mut dyn Exec, id: i64) -> DomainResult<Option<MarketView>> {
+    type Row = (Option<String>, Option<String>, Option<String>, i64, Option<i64>, Option<i64>, Option<String>);
+    let row: Option<Row> = query(
+        "SELECT market_state, market_reason, custom_id, attempt, max_price_cents, price_paid_cents, trade_id FROM withdrawals WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.and_then(|r| {
+        let state = r.0?;
+        let live = matches!(state.as_str(), "buying" | "bought" | "offer_sent");
+        Some(MarketView {
+            state,
+            reason: r.1,
+            custom_id: r.2,
+            attempt: r.3,
+            max_price_cents: r.4,
+            price_paid_cents: r.5,
+            trade_id: r.6,
+            live,
+        })
+    }))
 }
 
 /// How an operator resolves a request.
@@ -268,14 +333,19 @@ async fn resolve_in(
     note: Option<String>,
     now: i64,
 ) -> DomainResult<()> {
-    let row: Option<(i64, i64, String, i64)> = query(
-        "SELECT w.user_id, w.inventory_item_id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), u.debt FROM withdrawals w
-         JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id WHERE w.id = $1 AND w.status = 'pending'",
+    let row: Option<(i64, i64, String, i64, Option<String>)> = query(
+        "SELECT w.user_id, w.inventory_item_id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), u.debt, w.market_state
+         FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id
+         WHERE w.id = $1 AND w.status = 'pending'",
     )
     .bind(withdrawal_id)
     .fetch_optional(tx)
     .await?;
-    let (user_id, item_id, item_name, _) = row.ok_or(DomainError::NotFound)?;
+    let (user_id, item_id, item_name, _, market_state) = row.ok_or(DomainError::NotFound)?;
+    // An automatic withdrawal is taken over by hand only while no purchase is live.
+    if market_state.as_deref().is_some_and(|s| matches!(s, "buying" | "bought" | "offer_sent")) {
+        return Err(DomainError::PurchaseLive);
+    }
     // Where writers lock rows, the player is held while the debt decides (a refund meanwhile waits).
     store::lock_users(tx, &[user_id]).await?;
     let debt = crate::domain::ledger::debt(tx, user_id).await?.0;
@@ -290,10 +360,15 @@ async fn resolve_in(
     };
     // Conditional: of two operators resolving at once (two replicas), one wins, the other finds
     // nothing pending.
-    let resolved = query(
-        "UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5
-         WHERE id = $6 AND status = 'pending'",
-    )
+    // The market state goes to `manual` (taken over) in the same conditional write, so the
+    // worker, which claims only `queued` ones, can never start a purchase of it afterwards.
+    let resolved = query(&format!(
+        "UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5,
+                market_state = CASE WHEN market_state IS NULL THEN NULL ELSE 'manual' END,
+                market_reason = CASE WHEN market_state IS NULL THEN NULL ELSE COALESCE(market_reason, 'taken_over') END,
+                lease_holder = NULL, lease_until = NULL
+         WHERE id = $6 AND status = 'pending' AND (market_state IS NULL OR market_state NOT IN {LIVE_MARKET_STATES})"
+    ))
     .bind(w_status)
     .bind(&note)
     .bind(&code)

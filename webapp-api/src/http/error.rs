@@ -65,7 +65,8 @@ pub fn status_of(e: &DomainError) -> StatusCode {
         | PromoAlreadyRedeemed
         | PromoDepositRequired
         | PromoExists
-        | SelfExclusionActive { .. } => StatusCode::CONFLICT,
+        | SelfExclusionActive { .. }
+        | PurchaseLive => StatusCode::CONFLICT,
         PromoNotFound => StatusCode::NOT_FOUND,
         PromoExpired => StatusCode::GONE,
         SelfExcluded { .. } | SpendLimit { .. } => StatusCode::FORBIDDEN,

@@ -79,6 +79,20 @@ struct WriterFigures {
     committed: u64,
 }
 
+#[derive(Clone, Debug, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct CallLabels {
+    call: &'static str,
+}
+
+/// The delivery worker's figures, where it runs.
+struct MarketFigures {
+    /// (call, calls, failures)
+    calls: Vec<(&'static str, u64, u64)>,
+    /// What the market charged in total, and what counts against today's budget (US cents).
+    paid_cents: i64,
+    today_cents: i64,
+}
+
 /// What a scrape reads outside the in-memory counters.
 struct Scraped {
     totals: DbTotals,
@@ -87,6 +101,7 @@ struct Scraped {
     writer: Option<WriterFigures>,
     /// Current and peak resident memory, where the system tells.
     memory: Option<(u64, u64)>,
+    market: Option<MarketFigures>,
 }
 
 /// The method as a label: the standard methods by name, anything else `OTHER`, so made-up
@@ -159,7 +174,13 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition.
-    pub async fn render(&self, db: &Pool, writer: Option<&crate::domain::store::writer::Writer>) -> Result<String, sqlx::Error> {
+    pub async fn render(
+        &self,
+        db: &Pool,
+        writer: Option<&crate::domain::store::writer::Writer>,
+        delivery: &crate::domain::market::meter::Meter,
+        now: i64,
+    ) -> Result<String, sqlx::Error> {
         let totals = self.db_totals(db).await?;
         let (stars, paid): (i64, i64) = sqlx::query_as(
             "SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT), COUNT(*) FROM payments WHERE status IN ('success', 'refunded')",
@@ -170,7 +191,21 @@ impl Metrics {
             let s = w.stats();
             WriterFigures { requests: s.requests, batches: s.batches, committed: s.committed }
         });
-        Ok(self.encode(&Scraped { totals, stars, paid, writer, memory: memory() }))
+        let market = if delivery.is_enabled() {
+            use crate::domain::delivery;
+            use crate::domain::market::meter::Call;
+            let (paid_cents,): (i64,) =
+                sqlx::query_as("SELECT CAST(COALESCE(SUM(price_paid_cents), 0) AS BIGINT) FROM withdrawals").fetch_one(db).await?;
+            let today: Option<(i64,)> = sqlx::query_as("SELECT spent_cents FROM market_spend WHERE day = $1")
+                .bind(delivery::budget_day(now))
+                .fetch_optional(db)
+                .await?;
+            let calls = Call::ALL.iter().map(|c| (c.name(), delivery.figures(*c).0, delivery.figures(*c).1)).collect();
+            Some(MarketFigures { calls, paid_cents, today_cents: today.map_or(0, |t| t.0) })
+        } else {
+            None
+        };
+        Ok(self.encode(&Scraped { totals, stars, paid, writer, memory: memory(), market }))
     }
 
     /// Every family, in the order of the exposition. A registry per scrape: the in-memory
@@ -213,6 +248,26 @@ impl Metrics {
                 "fragbox_sqlite_writer_committed",
                 "Writes whose SQLite writer transaction committed",
                 ConstCounter::new(w.committed),
+            );
+        }
+        if let Some(m) = &s.market {
+            let calls = Family::<CallLabels, Counter>::default();
+            let failures = Family::<CallLabels, Counter>::default();
+            for (call, n, failed) in &m.calls {
+                calls.get_or_create(&CallLabels { call }).inc_by(*n);
+                failures.get_or_create(&CallLabels { call }).inc_by(*failed);
+            }
+            r.register("fragbox_market_calls", "Calls this process made to the P2P market, by call", calls);
+            r.register("fragbox_market_failures", "Market calls that bought nothing or had no usable answer, by call", failures);
+            r.register(
+                "fragbox_market_spend_usd",
+                "US dollars the market charged for withdrawals",
+                ConstCounter::new(m.paid_cents as f64 / 100.0),
+            );
+            r.register(
+                "fragbox_market_spent_today_usd",
+                "US dollars counted against today's market budget (UTC day)",
+                ConstGauge::new(m.today_cents as f64 / 100.0),
             );
         }
         if let Some((rss, hwm)) = s.memory {
@@ -361,6 +416,7 @@ mod tests {
             paid: 2,
             writer: Some(WriterFigures { requests: 7, batches: 4, committed: 6 }),
             memory: Some((1024, 2048)),
+            market: None,
         }
     }
 

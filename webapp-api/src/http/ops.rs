@@ -90,7 +90,7 @@ pub async fn metrics(State(state): State<AppState>, req: Request) -> Response {
             }
         }
     }
-    match state.metrics.render(&state.domain.db, state.domain.writer.as_deref()).await {
+    match state.metrics.render(&state.domain.db, state.domain.writer.as_deref(), &state.domain.delivery, state.domain.now()).await {
         Ok(text) => {
             (StatusCode::OK, [(header::CONTENT_TYPE, HeaderValue::from_static(prometheus_text::CONTENT_TYPE))], text).into_response()
         }

@@ -7,6 +7,7 @@
 //! `look_up` with that id before anything is retried, so one purchase is never made twice.
 pub mod connect;
 pub mod marketcsgo;
+pub mod meter;
 
 use std::collections::HashMap;
 use std::fmt;

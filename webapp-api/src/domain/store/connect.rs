@@ -23,6 +23,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0009_feed", include_str!("../../../../data/migrations/0009_feed.sql")),
     ("0010_paid_value", include_str!("../../../../data/migrations/0010_paid_value.sql")),
     ("0011_admin_notices", include_str!("../../../../data/migrations/0011_admin_notices.sql")),
+    ("0012_market_delivery", include_str!("../../../../data/migrations/0012_market_delivery.sql")),
     ("0013_promo_responsible", include_str!("../../../../data/migrations/0013_promo_responsible.sql")),
 ];
 
@@ -39,6 +40,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0009_feed", include_str!("../../../../data/migrations/postgres/0009_feed.sql")),
     ("0010_paid_value", include_str!("../../../../data/migrations/postgres/0010_paid_value.sql")),
     ("0011_admin_notices", include_str!("../../../../data/migrations/postgres/0011_admin_notices.sql")),
+    ("0012_market_delivery", include_str!("../../../../data/migrations/postgres/0012_market_delivery.sql")),
     ("0013_promo_responsible", include_str!("../../../../data/migrations/postgres/0013_promo_responsible.sql")),
 ];
 

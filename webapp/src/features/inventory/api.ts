@@ -13,7 +13,7 @@ export interface InventoryItem {
   rarity?: string;
   condition?: string;
   status?: string;
-  /** Why a withdrawal failed: trade_url_invalid, inventory_private, trade_restricted, item_unavailable, steam_unavailable, other. */
+  /** Why a withdrawal failed: trade_url_invalid, inventory_private, trade_restricted, item_unavailable, steam_unavailable, inventory_full, no_offer, offer_expired, seller_reversed, other. */
   statusReasonCode?: string | null;
   /** The operator's optional note with that code. */
   statusReason?: string | null;
@@ -31,6 +31,8 @@ export interface InventoryItem {
   wearMax?: number | null;
   /** False for a skin won with bonus tokens: it can be kept or sold, not withdrawn. */
   withdrawable?: boolean;
+  /** Automatic delivery of its latest withdrawal (queued, buying, bought, offer_sent, settling, settled, bounced, reversed, player_reversed, manual); null when manual or none. */
+  deliveryState?: string | null;
 }
 
 /** GET /items/{id}/public: what anyone may see of a shared skin. */

@@ -18,3 +18,4 @@ export {
   type SkinTab,
 } from './status';
 export { useInventory } from './store';
+export { awaitsAcceptance, deliveryKey, DELIVERY_STATES, ensureDeliveryTexts, STEAM_INCOMING_OFFERS_URL } from './delivery';

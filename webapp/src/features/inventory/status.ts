@@ -24,10 +24,26 @@ export function filterByTab<T extends HasStatus>(items: readonly T[], tab: SkinT
 }
 
 /** Why a withdrawal failed, as the server's codes; anything else reads as `other`. */
-export const REASON_CODES = ['trade_url_invalid', 'inventory_private', 'trade_restricted', 'item_unavailable', 'steam_unavailable', 'other'] as const;
+export const REASON_CODES = [
+  'trade_url_invalid',
+  'inventory_private',
+  'trade_restricted',
+  'item_unavailable',
+  'steam_unavailable',
+  // An automatic withdrawal that came back (texts with the delivery texts: ensureDeliveryTexts).
+  'inventory_full',
+  'no_offer',
+  'offer_expired',
+  'seller_reversed',
+  'other',
+] as const;
+
+/** Reason codes of an automatic withdrawal that came back: their texts travel with the delivery texts. */
+const DELIVERY_REASON_CODES: readonly string[] = ['inventory_full', 'no_offer', 'offer_expired', 'seller_reversed'];
 
 /** The i18n key of a failure reason code (unknown codes fall back to `other`). */
 export function reasonKey(code: string | null | undefined): string {
+  if (DELIVERY_REASON_CODES.includes(code ?? '')) return `delivery.reason.${code}`;
   return `reason.${(REASON_CODES as readonly string[]).includes(code ?? '') ? code : 'other'}`;
 }
 

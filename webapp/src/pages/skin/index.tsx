@@ -4,8 +4,11 @@ import { useLocation, useNavigate, useParams } from '../../lib/router';
 import { Button, IconAlert, Img, MainAction, Skeleton } from '../../components/ui';
 import { DEFAULT_CONDITION, rarityColor, rarityKey, TokenAmount } from '../../features/cases';
 import {
+  awaitsAcceptance,
   canTrade,
   capitalize,
+  deliveryKey,
+  ensureDeliveryTexts,
   fetchItem,
   fetchPublicItem,
   isError,
@@ -17,6 +20,7 @@ import {
   itemNames,
   shareSkin,
   showWithdraw,
+  STEAM_INCOMING_OFFERS_URL,
   TradeHelp,
   useInventory,
   type InventoryItem,
@@ -28,12 +32,13 @@ import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { confirmPopup } from '../../lib/native-ui';
 import { shareRefFor } from '../../lib/deep-link';
-import { launch } from '../../lib/telegram';
+import { launch, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './skin.module.css';
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
+ensureDeliveryTexts();
 
 /** Spec section 9: the app goes back 100 ms after a sale. */
 export const SALE_BACK_DELAY_MS = 100;
@@ -206,10 +211,30 @@ export function SkinPage() {
       </dl>
       {(item.float !== undefined || item.exterior !== undefined) && <FloatBar float={item.float} wearMin={item.wearMin} wearMax={item.wearMax} />}
       {item.withdrawable === false && status === 'received' && <BonusNote />}
-      {/* A pending withdrawal: what happens next, and when. */}
-      {status === 'pending' && (
+      {/* A pending withdrawal: what happens next, and when (an automatic one says where it stands). */}
+      {status === 'pending' && !deliveryKey(item.deliveryState) && (
         <p className={styles.next} data-testid="skin-pending-next">
           {t('skin.pendingNext')}
+        </p>
+      )}
+      {deliveryKey(item.deliveryState) && (status === 'pending' || status === 'sent') && (
+        <p className={styles.next} data-testid="skin-delivery" data-state={item.deliveryState ?? ''}>
+          {t(deliveryKey(item.deliveryState)!)}
+          {awaitsAcceptance(item) && (
+            <>
+              {' '}
+              <a
+                href={STEAM_INCOMING_OFFERS_URL}
+                data-testid="skin-accept-offer"
+                onClick={(e) => {
+                  e.preventDefault();
+                  openLink(STEAM_INCOMING_OFFERS_URL);
+                }}
+              >
+                {t('delivery.openOffers')}
+              </a>
+            </>
+          )}
         </p>
       )}
 

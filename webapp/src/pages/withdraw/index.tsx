@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from '../../lib/router';
 
 import { Img, MainAction, toast } from '../../components/ui';
-import { itemNames, requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
+import { ensureDeliveryTexts, itemNames, requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
 import { BonusNote, ensureGoodsTexts } from '../../features/goods';
 import { useSession } from '../../features/session';
 import { ensureTradeUrlTexts, getTradeUrl, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
@@ -19,6 +19,7 @@ ensureTradeUrlTexts();
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
+ensureDeliveryTexts();
 
 /** Steam's page that shows the player's trade-offer link. */
 export const STEAM_TRADE_OFFERS_URL = 'https://steamcommunity.com/my/tradeoffers/privacy#trade_offer_access_url';
@@ -125,6 +126,10 @@ export function WithdrawPage() {
           {t('withdraw.tradePage')}
         </a>
         .
+      </p>
+      {/* Said plainly before the request: the market's copy, not the drawn one, is what arrives. */}
+      <p className={styles.text} data-testid="withdraw-float-note">
+        {t('delivery.floatNote')}
       </p>
       {!item && <p className={styles.error}>{t('withdraw.noItem')}</p>}
       {bonus ? (
