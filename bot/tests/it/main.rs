@@ -17,6 +17,7 @@ mod hardening;
 mod market;
 mod members;
 mod money;
+mod multi;
 mod moving;
 mod operator;
 mod paid;
