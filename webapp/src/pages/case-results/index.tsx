@@ -144,6 +144,7 @@ export function CaseResultsPage() {
               style={{ ['--rarity' as string]: rarityColor(e.item.rarity), ['--i' as string]: i }}
               data-testid="results-card"
               data-choice={e.choice}
+              data-item={e.item.id}
             >
               <Img src={e.item.iconUrl} alt={name} className={styles.img} rarity={e.item.rarity} />
               <div className={styles.info}>

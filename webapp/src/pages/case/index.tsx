@@ -323,6 +323,20 @@ export function CasePage() {
         ) : (
           <Roulette items={items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
         )}
+        {/* How many to open at once: the open button's price is for all of them. */}
+        {!busy && (
+          <div className={styles.count} data-testid="open-count">
+            <Segmented
+              label={t('caseScreen.count')}
+              value={String(n)}
+              options={OPEN_COUNTS.map((c) => ({ value: String(c), label: t('caseScreen.countOption', { count: c }) }))}
+              onChange={(v) => {
+                haptic.selection();
+                setCount(openCount(v));
+              }}
+            />
+          </div>
+        )}
         {(phase === 'trying' || tried) && (
           <p className={styles.tryNote} role="status" data-testid="free-try-note">
             <b>{t('caseScreen.tryNote')}</b>
@@ -343,21 +357,6 @@ export function CasePage() {
             </Link>
           )}
         </p>
-      )}
-
-      {/* How many to open at once: the price below is for all of them. */}
-      {!busy && (
-        <div className={styles.count} data-testid="open-count">
-          <Segmented
-            label={t('caseScreen.count')}
-            value={String(n)}
-            options={OPEN_COUNTS.map((c) => ({ value: String(c), label: t('caseScreen.countOption', { count: c }) }))}
-            onChange={(v) => {
-              haptic.selection();
-              setCount(openCount(v));
-            }}
-          />
-        </div>
       )}
 
       {/* The open button says what is missing; pressing it offers the ways to get tokens. */}
