@@ -163,7 +163,11 @@ async fn counts_outside_one_to_five_are_refused_and_charge_nothing() {
     assert!(b.get("items").is_none());
     let (s, b) = app.post(open_path(), Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
-    assert_eq!(open_debits(&app, user).await.len(), 2);
+    // An integer written as 2.0 is an integer (as JSON Schema has it).
+    let (s, b) = open_n(&app, &t, json!(2.0), "two-point-oh").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert_eq!(b["items"].as_array().map(Vec::len), Some(2));
+    assert_eq!(open_debits(&app, user).await.len(), 3);
     app.stop().await;
 }
 

@@ -205,8 +205,7 @@ fn answered_item(open: &Open, state: &State, case: &Case, won: &CatalogItem, won
 /// one in `items` when there are several.
 fn answer(drawn: &[Drawn], balance: Tokens) -> DomainResult<String> {
     let first = drawn.first().ok_or_else(|| DomainError::Internal("an open drew nothing".into()))?;
-    let opened =
-        Opened { success: true, item: &first.item, balance, fair: &first.fair, items: (drawn.len() > 1).then_some(drawn) };
+    let opened = Opened { success: true, item: &first.item, balance, fair: &first.fair, items: (drawn.len() > 1).then_some(drawn) };
     serde_json::to_string(&opened).map_err(|e| DomainError::Internal(e.to_string()))
 }
 

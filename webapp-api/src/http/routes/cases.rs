@@ -91,6 +91,7 @@ pub struct OpenCase {
     /// How many of this case to open at once (absent: 1). One debit of `count` × price, all or
     /// none; above 1 the answer lists every item in `items`. Counts as `count` opens for the
     /// rate limit.
+    #[serde(default, deserialize_with = "crate::http::extract::int::optional")]
     #[schema(minimum = 1, maximum = 5)]
     count: Option<i64>,
 }
