@@ -176,11 +176,12 @@ export function CasePage() {
   );
 
   /** Spec: not enough tokens offers buying them or inviting friends (a native popup), saying how many are missing (for all of the chosen count). */
-  const offerTokens = async (price: number) => {
+  const offerTokens = async (price: number, n = 1) => {
     haptic.error();
     const have = useSession.getState().user?.balance ?? 0;
     const short = tokensMissing(price, have);
-    const text = t('caseScreen.insufficientText', {
+    const text = t(n > 1 ? 'caseScreen.insufficientTextMany' : 'caseScreen.insufficientText', {
+      n,
       price: formatTokensInt(price),
       balance: formatTokens(have),
       missing: formatTokens(short),
@@ -199,7 +200,7 @@ export function CasePage() {
     const n = openCount(count);
     const cost = totalPrice(kase.tokens, n);
     if (balance < cost) {
-      void offerTokens(cost);
+      void offerTokens(cost, n);
       return;
     }
     haptic.medium();
@@ -212,7 +213,7 @@ export function CasePage() {
     if (out.kind === 'busy') return;
     if (out.kind === 'insufficient') {
       setPhase('idle');
-      void offerTokens(cost);
+      void offerTokens(cost, n);
       return;
     }
     if (out.kind === 'failed') {
