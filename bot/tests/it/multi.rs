@@ -251,3 +251,33 @@ async fn an_open_of_several_counts_as_that_many_opens_for_the_rate_limit() {
     assert_eq!(app.balance(user).await, before);
     app.stop().await;
 }
+
+/// A refund walks the skins won since the purchase newest first: the later skins of an open of
+/// several are found through the one debit that paid for them.
+#[tokio::test]
+async fn a_refund_takes_back_the_last_skins_of_an_open_of_several() {
+    use crate::payments::{charge_id, invoice, pay, say};
+    let app = TestApp::with_bot().await;
+    let user = 9160;
+    let t = app.sign_in(user, "Refund").await;
+    let tx = invoice(&app, &t, user, "pack-l").await;
+    let charge = charge_id("multi");
+    pay(&app, user, &tx, 500, &charge).await;
+    let count = (app.balance(user).await / cheap_case_price()).min(5);
+    assert!(count >= 2, "the pack buys several cases");
+    let (s, b) = open_n(&app, &t, json!(count), "refund-batch").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    let ids: Vec<i64> = b["items"].as_array().unwrap().iter().map(|i| i["item"]["id"].as_i64().unwrap()).collect();
+
+    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded").await;
+
+    // The newest skin (the last of the batch, under no debit key of its own) is taken back first.
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM inventory_items WHERE id = $1")
+        .bind(ids[ids.len() - 1])
+        .fetch_one(&app.domain().db)
+        .await
+        .unwrap();
+    assert_eq!(status, "revoked");
+    app.audit_clean().await;
+    app.stop().await;
+}
