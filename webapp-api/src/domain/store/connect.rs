@@ -23,7 +23,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0009_feed", include_str!("../../../../data/migrations/0009_feed.sql")),
     ("0010_paid_value", include_str!("../../../../data/migrations/0010_paid_value.sql")),
     ("0011_admin_notices", include_str!("../../../../data/migrations/0011_admin_notices.sql")),
-    ("0012_open_batches", include_str!("../../../../data/migrations/0012_open_batches.sql")),
+    ("0014_open_batches", include_str!("../../../../data/migrations/0014_open_batches.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -39,7 +39,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0009_feed", include_str!("../../../../data/migrations/postgres/0009_feed.sql")),
     ("0010_paid_value", include_str!("../../../../data/migrations/postgres/0010_paid_value.sql")),
     ("0011_admin_notices", include_str!("../../../../data/migrations/postgres/0011_admin_notices.sql")),
-    ("0012_open_batches", include_str!("../../../../data/migrations/postgres/0012_open_batches.sql")),
+    ("0014_open_batches", include_str!("../../../../data/migrations/postgres/0014_open_batches.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.
