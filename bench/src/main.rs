@@ -45,7 +45,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webapp_api::domain::cases::Open;
+use webapp_api::domain::cases::{Count, Open};
 use webapp_api::domain::catalog::Catalog;
 use webapp_api::domain::clock::OsRandom;
 use webapp_api::domain::lang::Lang;
@@ -554,6 +554,7 @@ fn bound_open(catalog: &Arc<Catalog>, case: &str, user: i64, n: u64) -> Open {
         user_id: user,
         case_id: case.to_owned(),
         request_id: Some(format!("base-{user}-{n}")),
+        count: Count::ONE,
         now: 1_763_800_000 + n as i64,
         lang: Lang::En,
         paid_only: true,

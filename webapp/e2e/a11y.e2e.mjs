@@ -45,6 +45,17 @@ async function go(page, path) {
   }, path);
 }
 
+/** Like `go`, with navigation state (the router reads `history.state.usr`). */
+async function goWith(page, path, state) {
+  await page.evaluate(
+    ([p, usr]) => {
+      window.history.pushState({ usr, key: 'e2e', idx: (window.history.state?.idx ?? 0) + 1 }, '', p);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    },
+    [path, state],
+  );
+}
+
 /** [label, how to get there, selector that shows it is drawn] for every screen. */
 function screens(ids) {
   return [
@@ -54,6 +65,7 @@ function screens(ids) {
     ['odds sheet', (p) => p.locator('[data-testid="case-card"]').first().getByRole('button').nth(1).click(), '[data-testid="odds-sheet"] li'],
     ['case', (p) => go(p, `/case/${ids.case}`), '[data-testid="fair-line"]'],
     ['case result', (p) => go(p, `/case-result/${ids.item}`), '[data-testid="result-name"]'],
+    ['results of three', (p) => goWith(p, '/case-results', ids.several), '[data-testid="results-card"]'],
     ['my skins', (p) => go(p, '/skins'), '[data-testid="skin-card"]'],
     ['skin', (p) => go(p, `/skin/${ids.item}`), '[data-testid="skin-withdraw"]'],
     ['sell confirmation', (p) => p.click('[data-testid="tg-main-button"]'), '[data-testid="tg-popup"]'],
@@ -101,7 +113,10 @@ describe('accessibility (axe) on every screen', () => {
       assert.equal(opened.status, 200, JSON.stringify(opened.body));
       const ticket = await apiPost(page, '/support/tickets', { theme: 'bug', message: 'The button does not respond' });
       assert.equal(ticket.status, 200, JSON.stringify(ticket.body));
-      const ids = { item: opened.body.item.id, ticket: ticket.body.ticket.id, case: kase.id };
+      const three = await apiPost(page, `/cases/${kase.id}/open`, { telegramId: me.telegramId, requestId: `a11y-3-${theme}-${Date.now()}`, count: 3 });
+      assert.equal(three.status, 200, JSON.stringify(three.body));
+      const several = { weapons: three.body.items.map((d) => d.item), caseId: kase.id, caseCost: kase.tokens };
+      const ids = { item: opened.body.item.id, ticket: ticket.body.ticket.id, case: kase.id, several };
       await page.reload();
       await waitForBoot(page);
 

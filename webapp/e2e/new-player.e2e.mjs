@@ -190,6 +190,62 @@ describe('what a new player tripped over', () => {
     await context.close();
   });
 
+  test('a player opens three at once, sells one from the result and keeps the rest', async () => {
+    const { page, errors, context } = await newPlayer('en', 'dark');
+    const itemsBefore = (await apiAs(page, server, '/user/items')).body.data.length;
+    const fairBefore = (await apiAs(page, server, '/fair')).body.data.nonce;
+    const opens = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/cases\/[^/]+\/open$/.test(new URL(r.url()).pathname)) opens.push(JSON.parse(r.postData() ?? '{}'));
+    });
+
+    await go(page, `/case/${kase.id}`);
+    await page.waitForSelector('[data-testid="open-count"]');
+    await page.click('[data-testid="open-count"] [role="radio"]:has-text("×3")');
+    // The open button asks for three prices; three strips rest side by side within the phone.
+    await page.waitForFunction(
+      (total) => document.querySelector('[data-testid="tg-main-button"]')?.textContent?.replace(/\D/g, '') === String(total),
+      kase.tokens * 3,
+    );
+    assert.equal(await page.locator('[data-testid="roulette"]').count(), 3);
+    const widths = await page.$$eval('[data-testid="roulette"]', (els) => els.map((e) => e.getBoundingClientRect().right));
+    assert.ok(Math.max(...widths) <= 390, `the strips fit the screen (${widths})`);
+    await shot(page, 'open-three-dark-en');
+
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForSelector('[data-testid="page-case"][data-phase="spinning"]');
+    // Each strip lands on its own item, then the result screen shows all three.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="roulette"] [data-win="true"]').length === 3, null, { timeout: 10_000 });
+    await page.waitForURL(/\/case-results$/, { timeout: 10_000 });
+    await page.waitForSelector('[data-testid="results-card"]');
+    assert.equal(await page.locator('[data-testid="results-card"]').count(), 3);
+    assert.match(await page.textContent('[data-testid="results-title"]'), /You won 3 skins/);
+    assert.equal(opens.length, 1, 'one request for the three');
+    assert.equal(opens[0].count, 3);
+    assert.equal((await apiAs(page, server, '/fair')).body.data.nonce, fairBefore + 3, 'three nonces used');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the result is ${overflow} px wider than the screen`);
+    await shot(page, 'results-three-dark-en');
+
+    // Sell the second, keep the first, then keep all that is left.
+    const second = page.locator('[data-testid="results-card"]').nth(1);
+    const soldId = await second.getAttribute('data-item');
+    await second.locator('[data-testid="results-sell"]').click();
+    await page.waitForSelector('[data-testid="results-card"]:nth-child(2)[data-choice="sold"]');
+    await page.waitForSelector('[data-toast="success"]');
+    await page.locator('[data-testid="results-card"]').first().locator('[data-testid="results-keep"]').click();
+    await page.waitForSelector('[data-testid="results-card"]:nth-child(1)[data-choice="kept"]');
+    assert.match(await page.textContent('[data-testid="tg-secondary-button"]'), /Keep all/);
+    await page.click('[data-testid="tg-secondary-button"]');
+    await page.waitForURL(/\/skins$/);
+
+    const items = (await apiAs(page, server, '/user/items')).body.data;
+    assert.equal(items.length, itemsBefore + 2, 'two kept, one sold');
+    assert.ok(soldId && !items.some((i) => String(i.id) === soldId), `the sold skin (${soldId}) left the inventory`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test('the trade-link error says what is wrong, clears on a valid link and shows once', async () => {
     const { page, errors, context } = await newPlayer('ru', 'dark');
     await go(page, '/trade-url');

@@ -19,6 +19,7 @@ mod market;
 mod members;
 mod money;
 mod moving;
+mod multi;
 mod operator;
 mod paid;
 mod payments;

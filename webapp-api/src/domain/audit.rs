@@ -21,9 +21,11 @@ const CHECKS: &[(&str, &str)] = &[
     ),
     (
         "open without its debit",
-        "SELECT 'open ' || o.id FROM case_opens o
-         LEFT JOIN ledger_entries l ON l.idempotency_key = 'open:' || o.id
-         WHERE l.id IS NULL OR l.amount <> -o.price",
+        // One debit pays every open of a request (keyed by its first open; `batch_open_id`).
+        "SELECT 'open ' || g.first_id FROM (
+           SELECT COALESCE(batch_open_id, id) AS first_id, SUM(price) AS total FROM case_opens GROUP BY COALESCE(batch_open_id, id)) g
+         LEFT JOIN ledger_entries l ON l.idempotency_key = 'open:' || g.first_id
+         WHERE l.id IS NULL OR l.amount <> -g.total",
     ),
     (
         "open without its item",
@@ -117,8 +119,12 @@ const CHECKS: &[(&str, &str)] = &[
     ),
     (
         "skin that hides bonus its open spent (it could leave as paid value)",
-        "SELECT 'item ' || i.id FROM inventory_items i JOIN ledger_entries l ON l.idempotency_key = 'open:' || i.open_id
-         WHERE i.bonus_cost < -l.bonus_amount",
+        // The skins of one debit (several opened at once) carry its bonus part between them.
+        "SELECT 'open ' || g.first_id FROM (
+           SELECT COALESCE(o.batch_open_id, o.id) AS first_id, SUM(i.bonus_cost) AS bonus
+           FROM inventory_items i JOIN case_opens o ON o.id = i.open_id GROUP BY COALESCE(o.batch_open_id, o.id)) g
+         JOIN ledger_entries l ON l.idempotency_key = 'open:' || g.first_id
+         WHERE g.bonus < -l.bonus_amount",
     ),
     (
         "promo redemption without its bonus credit",

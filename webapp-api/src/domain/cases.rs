@@ -1,5 +1,6 @@
-//! Opening a case: one write transaction debits the price, draws the item provably fairly,
-//! puts it in the inventory, records the open and pays first-open rewards.
+//! Opening a case, or up to `MAX_COUNT` of one case at once: one write transaction debits the
+//! price of them all, draws each item provably fairly at its own nonce, puts them in the
+//! inventory, records the opens and pays first-open rewards once.
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -25,12 +26,54 @@ pub struct FairProof {
     pub roll: u64,
 }
 
+/// One drawn item of an open and the proof it was drawn fairly.
 #[derive(Serialize)]
-pub struct Opened {
-    pub success: bool,
+pub struct Drawn {
     pub item: Item,
-    pub balance: Tokens,
     pub fair: FairProof,
+}
+
+/// The answer to an open: `item` and `fair` describe the first (the only one of a single open);
+/// an open of several carries them all in `items`, in draw order (the first again).
+#[derive(Serialize)]
+struct Opened<'a> {
+    success: bool,
+    item: &'a Item,
+    balance: Tokens,
+    fair: &'a FairProof,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    items: Option<&'a [Drawn]>,
+}
+
+/// How many cases one request opens at once.
+pub const MAX_COUNT: u32 = 5;
+
+/// The number of cases a request opens: 1–`MAX_COUNT` (absent means 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count(u32);
+
+impl Count {
+    pub const ONE: Count = Count(1);
+
+    /// A count as the player sent it: absent is one; 0 or above `MAX_COUNT` is refused.
+    pub fn parse(count: Option<i64>) -> DomainResult<Count> {
+        match count {
+            None => Ok(Count::ONE),
+            Some(n) if (1..=i64::from(MAX_COUNT)).contains(&n) => Ok(Count(n as u32)),
+            Some(_) => Err(DomainError::BadRequest(format!("count must be 1-{MAX_COUNT}"))),
+        }
+    }
+
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
+/// What an open wrote: the answer to send (and stored for a replay) and the drops it made, for
+/// the live feed (none for a replay: its drops were recorded the first time).
+pub struct Ran {
+    pub body: String,
+    pub drops: Vec<feed::Drop>,
 }
 
 /// A request id: 1–64 of `[A-Za-z0-9-]` (a UUID fits).
@@ -48,9 +91,11 @@ pub const STATE: &str = "SELECT (SELECT o.response FROM case_opens o WHERE o.use
  FROM users u LEFT JOIN fair_seeds s ON s.user_id = u.id AND s.revealed_at IS NULL
  WHERE u.id = $1";
 
+/// `batch_open_id` ($14): for the second and later opens of one request, the first open, whose
+/// key the request's one debit carries; NULL otherwise.
 pub const INSERT_OPEN: &str = "INSERT INTO case_opens(user_id, case_id, request_id, seed_id, server_seed_hash, client_seed, nonce, roll,
-                            total_weight, weights, item_id, price, response, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13) RETURNING id";
+                            total_weight, weights, item_id, price, response, created_at, batch_open_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13, $14) RETURNING id";
 
 /// The answer's item is built from what was just written (no read-back); the row's own default
 /// status comes back with its id.
@@ -88,23 +133,36 @@ impl From<StateRow> for State {
     }
 }
 
-/// The draw of one open: the roll, the won item and the weight table it was drawn against.
+/// The draw of one open: the roll and the won item.
 struct Draw<'a> {
     roll: u64,
     won: &'a CatalogItem,
-    table: String,
 }
 
-fn draw<'a>(catalog: &'a Catalog, case: &Case, seed: &fair::ActiveSeed) -> DomainResult<Draw<'a>> {
-    let weights: Vec<u64> = case.entries.iter().map(|e| e.1).collect();
-    let roll = fair::roll(&seed.server_seed, &seed.client_seed, seed.nonce, case.total_weight);
-    let (item_idx, _) = case.entries[fair::pick(&weights, roll)];
+/// The case's weight table as stored with each open (`[[item id, weight], ...]`, in draw order).
+fn weight_table(catalog: &Catalog, case: &Case) -> DomainResult<String> {
     let table: Vec<(&str, u64)> = case.entries.iter().map(|&(i, w)| (catalog.items[i].id.as_str(), w)).collect();
-    let table = serde_json::to_string(&table).map_err(|e| DomainError::Internal(e.to_string()))?;
-    Ok(Draw { roll, won: &catalog.items[item_idx], table })
+    serde_json::to_string(&table).map_err(|e| DomainError::Internal(e.to_string()))
 }
 
-/// What the open wrote that its answer shows.
+fn draw<'a>(catalog: &'a Catalog, case: &Case, seed: &fair::ActiveSeed, nonce: i64) -> Draw<'a> {
+    let weights: Vec<u64> = case.entries.iter().map(|e| e.1).collect();
+    let roll = fair::roll(&seed.server_seed, &seed.client_seed, nonce, case.total_weight);
+    let (item_idx, _) = case.entries[fair::pick(&weights, roll)];
+    Draw { roll, won: &catalog.items[item_idx] }
+}
+
+/// The bonus part of the `index`-th of `count` opens at `price` each, paid together by one debit
+/// whose bonus part is `bonus`. Paid tokens are spent first and in draw order, so the bonus falls
+/// on the last opens: open `index` is paid by the debit's tokens `[index × price, (index + 1) ×
+/// price)`, of which those past the paid part are bonus. The parts sum to `bonus` exactly and none
+/// exceeds `price` (a sale's bonus share is a fraction of the open's own price).
+pub fn bonus_part(price: i64, count: u32, bonus: i64, index: u32) -> i64 {
+    let paid = price * i64::from(count) - bonus;
+    (price * (i64::from(index) + 1) - paid).clamp(0, price)
+}
+
+/// What the open wrote for one drawn item that its answer shows.
 struct Won {
     inventory_id: i64,
     status: String,
@@ -112,17 +170,8 @@ struct Won {
     bonus_cost: Tokens,
 }
 
-/// The answer to an open, as stored with it and sent.
-fn answer(
-    open: &Open,
-    state: &State,
-    case: &Case,
-    seed: fair::ActiveSeed,
-    draw: &Draw<'_>,
-    won_row: Won,
-    balance: Tokens,
-) -> DomainResult<String> {
-    let won = draw.won;
+/// A drawn item as the answer shows it.
+fn answered_item(open: &Open, state: &State, case: &Case, won: &CatalogItem, won_row: Won) -> Item {
     let Won { inventory_id, status, instance, bonus_cost } = won_row;
     let item = Item {
         id: inventory_id,
@@ -150,13 +199,14 @@ fn answer(
         delivery_state: None,
         bonus_cost: bonus_cost.0,
     };
-    let item = inventory::present(item, &open.catalog, open.lang, open.paid_only);
-    let opened = Opened {
-        success: true,
-        item,
-        balance,
-        fair: FairProof { server_seed_hash: seed.server_seed_hash, client_seed: seed.client_seed, nonce: seed.nonce, roll: draw.roll },
-    };
+    inventory::present(item, &open.catalog, open.lang, open.paid_only)
+}
+
+/// The answer to an open, as stored with it and sent: the first drawn item at the top, and every
+/// one in `items` when there are several.
+fn answer(drawn: &[Drawn], balance: Tokens) -> DomainResult<String> {
+    let first = drawn.first().ok_or_else(|| DomainError::Internal("an open drew nothing".into()))?;
+    let opened = Opened { success: true, item: &first.item, balance, fair: &first.fair, items: (drawn.len() > 1).then_some(drawn) };
     serde_json::to_string(&opened).map_err(|e| DomainError::Internal(e.to_string()))
 }
 
@@ -164,9 +214,16 @@ fn raw(body: String) -> DomainResult<Box<RawValue>> {
     RawValue::from_string(body).map_err(|e| DomainError::Internal(e.to_string()))
 }
 
-/// Opens `case_id` for `user_id`. The same `request_id` again answers the first result (as
-/// stored JSON) and charges nothing. Answers the JSON body to send.
-pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Option<&str>, lang: Lang) -> DomainResult<Box<RawValue>> {
+/// Opens `count` of `case_id` for `user_id`, all or none. The same `request_id` again answers the
+/// first result (as stored JSON) and charges nothing. Answers the JSON body to send.
+pub async fn open(
+    domain: &Domain,
+    user_id: i64,
+    case_id: &str,
+    request_id: Option<&str>,
+    count: Count,
+    lang: Lang,
+) -> DomainResult<Box<RawValue>> {
     if let Some(r) = request_id {
         if !valid_request_id(r) {
             return Err(DomainError::BadRequest("requestId must be 1-64 of [A-Za-z0-9-]".into()));
@@ -180,16 +237,16 @@ pub async fn open(domain: &Domain, user_id: i64, case_id: &str, request_id: Opti
         user_id,
         case_id: case_id.to_owned(),
         request_id: request_id.map(str::to_owned),
+        count,
         now: domain.now(),
         lang,
         paid_only: domain.config.withdraw_paid_only,
     };
-    let now = open.now;
     let (body, drops) = domain
         .write(move |tx| {
             Box::pin(async move {
-                let body = open.run(tx).await?;
-                let drops = feed::record(tx, user_id, &body, now).await?;
+                let Ran { body, drops } = open.run(tx).await?;
+                let drops = feed::record(tx, drops).await?;
                 Ok((body, drops))
             })
         })
@@ -207,6 +264,8 @@ pub struct Open {
     pub user_id: i64,
     pub case_id: String,
     pub request_id: Option<String>,
+    /// How many cases, each drawn at the next nonce, paid by one debit.
+    pub count: Count,
     pub now: i64,
     /// The language of the answer's names (a replay answers as first written).
     pub lang: Lang,
@@ -216,9 +275,11 @@ pub struct Open {
 
 impl Open {
     /// The open, inside the caller's write: answers the stored answer of an earlier open with the
-    /// same request id, or debits the price, draws the item, stores it and pays first-open rewards.
-    pub async fn run(self, tx: &mut dyn Exec) -> DomainResult<String> {
+    /// same request id, or debits the price of every case asked for at once, draws each item at
+    /// the next nonce, stores them and pays first-open rewards.
+    pub async fn run(self, tx: &mut dyn Exec) -> DomainResult<Ran> {
         let (user_id, now, catalog) = (self.user_id, self.now, self.catalog.clone());
+        let count = self.count.get();
         let request_id = self.request_id.as_deref();
         let case = catalog.case(&self.case_id).ok_or(DomainError::CaseNotFound)?;
         // Where writers lock rows (`store::locks_rows`), the player and, while the first-open reward is to
@@ -234,68 +295,147 @@ impl Open {
             return Err(DomainError::NotFound);
         };
         if let Some(response) = state.replay {
-            return Ok(response);
+            return Ok(Ran { body: response, drops: Vec::new() });
         }
         let seed = match state.seed.clone() {
             Some(seed) => seed,
             None => fair::active_seed(tx, self.random.as_ref(), user_id, now).await?,
         };
-        let draw = draw(&catalog, case, &seed)?;
-        let won = draw.won;
-        let (open_id,): (i64,) = query(INSERT_OPEN)
-            .bind(user_id)
-            .bind(&case.id)
-            .bind(request_id)
-            .bind(seed.id)
-            .bind(&seed.server_seed_hash)
-            .bind(&seed.client_seed)
-            .bind(seed.nonce)
-            .bind(draw.roll as i64)
-            .bind(case.total_weight as i64)
-            .bind(&draw.table)
-            .bind(&won.id)
-            .bind(case.price.0)
-            .bind(now)
-            .fetch_one(tx)
-            .await?;
-        // An error from here on undoes the whole write, the open row included.
-        responsible::check_open(tx, user_id, case.price, now).await?;
-        let (mut balance, bonus_cost) = match ledger::debit(tx, user_id, case.price, "case_open", &format!("open:{open_id}"), now).await? {
+        let table = weight_table(&catalog, case)?;
+        let first = draw(&catalog, case, &seed, seed.nonce);
+        let first_id = insert_open(tx, &self, case, &seed, seed.nonce, &first, &table, None).await?;
+        // One debit pays every case of the request, under the first open's key: all or nothing.
+        // An error from here on undoes the whole write, the open rows included.
+        let cost = Tokens(case.price.0 * i64::from(count));
+        responsible::check_open(tx, user_id, cost, now).await?;
+        let (mut balance, bonus) = match ledger::debit(tx, user_id, cost, "case_open", &format!("open:{first_id}"), now).await? {
             Debited::Applied { balance, bonus } => (balance, bonus),
-            Debited::Duplicate => return Err(DomainError::Internal(format!("open {open_id} debited twice"))),
+            Debited::Duplicate => return Err(DomainError::Internal(format!("open {first_id} debited twice"))),
         };
-        // The drop is an instance of the skin: its float, exterior and StatTrak™ drawn from the
-        // same seed, nonce and client seed as the item (`goods::instance_of`).
-        let instance = goods::instance_of(won, &seed.server_seed, &seed.client_seed, seed.nonce);
-        let (inventory_id, status): (i64, String) = query(INSERT_ITEM)
-            .bind(user_id)
-            .bind(open_id)
-            .bind(&won.id)
-            .bind(&case.id)
-            .bind(&won.weapon)
-            .bind(&won.finish)
-            .bind(&won.rarity)
-            .bind(instance.condition())
-            .bind(&won.image)
-            .bind(instance.price.0)
-            .bind(now)
-            .bind(now)
-            .bind(instance.float)
-            .bind(instance.exterior.map(|e| e.steam_name()))
-            .bind(instance.stat_trak)
-            .bind(&instance.market_hash_name)
-            .bind(bonus_cost.0)
-            .fetch_one(tx)
-            .await?;
-        fair::bump_nonce(tx, seed.id).await?;
+        let mut drawn = Vec::with_capacity(count as usize);
+        let mut drops = Vec::with_capacity(count as usize);
+        let mut next = Some(first);
+        for index in 0..count {
+            let nonce = seed.nonce + i64::from(index);
+            let (open_id, draw) = match next.take() {
+                Some(first) => (first_id, first),
+                None => {
+                    let d = draw(&catalog, case, &seed, nonce);
+                    (insert_open(tx, &self, case, &seed, nonce, &d, &table, Some(first_id)).await?, d)
+                }
+            };
+            let won = draw.won;
+            let bonus_cost = Tokens(bonus_part(case.price.0, count, bonus.0, index));
+            // The drop is an instance of the skin: its float, exterior and StatTrak™ drawn from the
+            // same seed, nonce and client seed as the item (`goods::instance_of`).
+            let instance = goods::instance_of(won, &seed.server_seed, &seed.client_seed, nonce);
+            let (inventory_id, status): (i64, String) = query(INSERT_ITEM)
+                .bind(user_id)
+                .bind(open_id)
+                .bind(&won.id)
+                .bind(&case.id)
+                .bind(&won.weapon)
+                .bind(&won.finish)
+                .bind(&won.rarity)
+                .bind(instance.condition())
+                .bind(&won.image)
+                .bind(instance.price.0)
+                .bind(now)
+                .bind(now)
+                .bind(instance.float)
+                .bind(instance.exterior.map(|e| e.steam_name()))
+                .bind(instance.stat_trak)
+                .bind(&instance.market_hash_name)
+                .bind(bonus_cost.0)
+                .fetch_one(tx)
+                .await?;
+            drops.push(feed::Drop {
+                item_id: inventory_id,
+                user_id,
+                case_id: case.id.clone(),
+                catalog_item_id: won.id.clone(),
+                at: now,
+                id: None,
+            });
+            let fair = FairProof {
+                server_seed_hash: seed.server_seed_hash.clone(),
+                client_seed: seed.client_seed.clone(),
+                nonce,
+                roll: draw.roll,
+            };
+            let item = answered_item(&self, &state, case, won, Won { inventory_id, status, instance, bonus_cost });
+            drawn.push(Drawn { item, fair });
+        }
+        fair::bump_nonce(tx, seed.id, count).await?;
         if state.first_case_at.is_none() {
             if let Some(b) = referrals::on_first_open(tx, user_id, self.demo, now).await? {
                 balance = b;
             }
         }
-        let won_row = Won { inventory_id, status, instance, bonus_cost };
-        let body = answer(&self, &state, case, seed, &draw, won_row, balance)?;
-        query(STORE_ANSWER).bind(&body).bind(open_id).execute(tx).await?;
-        Ok(body)
+        let body = answer(&drawn, balance)?;
+        query(STORE_ANSWER).bind(&body).bind(first_id).execute(tx).await?;
+        Ok(Ran { body, drops })
+    }
+}
+
+/// Writes one open's row (`batch_of`: the request's first open, for the later ones). Only the
+/// first carries the request id (and, once stored, the answer a replay reads).
+#[allow(clippy::too_many_arguments)]
+async fn insert_open(
+    tx: &mut dyn Exec,
+    open: &Open,
+    case: &Case,
+    seed: &fair::ActiveSeed,
+    nonce: i64,
+    draw: &Draw<'_>,
+    table: &str,
+    batch_of: Option<i64>,
+) -> DomainResult<i64> {
+    let request_id = if batch_of.is_none() { open.request_id.as_deref() } else { None };
+    let (id,): (i64,) = query(INSERT_OPEN)
+        .bind(open.user_id)
+        .bind(&case.id)
+        .bind(request_id)
+        .bind(seed.id)
+        .bind(&seed.server_seed_hash)
+        .bind(&seed.client_seed)
+        .bind(nonce)
+        .bind(draw.roll as i64)
+        .bind(case.total_weight as i64)
+        .bind(table)
+        .bind(&draw.won.id)
+        .bind(case.price.0)
+        .bind(open.now)
+        .bind(batch_of)
+        .fetch_one(tx)
+        .await?;
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_is_one_to_five_and_absent_is_one() {
+        assert_eq!(Count::parse(None).unwrap(), Count::ONE);
+        assert_eq!(Count::parse(Some(5)).unwrap().get(), 5);
+        for bad in [0, 6, -1, i64::MAX] {
+            assert!(matches!(Count::parse(Some(bad)), Err(DomainError::BadRequest(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_bonus_of_one_debit_falls_on_the_last_opens_and_adds_up_exactly() {
+        // A single open carries the whole bonus part.
+        assert_eq!(bonus_part(700, 1, 0, 0), 0);
+        assert_eq!(bonus_part(700, 1, 250, 0), 250);
+        for (price, count, bonus) in [(700, 5, 0), (700, 5, 3500), (700, 5, 1), (700, 3, 701), (999, 4, 2997), (100, 2, 150)] {
+            let parts: Vec<i64> = (0..count).map(|i| bonus_part(price, count, bonus, i)).collect();
+            assert_eq!(parts.iter().sum::<i64>(), bonus, "{parts:?}");
+            assert!(parts.iter().all(|&p| (0..=price).contains(&p)), "{parts:?}");
+            assert!(parts.windows(2).all(|w| w[0] <= w[1]), "paid first: {parts:?}");
+        }
+        assert_eq!((0..3).map(|i| bonus_part(700, 3, 701, i)).collect::<Vec<_>>(), vec![0, 1, 700]);
     }
 }

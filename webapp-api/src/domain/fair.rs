@@ -94,11 +94,11 @@ async fn new_seed(tx: &mut dyn Exec, random: &dyn Random, user_id: i64, client_s
     Ok(ActiveSeed { id, server_seed, server_seed_hash: hash, client_seed: client_seed.to_owned(), nonce: 0 })
 }
 
-/// Moves a seed to its next nonce.
-pub const BUMP_NONCE: &str = "UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE id = $1";
+/// Moves a seed past the nonces an open used (one per case opened).
+pub const BUMP_NONCE: &str = "UPDATE fair_seeds SET next_nonce = next_nonce + $2 WHERE id = $1";
 
-pub async fn bump_nonce(tx: &mut dyn Exec, seed_id: i64) -> DomainResult<()> {
-    query(BUMP_NONCE).bind(seed_id).execute(tx).await?;
+pub async fn bump_nonce(tx: &mut dyn Exec, seed_id: i64, used: u32) -> DomainResult<()> {
+    query(BUMP_NONCE).bind(seed_id).bind(i64::from(used)).execute(tx).await?;
     Ok(())
 }
 

@@ -391,12 +391,13 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
         // withdrawal that nothing has bought or sent yet (the withdrawal is cancelled).
         let held: Vec<(i64, String, i64, String)> = query(
             "SELECT i.id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), i.token_price, i.status
-             FROM inventory_items i JOIN ledger_entries l ON l.idempotency_key = 'open:' || i.open_id
+             FROM inventory_items i JOIN case_opens o ON o.id = i.open_id
+             JOIN ledger_entries l ON l.idempotency_key = 'open:' || COALESCE(o.batch_open_id, o.id)
              WHERE i.user_id = $1 AND i.status IN ('received', 'error', 'pending')
                AND l.id > (SELECT p.id FROM ledger_entries p WHERE p.idempotency_key = 'stars:' || $2)
                AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.inventory_item_id = i.id AND w.status = 'pending'
                                AND w.market_state IN ('buying', 'bought', 'offer_sent'))
-             ORDER BY l.id DESC",
+             ORDER BY l.id DESC, i.id DESC",
         )
         .bind(user_id)
         .bind(charge_id)
@@ -555,10 +556,11 @@ async fn hold_in(tx: &mut dyn Exec, user_id: i64, charge_id: &str, tokens: Token
     store::lock_users(tx, &[user_id]).await?;
     let gone: Vec<(String,)> = query(
         "SELECT COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish)
-         FROM inventory_items i JOIN ledger_entries l ON l.idempotency_key = 'open:' || i.open_id
+         FROM inventory_items i JOIN case_opens o ON o.id = i.open_id
+         JOIN ledger_entries l ON l.idempotency_key = 'open:' || COALESCE(o.batch_open_id, o.id)
          WHERE i.user_id = $1 AND i.status = 'sent'
            AND l.id > (SELECT p.id FROM ledger_entries p WHERE p.idempotency_key = 'stars:' || $2)
-         ORDER BY l.id",
+         ORDER BY l.id, i.id",
     )
     .bind(user_id)
     .bind(charge_id)

@@ -65,6 +65,9 @@ async fn rate_limit(state: &AppState, req: Request) -> Result<Request, Response>
         tracing::info!(?action, route = route.as_str(), retry_after = secs, "rate limited");
         return Err(ApiError::Domain(DomainError::RateLimited(secs)).into_response());
     }
+    if action == ratelimit::Action::Open {
+        parts.extensions.insert(ratelimit::ClientAddr(ip));
+    }
     Ok(Request::from_parts(parts, body))
 }
 

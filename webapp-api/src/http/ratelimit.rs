@@ -215,6 +215,11 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr
     client
 }
 
+/// The client's address as the rate limits count it, left on an open's request by the gate so
+/// that the handler can count an open of several cases as that many opens (`Limiter::take_more`).
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddr(pub IpAddr);
+
 /// A group of routes sharing one budget.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action {
@@ -347,11 +352,26 @@ impl<K: std::hash::Hash + Eq + Clone, C: Clock + Clone> Buckets<K, C> {
             (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
         })
     }
+
+    /// Takes `n` tokens of `key`'s bucket at once, or none and answers the whole seconds until it
+    /// has them; more than the bucket ever holds waits a whole period.
+    fn take_n(&self, key: &K, n: NonZeroU32, per_secs: u32) -> Result<(), u64> {
+        match self.limiter.check_key_n(key, n) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(refused)) => {
+                let wait = refused.wait_time_from(self.limiter.clock().now());
+                Err((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1))
+            }
+            Err(_) => Err(u64::from(per_secs).max(1)),
+        }
+    }
 }
 
 struct ActionBuckets<C: Clock> {
     user: Option<Buckets<i64, C>>,
     address: Option<Buckets<AddressKey, C>>,
+    /// The periods of the two budgets (`per_secs`).
+    periods: (u32, u32),
 }
 
 /// The buckets of one process: per action, one keyed limiter per user and one per address
@@ -373,7 +393,11 @@ impl<C: Clock + Clone> Limiter<C> {
             .iter()
             .map(|a| {
                 let (user, address) = a.limits(&limits);
-                ActionBuckets { user: Buckets::new(user, &clock), address: Buckets::new(address, &clock) }
+                ActionBuckets {
+                    user: Buckets::new(user, &clock),
+                    address: Buckets::new(address, &clock),
+                    periods: (user.per_secs, address.per_secs),
+                }
             })
             .collect();
         Limiter { actions }
@@ -391,6 +415,21 @@ impl<C: Clock + Clone> Limiter<C> {
         }
         if let Some(b) = &buckets.address {
             b.take(&AddressKey::from(ip))?;
+        }
+        Ok(())
+    }
+
+    /// Takes `more` tokens beyond the one the gate took, for a request that counts as several
+    /// (an open of several cases: `count - 1`), from the player's bucket, then the address's:
+    /// all of them or none from each, as `take` does with one.
+    pub fn take_more(&self, action: Action, ip: IpAddr, user: Option<i64>, more: u32) -> Result<(), u64> {
+        let Some(more) = NonZeroU32::new(more) else { return Ok(()) };
+        let Some(buckets) = self.actions.get(action as usize) else { return Ok(()) };
+        if let (Some(b), Some(id)) = (&buckets.user, user) {
+            b.take_n(&id, more, buckets.periods.0)?;
+        }
+        if let Some(b) = &buckets.address {
+            b.take_n(&AddressKey::from(ip), more, buckets.periods.1)?;
         }
         Ok(())
     }
@@ -458,6 +497,24 @@ mod tests {
         l: Keyed<AddressKey, DefaultClock>,
     ) -> governor::DefaultKeyedRateLimiter<AddressKey> {
         l
+    }
+
+    #[test]
+    fn an_open_of_several_counts_as_that_many_opens_and_takes_all_or_none() {
+        let (limiter, clock) = fake_limiter(RateLimits { open_user: Limit::new(10, 10), ..RateLimits::OFF });
+        let here = ip("10.0.0.1");
+        // An open of five: the gate's one, then four more.
+        assert!(limiter.take(Action::Open, here, Some(1)).is_ok());
+        assert!(limiter.take_more(Action::Open, here, Some(1), 4).is_ok());
+        assert!(limiter.take(Action::Open, here, Some(1)).is_ok());
+        assert!(limiter.take_more(Action::Open, here, Some(1), 4).is_ok());
+        // Ten taken: a third open of five is refused, and its refusal took nothing more.
+        assert!(limiter.take_more(Action::Open, here, Some(1), 4).is_err());
+        clock.advance(Duration::from_secs(1));
+        assert!(limiter.take(Action::Open, here, Some(1)).is_ok());
+        // More than the bucket ever holds waits a whole period.
+        assert_eq!(limiter.take_more(Action::Open, here, Some(2), 11), Err(10));
+        assert!(limiter.take_more(Action::Open, here, Some(2), 0).is_ok());
     }
 
     #[test]

@@ -19,7 +19,7 @@ describe('tab bar', () => {
   });
 
   it('is hidden on the detail paths the spec lists', () => {
-    for (const p of ['/case/starter', '/case-result/5', '/skin/5', '/packages', '/farm', '/trade-url', '/support', '/support/ticket/3', '/fair']) {
+    for (const p of ['/case/starter', '/case-result/5', '/case-results', '/skin/5', '/packages', '/farm', '/trade-url', '/support', '/support/ticket/3', '/fair']) {
       expect(isTabBarHidden(p), p).toBe(true);
     }
     for (const p of ['/', '/cases', '/skins', '/referrals', '/profile', '/withdraw']) {
@@ -117,6 +117,7 @@ describe('route table (resolveRoute)', () => {
     expect(page('/support/ticket/7')).toEqual({ page: 'ticket', params: { ticketId: '7' }, layout: true });
     expect(page('/case/starter')).toEqual({ page: 'case', params: { caseId: 'starter' }, layout: false });
     expect(page('/case-result/12')).toEqual({ page: 'caseResult', params: { assetId: '12' }, layout: false });
+    expect(page('/case-results')).toEqual({ page: 'caseResults', params: {}, layout: false });
     expect(page('/case/a%20b')).toEqual({ page: 'case', params: { caseId: 'a b' }, layout: false });
   });
 

@@ -9,6 +9,7 @@ export type PageKey =
   | 'cases'
   | 'case'
   | 'caseResult'
+  | 'caseResults'
   | 'skins'
   | 'skin'
   | 'withdraw'
@@ -47,6 +48,7 @@ const bareRoutes: ReadonlyArray<readonly [string, PageKey]> = [
   ['/onboarding', 'onboarding'],
   ['/case/:caseId', 'case'],
   ['/case-result/:assetId', 'caseResult'],
+  ['/case-results', 'caseResults'],
 ];
 
 export type RouteMatch = { kind: 'page'; page: PageKey; params: Params; layout: boolean } | { kind: 'redirect'; to: string };

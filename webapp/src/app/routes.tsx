@@ -42,6 +42,7 @@ const imports = {
   cases: () => withTimeout(import('../pages/cases')).then((m) => ({ default: m.CasesPage })),
   case: () => withTimeout(import('../pages/case')).then((m) => ({ default: m.CasePage })),
   caseResult: () => withTimeout(import('../pages/case-result')).then((m) => ({ default: m.CaseResultPage })),
+  caseResults: () => withTimeout(import('../pages/case-results')).then((m) => ({ default: m.CaseResultsPage })),
   skins: () => withTimeout(import('../pages/skins')).then((m) => ({ default: m.SkinsPage })),
   skin: () => withTimeout(import('../pages/skin')).then((m) => ({ default: m.SkinPage })),
   withdraw: () => withTimeout(import('../pages/withdraw')).then((m) => ({ default: m.WithdrawPage })),

@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio::sync::{broadcast, watch};
 
 mod hub;
@@ -28,7 +28,7 @@ pub const ON_CONNECT: usize = 20;
 /// Rows read from the table at a time.
 const READ_BATCH: i64 = 256;
 
-/// A drop to publish: what the open's stored answer says, and the feed row's id once written.
+/// A drop to publish: an item an open drew, and the feed row's id once written.
 #[derive(Clone, Debug)]
 pub struct Drop {
     /// The inventory item (unique: a replayed open publishes nothing twice).
@@ -61,41 +61,21 @@ const NEWEST: &str = "SELECT f.id, f.case_id, f.catalog_item_id, f.created_at,
 /// An event row: id, case, skin, time, the name shown, and the drop's own Steam name, exterior and StatTrak™.
 type Row = (i64, String, String, i64, Option<String>, Option<String>, Option<String>, i64);
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct AnsweredItem {
-    id: i64,
-    weapon_id: String,
-    case_id: Option<String>,
-}
-
-/// The parts of an open's answer the feed reads: `item`, and `items` when several were opened.
-#[derive(Deserialize)]
-struct Answered {
-    item: AnsweredItem,
-    #[serde(default)]
-    items: Vec<AnsweredItem>,
-}
-
-/// Inside the open's write: the drops its answer describes. Where feed rows are written in the
-/// open's own write (`notify::records_in_open`), they are written here, and a replayed answer
-/// (its items already have rows) gives none.
-pub async fn record(tx: &mut dyn Exec, user_id: i64, answer: &str, now: i64) -> DomainResult<Vec<Drop>> {
-    let answered: Answered = serde_json::from_str(answer).map_err(|e| DomainError::Internal(format!("feed: open answer: {e}")))?;
-    let items = if answered.items.is_empty() { vec![answered.item] } else { answered.items };
-    let mut drops = Vec::with_capacity(items.len());
-    for item in items {
-        let Some(case_id) = item.case_id else { continue };
-        let mut drop = Drop { item_id: item.id, user_id, case_id, catalog_item_id: item.weapon_id, at: now, id: None };
-        if notify::records_in_open(tx) {
-            match insert(tx, &drop).await? {
-                Some(id) => drop.id = Some(id),
-                None => continue,
-            }
-        }
-        drops.push(drop);
+/// Inside the open's write: records the drops the open made (`cases::Ran::drops`). Where feed rows
+/// are written in the open's own write (`notify::records_in_open`), they are written here; the
+/// others are written by `publish` after the commit.
+pub async fn record(tx: &mut dyn Exec, drops: Vec<Drop>) -> DomainResult<Vec<Drop>> {
+    if !notify::records_in_open(tx) {
+        return Ok(drops);
     }
-    Ok(drops)
+    let mut recorded = Vec::with_capacity(drops.len());
+    for mut drop in drops {
+        if let Some(id) = insert(tx, &drop).await? {
+            drop.id = Some(id);
+            recorded.push(drop);
+        }
+    }
+    Ok(recorded)
 }
 
 async fn insert(tx: &mut dyn Exec, drop: &Drop) -> DomainResult<Option<i64>> {

@@ -25,6 +25,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0011_admin_notices", include_str!("../../../../data/migrations/0011_admin_notices.sql")),
     ("0012_market_delivery", include_str!("../../../../data/migrations/0012_market_delivery.sql")),
     ("0013_promo_responsible", include_str!("../../../../data/migrations/0013_promo_responsible.sql")),
+    ("0014_open_batches", include_str!("../../../../data/migrations/0014_open_batches.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -42,6 +43,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0011_admin_notices", include_str!("../../../../data/migrations/postgres/0011_admin_notices.sql")),
     ("0012_market_delivery", include_str!("../../../../data/migrations/postgres/0012_market_delivery.sql")),
     ("0013_promo_responsible", include_str!("../../../../data/migrations/postgres/0013_promo_responsible.sql")),
+    ("0014_open_batches", include_str!("../../../../data/migrations/postgres/0014_open_batches.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.

@@ -3,7 +3,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use utoipa::{OpenApi, ToSchema};
@@ -13,6 +13,7 @@ use crate::http::dto::ErrorBody;
 use crate::http::encoded;
 use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AppPath, AuthUser};
+use crate::http::ratelimit::{Action, ClientAddr};
 use crate::http::state::AppState;
 
 /// This area's operations in the OpenAPI document (`routes::api` merges the areas).
@@ -87,12 +88,42 @@ pub struct OpenCase {
     /// Idempotency key: a retried request answers the first result.
     #[schema(pattern = "^[A-Za-z0-9-]{1,64}$")]
     request_id: Option<String>,
+    /// How many of this case to open at once (absent: 1). One debit of `count` × price, all or
+    /// none; above 1 the answer lists every item in `items`. Counts as `count` opens for the
+    /// rate limit.
+    #[serde(default, deserialize_with = "crate::http::extract::int::optional")]
+    #[schema(minimum = 1, maximum = 5)]
+    count: Option<i64>,
 }
 
-/// Opens a case: charges its price and answers the won item.
+/// One drawn item of an open and its proof (documentation of the answer, which the domain writes).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct OpenedItem {
+    /// The won item, as in `GET /user/items`.
+    item: serde_json::Value,
+    /// `{serverSeedHash, clientSeed, nonce, roll}`: recompute with `GET /fair/verify`.
+    fair: serde_json::Value,
+}
+
+/// The answer to an open (documentation). `item` and `fair` describe the first case opened.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct Opened {
+    success: bool,
+    item: serde_json::Value,
+    /// The balance after the open, in tokens.
+    balance: f64,
+    fair: serde_json::Value,
+    /// Only when `count` was above 1: every case opened, in draw order (consecutive nonces).
+    items: Option<Vec<OpenedItem>>,
+}
+
+/// Opens a case, or `count` (1-5) of it at once: charges the price of all in one debit and
+/// answers the won items.
 #[utoipa::path(post, path = "/cases/{id}/open", tag = "cases", params(("id" = String, Path, description = "Case id")), request_body = OpenCase,
     security(("bearer" = [])),
-    responses((status = 200, description = "The open: `{success, item, balance, ...}`", body = Object, links(
+    responses((status = 200, description = "The open: `{success, item, balance, fair}`, and `items` for several", body = Opened, links(
             ("item" = (operation_id = "get_item", parameters(("id" = "$response.body#/item/id")))),
             ("withdraw" = (operation_id = "withdraw", parameters(("id" = "$response.body#/item/id")))),
             ("sell" = (operation_id = "sell", request_body = json!({"item_id": "$response.body#/item/id"}))),
@@ -104,11 +135,17 @@ pub struct OpenCase {
 pub async fn open(
     State(app): State<AppState>,
     AuthUser(user_id): AuthUser,
+    addr: Option<Extension<ClientAddr>>,
     AppPath(case_id): AppPath<String>,
     AppJson(body): AppJson<OpenCase>,
 ) -> Result<Json<Box<RawValue>>, ApiError> {
     if body.telegram_id.is_some_and(|t| t != user_id) {
         return Err(DomainError::Forbidden.into());
     }
-    Ok(Json(cases::open(&app.domain, user_id, &case_id, body.request_id.as_deref(), request_lang()).await?))
+    let count = cases::Count::parse(body.count)?;
+    // The gate counted this request as one open; an open of several counts as that many.
+    if let Some(Extension(ClientAddr(ip))) = addr {
+        app.limiter.take_more(Action::Open, ip, Some(user_id), count.get() - 1).map_err(DomainError::RateLimited)?;
+    }
+    Ok(Json(cases::open(&app.domain, user_id, &case_id, body.request_id.as_deref(), count, request_lang()).await?))
 }

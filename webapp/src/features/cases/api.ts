@@ -55,15 +55,22 @@ interface OpenBody {
   item?: InventoryItem;
   balance?: number;
   fair?: OpenFair;
+  items?: Array<{ item: InventoryItem; fair?: OpenFair }>;
 }
 
-/** POST /cases/{id}/open; a `success: false` answer raises the server's text (spec section 5). */
-export async function openCase(caseId: string, telegramId: number, requestId: string): Promise<OpenAnswer<InventoryItem>> {
-  const body = await api.post<OpenBody>(`/cases/${encodeURIComponent(caseId)}/open`, { telegramId, requestId });
+/**
+ * POST /cases/{id}/open of `count` cases (1–5; a single open sends no count, as before); a
+ * `success: false` answer raises the server's text (spec section 5).
+ */
+export async function openCase(caseId: string, telegramId: number, requestId: string, count = 1): Promise<OpenAnswer<InventoryItem>> {
+  const payload: Record<string, unknown> = { telegramId, requestId };
+  if (count > 1) payload.count = count;
+  const body = await api.post<OpenBody>(`/cases/${encodeURIComponent(caseId)}/open`, payload);
   if (!body || body.success === false || !body.item) {
     throw new ApiError(200, 'open_failed', body?.error || 'Error while opening the case', body);
   }
-  return { item: body.item, balance: Number(body.balance), fair: body.fair };
+  const items = Array.isArray(body.items) ? body.items.filter((d) => d && d.item) : undefined;
+  return { item: body.item, balance: Number(body.balance), fair: body.fair, ...(items && items.length > 1 ? { items } : {}) };
 }
 
 export const itemIcon = (i: { iconUrl?: string; icon_url?: string }) => i.iconUrl ?? i.icon_url ?? '';

@@ -6,7 +6,26 @@ export { Roulette } from './components/roulette';
 export { TokenAmount } from './components/token-amount';
 export { canTry, pickByOdds } from './free-try';
 export { chancesByRarity } from './odds';
+export {
+  allDecided,
+  choose,
+  drawnItems,
+  entriesOf,
+  keepRest,
+  MAX_OPEN_COUNT,
+  nextNonce,
+  OPEN_COUNTS,
+  openCount,
+  sellAllValue,
+  sellEach,
+  totalPrice,
+  undecided,
+  type Choice,
+  type Drawn,
+  type Entry,
+} from './multi';
 export { createCaseOpener, newRequestId, type OpenFair } from './open-case';
+export { ensureMultiTexts } from './texts';
 export { DEFAULT_CONDITION, rarityColor, rarityKey } from './rarity';
 export type { SpinPhase } from './roulette';
 export { skinName, useCases } from './store';

@@ -4,7 +4,7 @@ import { createCaseOpener, newRequestId, type OpenAnswer } from './open-case';
 type Item = { id: number };
 
 function harness(balance: number, request: (caseId: string, id: string) => Promise<OpenAnswer<Item>>) {
-  const state = { balance, seen: [] as number[], ids: [] as string[] };
+  const state = { balance, seen: [] as number[], ids: [] as string[], counts: [] as number[] };
   let n = 0;
   const opener = createCaseOpener<Item>({
     getBalance: () => state.balance,
@@ -12,8 +12,9 @@ function harness(balance: number, request: (caseId: string, id: string) => Promi
       state.balance = b;
       state.seen.push(b);
     },
-    request: (caseId, id) => {
+    request: (caseId, id, count) => {
       state.ids.push(id);
+      state.counts.push(count);
       return request(caseId, id);
     },
     newRequestId: () => `req-${++n}`,
@@ -93,6 +94,28 @@ describe('opening a case', () => {
     release({ item: { id: 1 }, balance: 75 });
     expect((await first).kind).toBe('won');
     expect(state.ids).toHaveLength(1);
+  });
+
+  it('opens several for their total price in one request, and a single one as before', async () => {
+    const { opener, state } = harness(100, async () => ({ item: { id: 1 }, balance: 25 }));
+    expect((await opener.open('starter', 75, 3)).kind).toBe('won');
+    expect(await opener.open('starter', 75, 3)).toEqual({ kind: 'insufficient' });
+    await opener.open('starter', 25);
+    expect(state.counts).toEqual([3, 1]);
+    expect(state.seen.slice(0, 2)).toEqual([25, 25]);
+  });
+
+  it('does not replay a lost request id for a different count', async () => {
+    let fail = true;
+    const { opener, state } = harness(100, async () => {
+      if (fail) throw new TypeError('Failed to fetch');
+      return { item: { id: 1 }, balance: 50 };
+    });
+    await opener.open('starter', 50, 2);
+    fail = false;
+    await opener.open('starter', 75, 3);
+    expect(state.ids).toEqual(['req-1', 'req-2']);
+    expect(state.counts).toEqual([2, 3]);
   });
 
   it('makes request ids the server accepts', () => {

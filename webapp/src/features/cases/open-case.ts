@@ -20,16 +20,19 @@ export interface OpenFair {
 }
 
 export interface OpenAnswer<Item> {
+  /** The first item drawn (the only one of a single open). */
   item: Item;
   balance: number;
   fair?: OpenFair;
+  /** Several opened at once: every item in draw order, each with its proof. */
+  items?: Array<{ item: Item; fair?: OpenFair }>;
 }
 
 export interface OpenDeps<Item> {
   getBalance(): number;
   setBalance(balance: number): void;
-  /** POST /cases/{id}/open; throws on failure (an error with `status` and `code` when the server answered). */
-  request(caseId: string, requestId: string): Promise<OpenAnswer<Item>>;
+  /** POST /cases/{id}/open of `count` cases; throws on failure (an error with `status` and `code` when the server answered). */
+  request(caseId: string, requestId: string, count: number): Promise<OpenAnswer<Item>>;
   newRequestId(): string;
 }
 
@@ -51,7 +54,8 @@ export function isInsufficient(error: unknown): boolean {
 }
 
 export interface CaseOpener<Item> {
-  open(caseId: string, price: number): Promise<OpenOutcome<Item>>;
+  /** Opens `count` (default 1) of the case; `price` is what they cost together. */
+  open(caseId: string, price: number, count?: number): Promise<OpenOutcome<Item>>;
   readonly busy: boolean;
   /** The id a retry would reuse, if the last attempt was ambiguous. */
   readonly pendingRequestId: string | null;
@@ -59,7 +63,7 @@ export interface CaseOpener<Item> {
 
 export function createCaseOpener<Item>(deps: OpenDeps<Item>): CaseOpener<Item> {
   let busy = false;
-  let pending: { caseId: string; requestId: string } | null = null;
+  let pending: { caseId: string; count: number; requestId: string } | null = null;
 
   return {
     get busy() {
@@ -68,17 +72,19 @@ export function createCaseOpener<Item>(deps: OpenDeps<Item>): CaseOpener<Item> {
     get pendingRequestId() {
       return pending?.requestId ?? null;
     },
-    async open(caseId, price) {
+    async open(caseId, price, count = 1) {
       if (busy) return { kind: 'busy' };
       if (deps.getBalance() < price) return { kind: 'insufficient' };
 
       busy = true;
+      // A retry replays the same request only if it asks for the same thing: the server answers
+      // a replayed id with what it first drew, whatever the new body says.
       const requestId =
-        pending && pending.caseId === caseId ? pending.requestId : deps.newRequestId();
-      pending = { caseId, requestId };
+        pending && pending.caseId === caseId && pending.count === count ? pending.requestId : deps.newRequestId();
+      pending = { caseId, count, requestId };
       deps.setBalance(deps.getBalance() - price);
       try {
-        const answer = await deps.request(caseId, requestId);
+        const answer = await deps.request(caseId, requestId, count);
         pending = null;
         deps.setBalance(answer.balance);
         return { kind: 'won', answer, requestId };

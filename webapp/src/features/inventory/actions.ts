@@ -19,15 +19,17 @@ export const SALE_TOAST_MS = 3000;
 
 /**
  * Sells the item: server sale, forced list refresh, profile refresh, optional sound and the
- * 3 s toast with image, "item sold", name and price. Resolves true on success.
+ * 3 s toast with image, "item sold", name and price. Resolves true on success. `quiet` (one of
+ * several sold together, which the caller sums up once): no sound, haptic or toast of its own.
  */
-export async function sellSkin(item: InventoryItem): Promise<boolean> {
+export async function sellSkin(item: InventoryItem, opts: { quiet?: boolean } = {}): Promise<boolean> {
   try {
     const res = await sellItem(item.id);
     if (typeof res.balance === 'number') useSession.getState().setBalance(res.balance);
     useInventory.getState().remove(item.id);
     void useInventory.getState().load(true);
     void useSession.getState().refreshBalance();
+    if (opts.quiet) return true;
     playSaleSound();
     haptic.success();
     const price = priceValue(item.tokenPrice);
@@ -43,6 +45,13 @@ export async function sellSkin(item: InventoryItem): Promise<boolean> {
     toast.error(errorText(e, t, 'skin.sellError'));
     return false;
   }
+}
+
+/** A sale of several at once finished: one sound, haptic and toast (`text`) for all of them. */
+export function soldTogether(text: string): void {
+  playSaleSound();
+  haptic.success();
+  toast.success(text, { title: t('skin.sold'), durationMs: SALE_TOAST_MS });
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The inventory feature's public entry. */
-export { sellSkin, shareSkin } from './actions';
+export { sellSkin, shareSkin, soldTogether } from './actions';
 export { fetchItem, fetchPublicItem, requestWithdrawal, type InventoryItem, type PublicItem } from './api';
 export { SkinCard } from './components/skin-card';
 export { TradeHelp } from './components/trade-help';

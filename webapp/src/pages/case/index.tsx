@@ -2,11 +2,17 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from '../../lib/router';
 
 import { useHideBackButton } from '../../app/back-button';
-import { Img, MainAction, SecondaryAction, Skeleton, toast } from '../../components/ui';
+import { Img, MainAction, SecondaryAction, Segmented, Skeleton, toast } from '../../components/ui';
 import {
   canTry,
   createCaseOpener,
+  drawnItems,
+  ensureMultiTexts,
   newRequestId,
+  nextNonce,
+  OPEN_COUNTS,
+  openCount,
+  totalPrice,
   openCase,
   pickByOdds,
   Roulette,
@@ -43,6 +49,7 @@ addTexts({ ru, en });
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
 ensureResponsibleTexts();
+ensureMultiTexts();
 
 /** `trying`: the free try's spin (drawn on the phone; nothing charged, stored or sent). */
 type Phase = 'idle' | 'opening' | 'spinning' | 'trying';
@@ -51,6 +58,14 @@ type Phase = 'idle' | 'opening' | 'spinning' | 'trying';
 export interface CaseResultState {
   weapon: InventoryItem;
   caseId: string;
+  caseCost: number;
+}
+
+/** Navigation state of the result screen of several opened at once: every won skin, in draw order. */
+export interface CaseResultsState {
+  weapons: InventoryItem[];
+  caseId: string;
+  /** The price of one case. */
   caseCost: number;
 }
 
@@ -95,11 +110,15 @@ export function CasePage() {
   const [kase, setKase] = useState<Case | null>(cached ?? null);
   const [phase, setPhase] = useState<Phase>('idle');
   const [winner, setWinner] = useState<CaseItem | null>(null);
+  /** How many to open at once (×1…×5); the free try stays single. */
+  const [count, setCount] = useState(1);
+  /** Several opened at once: each strip's winner, in draw order (the first strip's is `winner`). */
+  const [winners, setWinners] = useState<CaseItem[]>([]);
   const [fair, setFair] = useState<Pick<OpenFair, 'serverSeedHash' | 'clientSeed' | 'nonce'> | null>(null);
   const [missing, setMissing] = useState(false);
   /** The free try's last draw, shown with the demo notice once the strip stopped. */
   const [tried, setTried] = useState<CaseItem | null>(null);
-  const won = useRef<InventoryItem | null>(null);
+  const won = useRef<InventoryItem[]>([]);
   const trying = useRef(false);
   const winnerRef = useRef<CaseItem | null>(null);
   winnerRef.current = winner;
@@ -162,18 +181,19 @@ export function CasePage() {
       createCaseOpener<InventoryItem>({
         getBalance: () => useSession.getState().user?.balance ?? 0,
         setBalance: (b) => useSession.getState().setBalance(b),
-        request: (id, requestId) => openCase(id, useSession.getState().user?.telegramId ?? 0, requestId),
+        request: (id, requestId, n) => openCase(id, useSession.getState().user?.telegramId ?? 0, requestId, n),
         newRequestId,
       }),
     [],
   );
 
-  /** Spec: not enough tokens offers buying them or inviting friends (a native popup), saying how many are missing. */
-  const offerTokens = async (price: number) => {
+  /** Spec: not enough tokens offers buying them or inviting friends (a native popup), saying how many are missing (for all of the chosen count). */
+  const offerTokens = async (price: number, n = 1) => {
     haptic.error();
     const have = useSession.getState().user?.balance ?? 0;
     const short = tokensMissing(price, have);
-    const text = t('caseScreen.insufficientText', {
+    const text = t(n > 1 ? 'caseScreen.insufficientTextMany' : 'caseScreen.insufficientText', {
+      n,
       price: formatTokensInt(price),
       balance: formatTokens(have),
       missing: formatTokens(short),
@@ -189,8 +209,10 @@ export function CasePage() {
 
   const onOpen = async () => {
     if (!kase || phase !== 'idle') return;
-    if (balance < kase.tokens) {
-      void offerTokens(kase.tokens);
+    const n = openCount(count);
+    const cost = totalPrice(kase.tokens, n);
+    if (balance < cost) {
+      void offerTokens(cost, n);
       return;
     }
     haptic.medium();
@@ -199,28 +221,33 @@ export function CasePage() {
     trying.current = false;
     setTried(null);
     setPhase('opening');
-    const out = await opener.open(kase.id, kase.tokens);
+    const out = await opener.open(kase.id, cost, n);
     if (out.kind === 'busy') return;
     if (out.kind === 'insufficient') {
       setPhase('idle');
-      void offerTokens(kase.tokens);
+      void offerTokens(cost, n);
       return;
     }
     if (out.kind === 'failed') {
       setPhase('idle');
       setWinner(null);
+      setWinners([]);
       haptic.error();
       // A break started elsewhere: the buttons go as the limits come back.
       if (isApiError(out.error) && out.error.code === 'self_excluded') void useResponsible.getState().loadLimits();
       toast.error(errorText(out.error, t, 'caseScreen.openError'));
       return;
     }
-    const { item, fair: f } = out.answer;
-    won.current = item;
-    useInventory.getState().add(item);
+    const drawn = drawnItems(out.answer);
+    won.current = drawn.map((d) => d.item);
+    drawn.forEach((d) => useInventory.getState().add(d.item));
     useSession.getState().patchUser({ caseOpened: true });
-    if (f) setFair({ serverSeedHash: f.serverSeedHash, clientSeed: f.clientSeed, nonce: f.nonce + 1 });
-    setWinner(localized(caseItemFor(item, kase), lang));
+    const f = out.answer.fair;
+    const next = nextNonce(drawn);
+    if (f && next !== null) setFair({ serverSeedHash: f.serverSeedHash, clientSeed: f.clientSeed, nonce: next });
+    const shown = drawn.map((d) => localized(caseItemFor(d.item, kase), lang));
+    if (n > 1) setWinners(shown);
+    setWinner(shown[0] ?? null);
     setPhase('spinning');
   };
 
@@ -254,9 +281,15 @@ export function CasePage() {
       }
       // The profile refresh waits for the landing: no network answer lands mid-scroll.
       if (p === 'landed') void useSession.getState().refreshBalance();
-      if (p !== 'leave' || !won.current || !kase) return;
-      const state: CaseResultState = { weapon: won.current, caseId: kase.id, caseCost: kase.tokens };
-      navigate(`/case-result/${won.current.id}`, { replace: true, state });
+      const first = won.current[0];
+      if (p !== 'leave' || !first || !kase) return;
+      if (won.current.length > 1) {
+        const state: CaseResultsState = { weapons: won.current, caseId: kase.id, caseCost: kase.tokens };
+        navigate('/case-results', { replace: true, state });
+        return;
+      }
+      const state: CaseResultState = { weapon: first, caseId: kase.id, caseCost: kase.tokens };
+      navigate(`/case-result/${first.id}`, { replace: true, state });
     },
     [kase, navigate],
   );
@@ -277,8 +310,12 @@ export function CasePage() {
   const busy = phase !== 'idle';
   // During a self-exclusion the store offers no open and no free try (responsible play).
   const excluded = runningExclusion(limits);
-  const short = tokensMissing(kase.tokens, balance);
-  const price = formatTokensInt(kase.tokens);
+  const n = openCount(count);
+  const cost = totalPrice(kase.tokens, n);
+  const short = tokensMissing(cost, balance);
+  const price = formatTokensInt(cost);
+  // Several strips side by side while a multiple open is chosen (the free try spins one).
+  const strips = n > 1 && phase !== 'trying' ? n : 1;
   return (
     <main className={styles.page} data-testid="page-case" data-phase={phase}>
       <header className={styles.header}>
@@ -287,8 +324,36 @@ export function CasePage() {
         <TokenAmount value={balance} className={styles.balance} />
       </header>
 
-      <div className={styles.stage}>
-        <Roulette items={items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
+      <div className={`${styles.stage} ${strips > 1 ? styles.multi : ''}`} data-strips={strips}>
+        {strips > 1 ? (
+          Array.from({ length: strips }, (_, i) => (
+            <Roulette
+              key={`${n}-${i}`}
+              items={items}
+              winner={winners.length === strips ? (winners[i] ?? null) : null}
+              onPhase={i === 0 ? onPhase : undefined}
+              lowEnd={lowEnd}
+              compact
+              quiet={i > 0}
+            />
+          ))
+        ) : (
+          <Roulette items={items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
+        )}
+        {/* How many to open at once: the open button's price is for all of them. */}
+        {!busy && (
+          <div className={styles.count} data-testid="open-count">
+            <Segmented
+              label={t('caseScreen.count')}
+              value={String(n)}
+              options={OPEN_COUNTS.map((c) => ({ value: String(c), label: t('caseScreen.countOption', { count: c }) }))}
+              onChange={(v) => {
+                haptic.selection();
+                setCount(openCount(v));
+              }}
+            />
+          </div>
+        )}
         {(phase === 'trying' || tried) && (
           <p className={styles.tryNote} role="status" data-testid="free-try-note">
             <b>{t('caseScreen.tryNote')}</b>

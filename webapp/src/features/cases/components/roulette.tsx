@@ -34,6 +34,10 @@ export interface RouletteProps {
   onPhase?: (phase: SpinPhase) => void;
   /** Fewer effects on a LOW performance class device: no glow, no ticks, no fades. */
   lowEnd?: boolean;
+  /** A narrow column beside others (several opened at once): pictures only, no names. */
+  compact?: boolean;
+  /** No haptics: one strip of several speaks for all of them. */
+  quiet?: boolean;
 }
 
 const label = (item: CaseItem | undefined) => (item ? (item.variant ? `${item.name} | ${item.variant}` : (item.name ?? '')) : '');
@@ -62,7 +66,7 @@ function paintSlot(node: HTMLElement | null | undefined, item: CaseItem | undefi
  * that block with `transform` (offset modulo the period): no layout, no repaint, no node churn.
  * The winner's picture is put on its node once slot 1500 is the only slot that node can show.
  */
-export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd = false }: RouletteProps) {
+export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd = false, compact = false, quiet = false }: RouletteProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const stripRef = useRef<HTMLDivElement>(null);
   const nodesRef = useRef<Array<HTMLDivElement | null>>([]);
@@ -138,7 +142,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
       const elapsed = now - start;
       const offset = offsetAt(elapsed, from, to);
       place(offset, winner);
-      if (!lowEnd) {
+      if (!lowEnd && !quiet) {
         const slot = slotAtCentre(offset, SLOT_PX, viewport);
         if (slot !== lastSlot && now - lastTick >= TICK_MS) {
           haptic.selection();
@@ -149,7 +153,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
       if (phaseAt(elapsed) === 'scrolling') raf = requestAnimationFrame(frame);
       else {
         place(to, winner);
-        haptic.medium();
+        if (!quiet) haptic.medium();
         onPhaseRef.current?.('landed');
       }
     };
@@ -163,7 +167,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
           nodesRef.current[j]?.setAttribute('data-win', 'true');
         }
         live.current.highlighted = true;
-        haptic.success();
+        if (!quiet) haptic.success();
         onPhaseRef.current?.('highlight');
       }, TIMELINE.highlightAt),
       setTimeout(() => onPhaseRef.current?.('leave'), TIMELINE.navigateAt),
@@ -176,7 +180,11 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
   }, [winner]);
 
   return (
-    <div className={`${styles.viewport} ${lowEnd ? styles.low : ''}`} ref={viewportRef} data-testid="roulette">
+    <div
+      className={`${styles.viewport} ${lowEnd ? styles.low : ''} ${compact ? styles.compact : ''}`}
+      ref={viewportRef}
+      data-testid="roulette"
+    >
       <div className={styles.strip} ref={stripRef}>
         {Array.from({ length: nodes }, (_, j) => {
           const item = strip.at(j % strip.period);
