@@ -14,12 +14,12 @@ describe('texts of opening several at once', () => {
   });
 
   it('are reachable through the usual translate, with plurals', () => {
-    expect(translate('en', 'caseScreen.countOption', { count: 3 })).toBe('×3');
+    expect(translate('en', 'multiOpen.countOption', { count: 3 })).toBe('×3');
     expect(translate('en', 'results.title', { count: 3 })).toBe('You won 3 skins');
     expect(translate('ru', 'results.title', { count: 5 })).toBe('Вы выиграли 5 скинов');
     expect(translate('ru', 'results.title', { count: 2 })).toBe('Вы выиграли 2 скина');
     expect(translate('ru', 'results.sellAll', { price: '12' })).toBe('Продать все за 12');
-    expect(translate('en', 'caseScreen.insufficientTextMany', { n: 3, price: '450', balance: '400', missing: '50', count: 50 })).toBe(
+    expect(translate('en', 'multiOpen.insufficientTextMany', { n: 3, price: '450', balance: '400', missing: '50', count: 50 })).toBe(
       '3 cases cost 450, you have 400: 50 more tokens are needed. Open fewer, top up your balance or invite a friend.',
     );
   });

@@ -192,7 +192,7 @@ export function CasePage() {
     haptic.error();
     const have = useSession.getState().user?.balance ?? 0;
     const short = tokensMissing(price, have);
-    const text = t(n > 1 ? 'caseScreen.insufficientTextMany' : 'caseScreen.insufficientText', {
+    const text = t(n > 1 ? 'multiOpen.insufficientTextMany' : 'caseScreen.insufficientText', {
       n,
       price: formatTokensInt(price),
       balance: formatTokens(have),
@@ -344,9 +344,9 @@ export function CasePage() {
         {!busy && (
           <div className={styles.count} data-testid="open-count">
             <Segmented
-              label={t('caseScreen.count')}
+              label={t('multiOpen.count')}
               value={String(n)}
-              options={OPEN_COUNTS.map((c) => ({ value: String(c), label: t('caseScreen.countOption', { count: c }) }))}
+              options={OPEN_COUNTS.map((c) => ({ value: String(c), label: t('multiOpen.countOption', { count: c }) }))}
               onChange={(v) => {
                 haptic.selection();
                 setCount(openCount(v));
