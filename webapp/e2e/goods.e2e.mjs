@@ -90,14 +90,32 @@ describe('real goods', () => {
     page.on('requestfailed', (r) => {
       if (!r.url().startsWith(server.url)) blocked.push(r.url());
     });
-    await page.evaluate(() => {
-      window.__cls = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
-      }).observe({ type: 'layout-shift', buffered: true });
+    // Pictures from outside are held until the page has settled, then refused: what is measured
+    // is the shift the fallback makes, not Telegram's bottom buttons appearing (which shrink the
+    // viewport, as they do in the client).
+    let release;
+    const held = new Promise((r) => (release = r));
+    await context.route((url) => !url.href.startsWith(server.url), async (route) => {
+      await held;
+      await route.abort();
     });
     await go(page, `/case/${kase.id}`);
     await page.waitForSelector('[data-testid="case-contents"] [data-testid="contents-item"]');
+    await page.waitForTimeout(700);
+    await page.evaluate(() => {
+      window.__cls = 0;
+      window.__shifts = [];
+      const name = (n) => (n && n.nodeType === 1 ? `${n.tagName.toLowerCase()}${n.dataset.testid ? `[${n.dataset.testid}]` : ''}.${n.className}` : String(n?.nodeName));
+      const box = (r) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.hadRecentInput) continue;
+          window.__cls += e.value;
+          window.__shifts.push({ value: e.value.toFixed(4), sources: e.sources.map((s) => `${name(s.node)} ${box(s.previousRect)} -> ${box(s.currentRect)}`) });
+        }
+      }).observe({ type: 'layout-shift' });
+    });
+    release();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="case-contents"] [data-img-fallback]').length > 0);
     await page.waitForTimeout(500);
 
@@ -109,14 +127,14 @@ describe('real goods', () => {
         return [Math.round(r.width), Math.round(r.height)];
       });
       const slotImgs = [...document.querySelectorAll('[data-testid="roulette"] img')].map((i) => i.getAttribute('src'));
-      return { broken, boxes, slotImgs, cls: window.__cls };
+      return { broken, boxes, slotImgs, cls: window.__cls, shifts: window.__shifts };
     });
     assert.deepEqual(seen.broken, [], 'no broken picture is left on screen');
     assert.ok(seen.boxes.length > 0, 'the fallback draws in the contents');
     assert.ok(seen.boxes.every(([w, h]) => w === 64 && h === 48), `each fallback keeps the picture's reserved box (${JSON.stringify(seen.boxes.slice(0, 3))})`);
     assert.ok(seen.slotImgs.some((s) => s.startsWith('data:image/svg+xml')), 'roulette slots draw the fallback silhouette');
     assert.ok(blocked.some((u) => u.includes('/images/')), 'the catalog pictures were asked for and blocked');
-    assert.ok(seen.cls < 0.05, `no layout shift from the pictures (CLS ${seen.cls})`);
+    assert.ok(seen.cls < 0.05, `no layout shift from the pictures (CLS ${seen.cls}): ${JSON.stringify(seen.shifts, null, 1)}`);
     await shot(page, 'fallback-case');
     assert.deepEqual(errors, []);
     await context.close();

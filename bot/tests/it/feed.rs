@@ -13,7 +13,8 @@ use crate::common::*;
 /// One client's open feed.
 struct Feed {
     res: reqwest::Response,
-    buf: String,
+    /// Bytes received and not yet read as events: a chunk may end inside a character.
+    buf: Vec<u8>,
 }
 
 impl Feed {
@@ -33,15 +34,16 @@ impl Feed {
         let res = req.send().await.expect("feed request");
         assert_eq!(res.status(), StatusCode::OK);
         assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
-        Feed { res, buf: String::new() }
+        Feed { res, buf: Vec::new() }
     }
 
     /// The next event (`id`, parsed `data`), or `None` if none comes within `within`.
     async fn next(&mut self, within: Duration) -> Option<(i64, Value)> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
-            while let Some(end) = self.buf.find("\n\n") {
-                let block: String = self.buf.drain(..end + 2).collect();
+            while let Some(end) = self.buf.windows(2).position(|w| w == b"\n\n") {
+                let bytes: Vec<u8> = self.buf.drain(..end + 2).collect();
+                let block = String::from_utf8(bytes).expect("an event is UTF-8");
                 let (mut id, mut data) = (None, None);
                 for line in block.lines() {
                     if let Some(v) = line.strip_prefix("id:") {
@@ -56,7 +58,7 @@ impl Feed {
                 }
             }
             let chunk = tokio::time::timeout_at(deadline, self.res.chunk()).await.ok()?.expect("feed body")?;
-            self.buf.push_str(std::str::from_utf8(&chunk).unwrap());
+            self.buf.extend_from_slice(&chunk);
         }
     }
 

@@ -118,14 +118,16 @@ async fn a_batch_that_cannot_start_answers_busy_and_a_retry_charges_once() {
     assert_eq!(s, StatusCode::OK, "{b}");
     let before_balance = app.balance(user).await;
     let w = writer(&app);
-    let before = w.stats();
 
     // A writer outside the process (the CLI, a migration) holds SQLite's lock past the timeout.
+    // The counts are read while it holds the lock: background writes (outboxes, the feed's
+    // upkeep) may commit before and after, never in between.
     let mut outside = SqliteConnection::connect(&app.db_url()).await.unwrap();
     sqlx::query("BEGIN IMMEDIATE").execute(&mut outside).await.unwrap();
+    let before = w.stats();
     assert_open_busy(&app, &t, "busy-2").await;
-    sqlx::query("COMMIT").execute(&mut outside).await.unwrap();
     let mid = w.stats();
+    sqlx::query("COMMIT").execute(&mut outside).await.unwrap();
     assert!(mid.requests > before.requests, "the open went to the writer");
     assert_eq!(mid.committed, before.committed, "nothing of the failed batch committed");
     assert_eq!(app.balance(user).await, before_balance);
