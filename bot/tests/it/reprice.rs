@@ -320,13 +320,16 @@ async fn the_daily_run_holds_a_jump_and_tells_the_admins_in_the_bot() {
 #[tokio::test]
 async fn one_replica_at_a_time_holds_the_daily_lease() {
     let app = TestApp::demo().await;
-    let first = store::try_lease(&app.domain().db, "daily-reprice").await.unwrap().expect("free");
-    let second = store::try_lease(&app.domain().db, "daily-reprice").await.unwrap();
+    // A name of the test's own: the server's own jobs (the daily run, the feed's upkeep) take
+    // theirs whenever they are due, and would make this test race them.
+    let name = "test-one-holder";
+    let first = store::try_lease(&app.domain().db, name).await.unwrap().expect("free");
+    let second = store::try_lease(&app.domain().db, name).await.unwrap();
     // PostgreSQL: the second replica is refused; SQLite: one process serves the file.
     assert_eq!(second.is_none(), on_postgres());
     drop(second);
     first.release().await;
-    assert!(store::try_lease(&app.domain().db, "daily-reprice").await.unwrap().is_some());
+    assert!(store::try_lease(&app.domain().db, name).await.unwrap().is_some());
     app.stop().await;
 }
 
