@@ -84,6 +84,7 @@ async function onboard(url, userDataDir) {
     await page.goto(url);
     await page.waitForSelector('[data-testid="page-onboarding"]', { timeout: 30_000 });
     await page.click('[data-testid="terms-checkbox"]');
+    await page.click('[data-testid="adult-checkbox"]');
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-home"]', { timeout: 30_000 });
   } finally {
