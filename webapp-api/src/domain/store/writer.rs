@@ -46,6 +46,11 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 /// which stalled every request for about a second.
 pub const RESTART_FRAMES: i64 = 4096;
 
+/// Before it takes the turn, the checkpoint thread runs up to this many more passive checkpoints
+/// while more than `CATCH_UP_FRAMES` frames are left to copy.
+const CATCH_UP_PASSES: usize = 4;
+const CATCH_UP_FRAMES: i64 = 256;
+
 /// A write: given a connection inside the write transaction, the future of its work.
 pub trait WriteFn<T>: for<'a> FnOnce(&'a mut dyn Exec) -> BoxFuture<'a, DomainResult<T>> + Send + 'static {}
 impl<T, F> WriteFn<T> for F where F: for<'a> FnOnce(&'a mut dyn Exec) -> BoxFuture<'a, DomainResult<T>> + Send + 'static {}
@@ -311,7 +316,19 @@ fn start_checkpoints(url: &str, busy: Duration, turn: Arc<tokio::sync::Mutex<()>
     let spawned = std::thread::Builder::new().name("sqlite-checkpoint".into()).spawn(move || {
         while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY) {
             match checkpoint(&conn) {
-                Ok(frames) if frames >= RESTART_FRAMES => {
+                Ok((frames, copied)) if frames >= RESTART_FRAMES => {
+                    // Catch up without the turn first (each pass copies what arrived during the
+                    // last), so the turn is held for a few frames' copy only.
+                    let mut left = frames - copied;
+                    for _ in 0..CATCH_UP_PASSES {
+                        if left <= CATCH_UP_FRAMES {
+                            break;
+                        }
+                        match checkpoint(&conn) {
+                            Ok((frames, copied)) => left = frames - copied,
+                            Err(_) => break,
+                        }
+                    }
                     let _turn = turn.blocking_lock();
                     if let Err(e) = checkpoint(&conn) {
                         tracing::warn!(error = %e, "SQLite checkpoint failed; retrying");
@@ -331,9 +348,10 @@ fn start_checkpoints(url: &str, busy: Duration, turn: Arc<tokio::sync::Mutex<()>
     }
 }
 
-/// One passive checkpoint; the length of the log it found, in frames.
-fn checkpoint(conn: &Connection) -> rusqlite::Result<i64> {
-    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| row.get::<_, i64>(1))
+/// One passive checkpoint: the length of the log it found and how much of it is now copied, in
+/// frames.
+fn checkpoint(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?)))
 }
 
 /// One transaction for the batch, a savepoint per request, one commit, then every answer. True
