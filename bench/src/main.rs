@@ -428,6 +428,17 @@ async fn closed_loop(
     .await
 }
 
+/// The id of the cheapest case the server lists: the one every loop opens.
+async fn cheapest_case(base: &str) -> Res<String> {
+    let cases = json_call(client().get(format!("{base}/api/v1/cases"))).await?;
+    Ok(cases["data"]
+        .as_array()
+        .and_then(|c| c.iter().min_by_key(|c| (c["tokens"].as_f64().unwrap_or(f64::MAX) * 100.0) as i64))
+        .and_then(|c| c["id"].as_str())
+        .ok_or("no cases")?
+        .to_owned())
+}
+
 /// Opens at `rate` per second for `duration`, each timed from its scheduled start, sent from
 /// `conns` connections: a request whose time has come waits for a free connection, and that wait
 /// counts (no coordinated omission), but an overloaded server is not met with ever more
@@ -849,13 +860,7 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
             return Err(format!("grant failed: {out}"));
         }
     }
-    let cases = json_call(client().get(format!("{}/api/v1/cases", bases[0]))).await?;
-    let case = cases["data"]
-        .as_array()
-        .and_then(|c| c.iter().min_by_key(|c| (c["tokens"].as_f64().unwrap_or(f64::MAX) * 100.0) as i64))
-        .and_then(|c| c["id"].as_str())
-        .ok_or("no cases")?
-        .to_owned();
+    let case = cheapest_case(&bases[0]).await?;
 
     let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Open, 1).await;
     let open = report(&format!("(a) POST open, {} conns", a.conns), s, t);
@@ -982,8 +987,14 @@ async fn feed_bench(a: &Args, n: usize, dir: &Path, db_url: &str) -> Res<()> {
     );
     std::fs::create_dir_all(dir.join("dist")).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+    // Every feed connection counts against the server's total connection cap (4 096 by default):
+    // raised past N unless the caller set it.
+    if std::env::var_os("HTTP_MAX_CONNECTIONS").is_none() {
+        std::env::set_var("HTTP_MAX_CONNECTIONS", (n + 256).max(4096).to_string());
+    }
     let server = Server::start(&a.fragbox, dir, db_url, a.pool)?;
     let base = server.base.clone();
+    let case = cheapest_case(&base).await?;
     let addr: std::net::SocketAddr =
         base.trim_start_matches("http://").trim_end_matches('/').parse().map_err(|e| format!("server address {base}: {e}"))?;
     let users = sign_in_users(&base, 2).await?;
@@ -1036,7 +1047,7 @@ async fn feed_bench(a: &Args, n: usize, dir: &Path, db_url: &str) -> Res<()> {
     let mut open_errors = 0;
     for k in 0..a.feed_opens {
         let at = Instant::now();
-        match json_call(http.post(format!("{base}/api/v1/cases/starter/open")).bearer_auth(&opener.token).json(&json!({}))).await {
+        match json_call(http.post(format!("{base}/api/v1/cases/{case}/open")).bearer_auth(&opener.token).json(&json!({}))).await {
             Ok(_) => sent.push(at),
             Err(e) => {
                 open_errors += 1;
