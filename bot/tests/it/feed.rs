@@ -244,13 +244,21 @@ async fn a_listener_that_loses_its_connection_catches_up_from_the_table() {
     let alice = app.sign_in(7061, "Alice").await;
     app.grant(7061, cheap_case_price() / 100 * 4).await;
     let mut feed = Feed::connect(&app, &alice, None).await;
-    // An operator (or a failover) ends the listening connection.
-    let ended: Vec<(bool,)> = sqlx::query_as(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'listen%'",
-    )
-    .fetch_all(&app.domain().db)
-    .await
-    .unwrap();
+    // An operator (or a failover) ends the listening connection, once it is listening (the
+    // process starts it beside serving, so on a busy machine it may not be up yet).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let ended = loop {
+        let ended: Vec<(bool,)> = sqlx::query_as(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'listen%'",
+        )
+        .fetch_all(&app.domain().db)
+        .await
+        .unwrap();
+        if !ended.is_empty() || tokio::time::Instant::now() > deadline {
+            break ended;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     assert_eq!(ended.len(), 1, "one listener per process");
 
     open_case(&app, &alice, None).await;
