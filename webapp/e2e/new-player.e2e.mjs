@@ -171,6 +171,8 @@ describe('what a new player tripped over', () => {
     // The notice is on screen while it spins; no bottom button can open meanwhile.
     await page.waitForSelector('[data-testid="page-case"][data-phase="trying"]');
     assert.match(await page.textContent('[data-testid="free-try-note"]'), /Demo spin — nothing is charged or won/);
+    // The bottom bar follows the phase a frame later (through Telegram's bridge): wait for it.
+    await page.waitForSelector('[data-testid="tg-main-button"]', { state: 'detached', timeout: 3_000 });
     assert.equal(await page.locator('[data-testid="tg-main-button"]').count(), 0, 'no open button while the try spins');
     await page.waitForSelector('[data-testid="roulette"] [data-win="true"]', { timeout: 10_000 });
     await page.waitForSelector('[data-testid="free-try-result"]');
