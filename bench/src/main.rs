@@ -33,7 +33,7 @@
 //!
 //! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]
 //!                      [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
-//!                      [--only cases] [--feed N [--opens M] [--every MS]]
+//!                      [--only cases|mixed] [--feed N [--opens M] [--every MS]]
 //! `--postgres-url`: a server where the user may CREATE DATABASE (scripts/bench.sh starts one).
 //! Run from the repository root (it reads data/catalog), release build: scripts/bench.sh.
 use std::future::Future;
@@ -74,6 +74,8 @@ struct Args {
     pool: Option<u32>,
     /// `--only cases`: only (c), no raw bound (to profile the read path alone).
     only_cases: bool,
+    /// `--only mixed`: only (b), no raw bound (to look into the mixed workload's tail).
+    only_mixed: bool,
     /// `--feed N`: N open feed connections instead of the workloads.
     feed: Option<usize>,
     /// Opens fired while the feed connections listen (`--opens`).
@@ -94,6 +96,7 @@ fn args() -> Res<Args> {
         postgres_url: std::env::var("FRAGBOX_BENCH_POSTGRES_URL").ok(),
         pool: None,
         only_cases: false,
+        only_mixed: false,
         feed: None,
         feed_opens: 50,
         feed_every: Duration::from_millis(100),
@@ -119,6 +122,7 @@ fn args() -> Res<Args> {
             "--postgres-url" => a.postgres_url = Some(v),
             "--pool" => a.pool = Some(v.parse().map_err(|_| "--pool: a number")?),
             "--only" if v == "cases" => a.only_cases = true,
+            "--only" if v == "mixed" => a.only_mixed = true,
             "--feed" => a.feed = Some(v.parse().map_err(|_| "--feed: a number of connections")?),
             "--every" => a.feed_every = Duration::from_millis(v.parse().ok().filter(|n| *n >= 1).ok_or("--every: milliseconds >= 1")?),
             "--opens" => a.feed_opens = v.parse().ok().filter(|n| *n >= 1).ok_or("--opens: a number >= 1")?,
@@ -139,6 +143,8 @@ fn args() -> Res<Args> {
 #[derive(Default)]
 struct Sample {
     lat: Vec<u32>,
+    /// What each latency of `lat` was (an index of [`KINDS`]).
+    kinds: Vec<u8>,
     errors: u64,
     first_error: Option<String>,
 }
@@ -146,13 +152,18 @@ struct Sample {
 impl Sample {
     fn merge(&mut self, o: Sample) {
         self.lat.extend(o.lat);
+        self.kinds.extend(o.kinds);
         self.errors += o.errors;
         if self.first_error.is_none() {
             self.first_error = o.first_error;
         }
     }
     fn ok(&mut self, d: Duration) {
+        self.ok_as(0, d)
+    }
+    fn ok_as(&mut self, kind: u8, d: Duration) {
         self.lat.push(d.as_micros().min(u128::from(u32::MAX)) as u32);
+        self.kinds.push(kind);
     }
     fn err(&mut self, e: String) {
         self.errors += 1;
@@ -169,7 +180,25 @@ struct Report {
     max_ms: f64,
 }
 
+/// The requests a player connection sends, by the index `PlayerConn` gives them.
+const KINDS: [&str; 5] = ["POST open", "GET /cases", "GET /user/items", "GET /me", "POST sell"];
+
+/// p50/p99 of each kind of request in a mixed sample, so a slow tail can be put on its kind.
+fn report_kinds(s: &Sample) {
+    for (k, name) in KINDS.iter().enumerate() {
+        let mut lat: Vec<u32> = s.lat.iter().zip(&s.kinds).filter(|(_, kind)| usize::from(**kind) == k).map(|(l, _)| *l).collect();
+        if lat.is_empty() {
+            continue;
+        }
+        lat.sort_unstable();
+        let pct = |p: f64| f64::from(lat[((lat.len() as f64 * p) as usize).min(lat.len() - 1)]) / 1000.0;
+        println!("  {name:<20} {:>7} req   p50 {:>7.2} ms   p99 {:>7.2} ms   max {:>8.2} ms", lat.len(), pct(0.5), pct(0.99), pct(1.0));
+    }
+}
+
 fn report(name: &str, mut s: Sample, elapsed: Duration) -> Report {
+    let kinds = s.kinds.iter().any(|k| *k != s.kinds[0]);
+    let by_kind = kinds.then(|| Sample { lat: s.lat.clone(), kinds: s.kinds.clone(), ..Sample::default() });
     s.lat.sort_unstable();
     let n = s.lat.len();
     let pct = |p: f64| if n == 0 { 0.0 } else { f64::from(s.lat[((n as f64 * p) as usize).min(n - 1)]) / 1000.0 };
@@ -183,6 +212,9 @@ fn report(name: &str, mut s: Sample, elapsed: Duration) -> Report {
         s.errors,
         s.first_error.map(|e| format!(" (first: {e})")).unwrap_or_default()
     );
+    if let Some(s) = by_kind {
+        report_kinds(&s);
+    }
     r
 }
 
@@ -310,6 +342,10 @@ trait Conn: Send + 'static {
     /// The connection's next request. What runs before the future is made (picking the request)
     /// is not timed; the future is.
     fn request(&mut self) -> impl Future<Output = Res<()>> + Send + '_;
+    /// What the last request was (an index of [`KINDS`]).
+    fn kind(&self) -> u8 {
+        0
+    }
 }
 
 /// A closed loop: `conns` connections (connection `c` made by `conn(c)`), each sending its next
@@ -326,7 +362,7 @@ async fn closed<C: Conn>(conns: usize, duration: Duration, mut conn: impl FnMut(
                 let request = conn.request();
                 let t = Instant::now();
                 match request.await {
-                    Ok(()) => s.ok(t.elapsed()),
+                    Ok(()) => s.ok_as(conn.kind(), t.elapsed()),
                     Err(e) => s.err(e),
                 }
             }
@@ -356,9 +392,14 @@ struct PlayerConn {
     open_url: String,
     rng: XorShift,
     items: Vec<i64>,
+    last: u8,
 }
 
 impl Conn for PlayerConn {
+    fn kind(&self) -> u8 {
+        self.last
+    }
+
     fn request(&mut self) -> impl Future<Output = Res<()>> + Send + '_ {
         let n = self.seq.fetch_add(1, Ordering::Relaxed);
         let kind = match self.w {
@@ -371,6 +412,7 @@ impl Conn for PlayerConn {
                 _ => 4,
             },
         };
+        self.last = kind;
         let (c, run) = (self.c, self.run);
         let Self { http, user, base, open_url, items, .. } = self;
         async move {
@@ -423,6 +465,7 @@ async fn closed_loop(
             base,
             rng: XorShift(0x9E37_79B9_7F4A_7C15 ^ ((c as u64 + 1) * 0x1000_0001)),
             items: Vec::new(),
+            last: 0,
         }
     })
     .await
@@ -814,6 +857,13 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
         };
         return only_cases(&a, &dir, &db_url).await;
     }
+    if a.only_mixed {
+        let db_url = match a.store {
+            Store::Sqlite => format!("sqlite://{}", dir.join("bench.db").display()),
+            Store::Postgres => create_database(a.postgres_url.as_deref().unwrap_or_default(), &format!("fragbox_bench_{tag}")).await?,
+        };
+        return only_mixed(&a, &dir, &db_url).await;
+    }
     let (db_url, bound, bound_label) = match a.store {
         Store::Sqlite => {
             let (b, batched) = sqlite_bound_result(sqlite)?;
@@ -911,6 +961,29 @@ async fn only_cases(a: &Args, dir: &Path, db_url: &str) -> Res<()> {
     let users = sign_in_users(&server.base, a.users).await?;
     let (s, t) = closed_loop(&bases, &users, "", a.conns, a.duration, Workload::Cases, 3).await;
     report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
+    if let Some(kb) = server.peak_rss_kb() {
+        println!("{:<34} {:>9.1} MB (target < 64)", "server peak RSS (VmHWM)", kb as f64 / 1024.0);
+    }
+    server.stop();
+    Ok(())
+}
+
+/// `--only mixed`: (b) alone on granted players, then the peak RSS.
+async fn only_mixed(a: &Args, dir: &Path, db_url: &str) -> Res<()> {
+    std::fs::create_dir_all(dir.join("replica-0/dist")).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("replica-0/dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
+    let server = Server::start(&a.fragbox, &dir.join("replica-0"), db_url, a.pool)?;
+    let bases = vec![server.base.clone()];
+    let users = sign_in_users(&server.base, a.users).await?;
+    for u in &users {
+        let (ok, out) = server.cli(&["grant", &u.id.to_string(), "1000000", "--reason", "bench"])?;
+        if !ok {
+            return Err(format!("grant failed: {out}"));
+        }
+    }
+    let case = cheapest_case(&bases[0]).await?;
+    let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Mixed, 2).await;
+    report(&format!("(b) mixed 70/20/10, {} conns", a.conns), s, t);
     if let Some(kb) = server.peak_rss_kb() {
         println!("{:<34} {:>9.1} MB (target < 64)", "server peak RSS (VmHWM)", kb as f64 / 1024.0);
     }
@@ -1117,7 +1190,7 @@ fn main() {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]\n                     [--only cases] [--feed N [--opens M] [--every MS]]"
+                "{e}\nusage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]\n                     [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]\n                     [--only cases|mixed] [--feed N [--opens M] [--every MS]]"
             );
             std::process::exit(2);
         }
@@ -1129,7 +1202,7 @@ fn main() {
     }
     // SQLite's raw bound runs before any async runtime exists.
     let sqlite = match a.store {
-        Store::Sqlite if a.sessions.is_none() && !a.only_cases && a.feed.is_none() => {
+        Store::Sqlite if a.sessions.is_none() && !a.only_cases && !a.only_mixed && a.feed.is_none() => {
             match sqlite_bound(&dir, a.duration, 1).and_then(|one| Ok((one, sqlite_bound(&dir, a.duration, 32)?))) {
                 Ok(b) => Some(b),
                 Err(e) => {
