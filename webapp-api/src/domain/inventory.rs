@@ -203,8 +203,7 @@ pub async fn list(domain: &Domain, user_id: i64, lang: Lang) -> DomainResult<Vec
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
          WHERE i.user_id = $1 AND i.status NOT IN ('sold', 'revoked') ORDER BY i.id DESC LIMIT 1000"
     );
-    let mut conn = domain.db.acquire().await?;
-    let rows: Vec<ItemRow> = query(&sql).bind(user_id).fetch_all(&mut conn).await?;
+    let rows: Vec<ItemRow> = domain.read(move |c| Box::pin(async move { query(&sql).bind(user_id).fetch_all(c).await })).await?;
     Ok(rows.into_iter().map(|r| present(to_item(r), &domain.catalog, lang, domain.config.withdraw_paid_only)).collect())
 }
 

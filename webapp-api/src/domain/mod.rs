@@ -85,6 +85,9 @@ pub struct Domain {
     /// The store's writer thread (group commit), through which every write runs when the store
     /// has one (`store::Writer::start`); `None` otherwise.
     pub writer: Option<Arc<Writer>>,
+    /// The store's reader threads (`store::Readers::start`), on which `read` runs; `None`
+    /// otherwise.
+    pub readers: Option<Arc<store::Readers>>,
     /// The live drop feed's hub of this process (`feed`).
     pub feed: Arc<feed::Hub>,
     /// Counters of the delivery worker's market calls (for `/metrics`).
@@ -101,8 +104,10 @@ impl Domain {
         telegram: Arc<dyn telegram::Telegram>,
     ) -> Self {
         let writer = Writer::start(&db);
+        let readers = store::Readers::start(&db);
         Domain {
             writer,
+            readers,
             db,
             config: Arc::new(config),
             catalog: Arc::new(catalog),
@@ -124,6 +129,12 @@ impl Domain {
     /// either store, and commits when `work` answers `Ok`.
     pub async fn write<T: Send + 'static>(&self, work: impl WriteFn<T>) -> DomainResult<T> {
         store::write(&self.db, self.writer.as_deref(), work).await
+    }
+
+    /// Runs one read (`store::read`): on SQLite's reader threads when the store has them, in
+    /// one read transaction; on a pooled connection otherwise.
+    pub async fn read<T: Send + 'static>(&self, work: impl store::ReadFn<T>) -> DomainResult<T> {
+        store::read(&self.db, self.readers.as_deref(), work).await
     }
 
     /// A write of one statement (`write` with nothing else in it); answers the rows it changed.

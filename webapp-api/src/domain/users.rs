@@ -75,16 +75,22 @@ type ProfileRow = (
 );
 
 pub async fn profile(domain: &Domain, user_id: i64) -> DomainResult<Profile> {
-    let mut conn = domain.db.acquire().await?;
-    let row: Option<ProfileRow> = query(
-        "SELECT id, first_name, last_name, username, photo_url, balance, ref_code, tg_subscribed, first_case_at,
-                trade_url, language, language_code, is_demo, debt, bonus_balance FROM users WHERE id = $1",
-    )
-    .bind(user_id)
-    .fetch_optional(&mut conn)
-    .await?;
-    let r = row.ok_or(DomainError::Unauthorized)?;
-    let stars_left = stars_to_unlock(domain.config.withdraw_min_stars, &mut *conn, user_id).await?;
+    let min_stars = domain.config.withdraw_min_stars;
+    let (r, stars_left) = domain
+        .read(move |c| {
+            Box::pin(async move {
+                let row: Option<ProfileRow> = query(
+                    "SELECT id, first_name, last_name, username, photo_url, balance, ref_code, tg_subscribed, first_case_at,
+                            trade_url, language, language_code, is_demo, debt, bonus_balance FROM users WHERE id = $1",
+                )
+                .bind(user_id)
+                .fetch_optional(&mut *c)
+                .await?;
+                let r = row.ok_or(DomainError::Unauthorized)?;
+                Ok((r, stars_to_unlock(min_stars, c, user_id).await?))
+            })
+        })
+        .await?;
     Ok(Profile {
         telegram_id: r.0,
         first_name: r.1,

@@ -5,6 +5,8 @@
 //! - `exec`: the interface every write runs on (`Exec`, `query(..)`), implemented by sqlx's
 //!   connection and by the SQLite writer thread's connection.
 //! - `writer`: SQLite's group-commit writer thread (PostgreSQL has none).
+//! - `reader`: SQLite's reader threads, on which a hot read runs as one synchronous read
+//!   transaction (`read` here); elsewhere a read runs on a pooled connection.
 //! - `write` (here): the one way a write runs — on SQLite inside the server, on the writer
 //!   thread; elsewhere (PostgreSQL, the CLI, an in-memory database) in a `begin_write`
 //!   transaction on the pool. The caller writes the same `async fn` either way.
@@ -36,6 +38,7 @@ mod lease;
 pub mod notify;
 mod shop;
 pub mod transfer;
+pub mod reader;
 mod txn;
 pub mod writer;
 
@@ -45,6 +48,7 @@ pub use exec::{query, BoxFuture, Exec, Param, Query, Value};
 pub use lease::{try_lease, Lease};
 pub use shop::existing_shop;
 pub use txn::{begin_write, begin_write_for, claim_suffix, lock_key, lock_users, locks_rows, write_turn, Tx};
+pub use reader::{ReadFn, Readers};
 pub use writer::{WriteFn, Writer};
 
 use crate::domain::DomainResult;
@@ -73,4 +77,19 @@ where
             Err(e)
         }
     }
+}
+
+/// Runs one read: `work` gets a connection and reads what it needs. Inside a process with
+/// SQLite reader threads it runs on one of them, in one read transaction; otherwise on a pooled
+/// connection. Either way it is the same code; `work` must wait on nothing but its connection.
+pub async fn read<T, F>(pool: &Pool, readers: Option<&Readers>, work: F) -> DomainResult<T>
+where
+    T: Send + 'static,
+    F: ReadFn<T>,
+{
+    if let Some(readers) = readers {
+        return readers.run(work).await;
+    }
+    let mut conn = pool.acquire().await?;
+    work(&mut conn).await
 }

@@ -47,11 +47,17 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 pub const RESTART_FRAMES: i64 = 4096;
 
 /// Before it takes the turn, the checkpoint thread runs up to this many more passive checkpoints
-/// while more than `CATCH_UP_FRAMES` frames arrived during the last one, and syncs the database
-/// file while more than `UNSYNCED_FRAMES` frames were copied into it since its last sync.
+/// while more than `CATCH_UP_FRAMES` frames arrived during the last one and under half as many as
+/// during the one before (it is catching up), and syncs the database file while more than
+/// `UNSYNCED_FRAMES` frames were copied into it since its last sync. A writer faster than the
+/// copy, a log already past `LONG_FRAMES` (48 MiB) when the catch-up would start, or past
+/// `MAX_FRAMES` (64 MiB, the `journal_size_limit`) during it, takes the turn at once: the log
+/// must not keep growing while the thread waits for a lull.
 const CATCH_UP_PASSES: usize = 12;
 const CATCH_UP_FRAMES: i64 = 256;
 const UNSYNCED_FRAMES: i64 = 1024;
+const LONG_FRAMES: i64 = 3 * RESTART_FRAMES;
+const MAX_FRAMES: i64 = 4 * RESTART_FRAMES;
 
 /// What the checkpoint thread does after a catch-up pass.
 #[derive(Debug, PartialEq, Eq)]
@@ -64,11 +70,18 @@ enum CatchUp {
     TakeTurn,
 }
 
-/// `new`: frames that arrived during the last pass; `unsynced`: frames copied into the database
-/// file since it was last synced.
-fn after_pass(new: i64, unsynced: i64) -> CatchUp {
-    if new > CATCH_UP_FRAMES {
-        CatchUp::Pass
+/// After a pass that found the log `frames` long: `new` frames arrived during it, `before` during
+/// the pass before it (the log's length before the first, `i64::MAX` after a sync), and `unsynced` frames were copied into the
+/// database file since it was last synced.
+fn after_pass(frames: i64, new: i64, before: i64, unsynced: i64) -> CatchUp {
+    if frames >= MAX_FRAMES {
+        CatchUp::TakeTurn
+    } else if new > CATCH_UP_FRAMES {
+        if new < before / 2 {
+            CatchUp::Pass
+        } else {
+            CatchUp::TakeTurn
+        }
     } else if unsynced > UNSYNCED_FRAMES {
         CatchUp::Sync
     } else {
@@ -347,15 +360,16 @@ fn start_checkpoints(url: &str, busy: Duration, turn: Arc<tokio::sync::Mutex<()>
                 Ok((frames, copied)) if frames >= RESTART_FRAMES => {
                     // Catch up without the turn first (each pass copies what arrived during the
                     // last), so the turn is held for a few frames' copy and sync only.
-                    let (mut copied_to, mut unsynced) = (copied, copied);
-                    for _ in 0..CATCH_UP_PASSES {
+                    let (mut copied_to, mut unsynced, mut before) = (copied, copied, frames);
+                    let passes = if frames < LONG_FRAMES { CATCH_UP_PASSES } else { 0 };
+                    for _ in 0..passes {
                         let Ok((frames, copied)) = checkpoint(&conn) else { break };
                         let new = frames - copied_to;
                         copied_to = copied;
                         unsynced += new;
-                        match after_pass(new, unsynced) {
-                            CatchUp::Pass => {}
-                            CatchUp::Sync if sync_database(&conn) => unsynced = 0,
+                        match after_pass(frames, new, before, unsynced) {
+                            CatchUp::Pass => before = new,
+                            CatchUp::Sync if sync_database(&conn) => (unsynced, before) = (0, i64::MAX),
                             CatchUp::Sync | CatchUp::TakeTurn => break,
                         }
                     }
@@ -478,15 +492,28 @@ mod tests {
 
     #[test]
     fn the_checkpoint_takes_the_turn_only_once_little_is_left_to_copy_or_sync() {
-        // The writer appended much during the last pass: copy again, without the turn.
-        assert_eq!(after_pass(CATCH_UP_FRAMES + 1, 0), CatchUp::Pass);
-        assert_eq!(after_pass(5_000, 20_000), CatchUp::Pass);
+        let frames = LONG_FRAMES;
+        // The writer appended much during the last pass, less than during the one before:
+        // copy again, without the turn.
+        assert_eq!(after_pass(frames, CATCH_UP_FRAMES + 1, i64::MAX, 0), CatchUp::Pass);
+        assert_eq!(after_pass(frames, 1_000, 2_500, 20_000), CatchUp::Pass);
         // Caught up, but thousands of copied pages are not on disk yet: the last checkpoint
         // would sync them all under the turn, so sync them first.
-        assert_eq!(after_pass(CATCH_UP_FRAMES, UNSYNCED_FRAMES + 1), CatchUp::Sync);
-        assert_eq!(after_pass(10, 9_000), CatchUp::Sync);
+        assert_eq!(after_pass(frames, CATCH_UP_FRAMES, 1_000, UNSYNCED_FRAMES + 1), CatchUp::Sync);
+        assert_eq!(after_pass(frames, 10, 300, 9_000), CatchUp::Sync);
         // Caught up and synced: the turn is held for a few hundred frames' copy and sync.
-        assert_eq!(after_pass(CATCH_UP_FRAMES, UNSYNCED_FRAMES), CatchUp::TakeTurn);
-        assert_eq!(after_pass(0, 0), CatchUp::TakeTurn);
+        assert_eq!(after_pass(frames, CATCH_UP_FRAMES, 1_000, UNSYNCED_FRAMES), CatchUp::TakeTurn);
+        assert_eq!(after_pass(frames, 0, 0, 0), CatchUp::TakeTurn);
+    }
+
+    #[test]
+    fn a_writer_faster_than_the_copy_or_a_long_log_takes_the_turn_at_once() {
+        // Not even half as much arrived during this pass as during the last: waiting only lets
+        // the log grow.
+        assert_eq!(after_pass(RESTART_FRAMES * 2, 2_000, 1_500, 9_000), CatchUp::TakeTurn);
+        assert_eq!(after_pass(RESTART_FRAMES * 2, 2_000, 3_999, 0), CatchUp::TakeTurn);
+        // The log is near the size SQLite would truncate it from.
+        assert_eq!(after_pass(MAX_FRAMES, 2_000, i64::MAX, 9_000), CatchUp::TakeTurn);
+        assert_eq!(after_pass(MAX_FRAMES, 0, i64::MAX, 9_000), CatchUp::TakeTurn);
     }
 }
