@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use utoipa::{IntoParams, OpenApi, ToSchema};
 
 use crate::domain::{inventory, withdrawals};
-use crate::http::dto::ErrorBody;
+use crate::http::dto::{Data, ErrorBody};
 use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AppPath, AppQuery, AuthUser};
 use crate::http::state::AppState;
@@ -29,8 +29,8 @@ pub fn routes() -> Router<AppState> {
 /// The player's skins (sold ones are gone), newest first.
 #[utoipa::path(get, path = "/user/items", tag = "inventory", operation_id = "list_items", security(("bearer" = [])),
     responses((status = 200, description = "`{data: [item]}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
-pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "data": inventory::list(&app.domain, id, request_lang()).await? })))
+pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Data<Vec<inventory::Item>>>, ApiError> {
+    Ok(Json(Data { data: inventory::list(&app.domain, id, request_lang()).await? }))
 }
 
 /// One of the player's skins.

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::{users, DomainError};
-use crate::http::dto::{ErrorBody, Ok as OkBody};
+use crate::http::dto::{ErrorBody, Ok as OkBody, Success};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AuthUser, OptionalJson};
 use crate::http::state::AppState;
@@ -29,8 +29,8 @@ pub fn routes() -> Router<AppState> {
 /// The signed-in player's profile.
 #[utoipa::path(get, path = "/me", tag = "users", security(("bearer" = [])),
     responses((status = 200, description = "`{status: \"success\", data: profile}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
-pub async fn me(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "status": "success", "data": users::profile(&app.domain, id).await? })))
+pub async fn me(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Success<users::Profile>>, ApiError> {
+    Ok(Json(Success { status: "success", data: users::profile(&app.domain, id).await? }))
 }
 
 #[derive(Deserialize, ToSchema)]
