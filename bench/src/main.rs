@@ -72,10 +72,8 @@ struct Args {
     postgres_url: Option<String>,
     /// Connections in each replica's pool (`DB_MAX_CONNECTIONS`; the app's default when unset).
     pool: Option<u32>,
-    /// `--only cases`: only (c), no raw bound (to profile the read path alone).
-    only_cases: bool,
-    /// `--only mixed`: only (b), no raw bound (to look into the mixed workload's tail).
-    only_mixed: bool,
+    /// `--only cases` / `--only mixed`: only (c) or (b), no raw bound (to profile one workload).
+    only: Option<Workload>,
     /// `--feed N`: N open feed connections instead of the workloads.
     feed: Option<usize>,
     /// Opens fired while the feed connections listen (`--opens`).
@@ -95,8 +93,7 @@ fn args() -> Res<Args> {
         replicas: 1,
         postgres_url: std::env::var("FRAGBOX_BENCH_POSTGRES_URL").ok(),
         pool: None,
-        only_cases: false,
-        only_mixed: false,
+        only: None,
         feed: None,
         feed_opens: 50,
         feed_every: Duration::from_millis(100),
@@ -121,8 +118,8 @@ fn args() -> Res<Args> {
             "--replicas" => a.replicas = v.parse().ok().filter(|n| *n >= 1).ok_or("--replicas: a number >= 1")?,
             "--postgres-url" => a.postgres_url = Some(v),
             "--pool" => a.pool = Some(v.parse().map_err(|_| "--pool: a number")?),
-            "--only" if v == "cases" => a.only_cases = true,
-            "--only" if v == "mixed" => a.only_mixed = true,
+            "--only" if v == "cases" => a.only = Some(Workload::Cases),
+            "--only" if v == "mixed" => a.only = Some(Workload::Mixed),
             "--feed" => a.feed = Some(v.parse().map_err(|_| "--feed: a number of connections")?),
             "--every" => a.feed_every = Duration::from_millis(v.parse().ok().filter(|n| *n >= 1).ok_or("--every: milliseconds >= 1")?),
             "--opens" => a.feed_opens = v.parse().ok().filter(|n| *n >= 1).ok_or("--opens: a number >= 1")?,
@@ -851,19 +848,12 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     );
     let tag = std::process::id();
     let mut batched_rps: Option<f64> = None;
-    if a.only_cases {
+    if let Some(w) = a.only {
         let db_url = match a.store {
             Store::Sqlite => format!("sqlite://{}", dir.join("bench.db").display()),
             Store::Postgres => create_database(a.postgres_url.as_deref().unwrap_or_default(), &format!("fragbox_bench_{tag}")).await?,
         };
-        return only_cases(&a, &dir, &db_url).await;
-    }
-    if a.only_mixed {
-        let db_url = match a.store {
-            Store::Sqlite => format!("sqlite://{}", dir.join("bench.db").display()),
-            Store::Postgres => create_database(a.postgres_url.as_deref().unwrap_or_default(), &format!("fragbox_bench_{tag}")).await?,
-        };
-        return only_mixed(&a, &dir, &db_url).await;
+        return only(&a, &dir, &db_url, w).await;
     }
     let (db_url, bound, bound_label) = match a.store {
         Store::Sqlite => {
@@ -953,38 +943,27 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     Ok(())
 }
 
-/// `--only cases`: (c) alone, then the peak RSS (`perf record` around the server sees only it).
-async fn only_cases(a: &Args, dir: &Path, db_url: &str) -> Res<()> {
+/// `--only cases` / `--only mixed`: (c) or (b) alone, then the peak RSS (`perf record` around
+/// the server sees only it). (b)'s players get tokens first.
+async fn only(a: &Args, dir: &Path, db_url: &str, w: Workload) -> Res<()> {
     std::fs::create_dir_all(dir.join("replica-0/dist")).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("replica-0/dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
     let server = Server::start(&a.fragbox, &dir.join("replica-0"), db_url, a.pool)?;
     let bases = vec![server.base.clone()];
     let users = sign_in_users(&server.base, a.users).await?;
-    let (s, t) = closed_loop(&bases, &users, "", a.conns, a.duration, Workload::Cases, 3).await;
-    report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
-    if let Some(kb) = server.peak_rss_kb() {
-        println!("{:<34} {:>9.1} MB (target < 64)", "server peak RSS (VmHWM)", kb as f64 / 1024.0);
-    }
-    server.stop();
-    Ok(())
-}
-
-/// `--only mixed`: (b) alone on granted players, then the peak RSS.
-async fn only_mixed(a: &Args, dir: &Path, db_url: &str) -> Res<()> {
-    std::fs::create_dir_all(dir.join("replica-0/dist")).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("replica-0/dist/index.html"), "<!doctype html><title>FragBox</title>").map_err(|e| e.to_string())?;
-    let server = Server::start(&a.fragbox, &dir.join("replica-0"), db_url, a.pool)?;
-    let bases = vec![server.base.clone()];
-    let users = sign_in_users(&server.base, a.users).await?;
-    for u in &users {
-        let (ok, out) = server.cli(&["grant", &u.id.to_string(), "1000000", "--reason", "bench"])?;
-        if !ok {
-            return Err(format!("grant failed: {out}"));
+    let (case, name, run) = if w == Workload::Mixed {
+        for u in &users {
+            let (ok, out) = server.cli(&["grant", &u.id.to_string(), "1000000", "--reason", "bench"])?;
+            if !ok {
+                return Err(format!("grant failed: {out}"));
+            }
         }
-    }
-    let case = cheapest_case(&bases[0]).await?;
-    let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Mixed, 2).await;
-    report(&format!("(b) mixed 70/20/10, {} conns", a.conns), s, t);
+        (cheapest_case(&bases[0]).await?, "(b) mixed 70/20/10", 2)
+    } else {
+        (String::new(), "(c) GET /cases", 3)
+    };
+    let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, w, run).await;
+    report(&format!("{name}, {} conns", a.conns), s, t);
     if let Some(kb) = server.peak_rss_kb() {
         println!("{:<34} {:>9.1} MB (target < 64)", "server peak RSS (VmHWM)", kb as f64 / 1024.0);
     }
@@ -1203,7 +1182,7 @@ fn main() {
     }
     // SQLite's raw bound runs before any async runtime exists.
     let sqlite = match a.store {
-        Store::Sqlite if a.sessions.is_none() && !a.only_cases && !a.only_mixed && a.feed.is_none() => {
+        Store::Sqlite if a.sessions.is_none() && a.only.is_none() && a.feed.is_none() => {
             match sqlite_bound(&dir, a.duration, 1).and_then(|one| Ok((one, sqlite_bound(&dir, a.duration, 32)?))) {
                 Ok(b) => Some(b),
                 Err(e) => {
