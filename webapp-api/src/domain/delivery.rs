@@ -625,7 +625,7 @@ impl Worker {
                     .execute(tx)
                     .await?;
                     if moved == 1 {
-                        let (user_id, item) = owner_and_item(tx, id).await?;
+                        let (user_id, _, item) = owner_and_item(tx, id).await?;
                         notifications::enqueue(tx, user_id, &Notice::WithdrawalOfferSent { item, trade_id }, now).await?;
                     }
                     Ok(())
@@ -655,19 +655,7 @@ impl Worker {
                     if moved != 1 {
                         return Ok(());
                     }
-                    let item_id = item_of(tx, id).await?;
-                    let sent = query(
-                        "UPDATE inventory_items SET status = 'sent', status_reason = NULL, status_reason_code = NULL, updated_at = $1
-                         WHERE id = $2 AND status = 'pending'",
-                    )
-                    .bind(now)
-                    .bind(item_id)
-                    .execute(tx)
-                    .await?;
-                    if sent != 1 {
-                        return Err(DomainError::Internal(format!("withdrawal {id}: its item was not pending")));
-                    }
-                    let (user_id, item) = owner_and_item(tx, id).await?;
+                    let (user_id, _, item) = move_item(tx, id, "('pending')", "sent", None, now).await?;
                     notifications::enqueue(tx, user_id, &Notice::WithdrawalDelivered { item }, now).await?;
                     Ok(())
                 })
@@ -751,20 +739,44 @@ fn followed_of(r: (i64, String, Option<String>, Option<i64>, Option<i64>, Option
     Some(Followed { id: r.0, state: r.1, custom_id, settle_until: r.3, price_paid_cents: r.4, max_price_cents: r.5 })
 }
 
-async fn item_of(tx: &mut dyn Exec, id: i64) -> DomainResult<i64> {
-    let (item,): (i64,) = query("SELECT inventory_item_id FROM withdrawals WHERE id = $1").bind(id).fetch_one(tx).await?;
-    Ok(item)
-}
-
-async fn owner_and_item(tx: &mut dyn Exec, id: i64) -> DomainResult<(i64, String)> {
-    let row: (i64, String) = query(
-        "SELECT w.user_id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish) FROM withdrawals w
+/// The withdrawal's player, skin id and skin name, in one read.
+async fn owner_and_item(tx: &mut dyn Exec, id: i64) -> DomainResult<(i64, i64, String)> {
+    let row: (i64, i64, String) = query(
+        "SELECT w.user_id, w.inventory_item_id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish) FROM withdrawals w
          JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.id = $1",
     )
     .bind(id)
     .fetch_one(tx)
     .await?;
     Ok(row)
+}
+
+/// The withdrawal's skin moves from one of `from` (an SQL list) to `to`, with the player's reason
+/// code; answers its player, id and name. A skin that is not where the withdrawal's state says is
+/// an internal error: nothing of the write is kept.
+async fn move_item(
+    tx: &mut dyn Exec,
+    id: i64,
+    from: &'static str,
+    to: &'static str,
+    code: Option<&str>,
+    now: i64,
+) -> DomainResult<(i64, i64, String)> {
+    let (user_id, item_id, item) = owner_and_item(tx, id).await?;
+    let moved = query(&format!(
+        "UPDATE inventory_items SET status = $1, status_reason = NULL, status_reason_code = $2, updated_at = $3
+         WHERE id = $4 AND status IN {from}"
+    ))
+    .bind(to)
+    .bind(code)
+    .bind(now)
+    .bind(item_id)
+    .execute(tx)
+    .await?;
+    if moved != 1 {
+        return Err(DomainError::Internal(format!("withdrawal {id}: its item was not in {from}")));
+    }
+    Ok((user_id, item_id, item))
 }
 
 /// `market_spend` of `day` moves by `delta` cents.
@@ -859,20 +871,7 @@ async fn back_to_player(
             not_bought(tx, c).await?;
         }
     }
-    let item_id = item_of(tx, id).await?;
-    let back = query(
-        "UPDATE inventory_items SET status = 'error', status_reason = NULL, status_reason_code = $1, updated_at = $2
-         WHERE id = $3 AND status IN ('pending', 'sent')",
-    )
-    .bind(code)
-    .bind(now)
-    .bind(item_id)
-    .execute(tx)
-    .await?;
-    if back != 1 {
-        return Err(DomainError::Internal(format!("withdrawal {id}: its item was neither pending nor sent")));
-    }
-    let (user_id, item) = owner_and_item(tx, id).await?;
+    let (user_id, item_id, item) = move_item(tx, id, "('pending', 'sent')", "error", Some(code), now).await?;
     notifications::enqueue(tx, user_id, &Notice::WithdrawalFailed { item: item.clone(), code: Some(code.to_owned()), reason: None }, now)
         .await?;
     let body = if to == "reversed" {
