@@ -322,6 +322,17 @@ impl TestApp {
         v
     }
 
+    /// How many admin-audit rows the test admin (`ADMIN_ID`) left with one of `actions`.
+    pub async fn admin_actions(&self, actions: &[&str]) -> i64 {
+        let marks: Vec<String> = (0..actions.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!("SELECT COUNT(*) FROM admin_audit WHERE admin_id = $1 AND action IN ({})", marks.join(", "));
+        let mut q = sqlx::query_as::<_, (i64,)>(&sql).bind(ADMIN_ID);
+        for a in actions {
+            q = q.bind(*a);
+        }
+        q.fetch_one(&self.domain().db).await.unwrap().0
+    }
+
     pub async fn balance(&self, user_id: i64) -> i64 {
         let (b,): (i64,) =
             sqlx::query_as("SELECT balance FROM users WHERE id = $1").bind(user_id).fetch_one(&self.domain().db).await.unwrap();

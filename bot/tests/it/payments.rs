@@ -328,12 +328,7 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
     assert_eq!(status(&app, &t, &tx).await, "success");
 
     say(&app, ADMIN_ID, "/refund stxnothing", "transaction_not_found").await;
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE action = 'refund' AND admin_id = $1")
-        .bind(ADMIN_ID)
-        .fetch_one(&app.domain().db)
-        .await
-        .unwrap();
-    assert_eq!(n, 3);
+    assert_eq!(app.admin_actions(&["refund"]).await, 3);
     app.audit_clean().await;
     app.stop().await;
 }

@@ -187,13 +187,7 @@ async fn admins_create_list_and_disable_codes_in_the_bot_in_either_language() {
     assert_eq!(s, StatusCode::OK);
     say(&app, ADMIN_ID, "/promo create Welcome 10 100", "Промокод создан").await;
     say(&app, ADMIN_ID, "/promo", "WELCOME — 10 фрагов, 0/100 активаций, без срока, активен").await;
-    let (n,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE action IN ('promo_create', 'promo_disable') AND admin_id = $1")
-            .bind(ADMIN_ID)
-            .fetch_one(&app.domain().db)
-            .await
-            .unwrap();
-    assert_eq!(n, 3);
+    assert_eq!(app.admin_actions(&["promo_create", "promo_disable"]).await, 3);
     app.stop().await;
 }
 

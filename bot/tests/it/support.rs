@@ -97,13 +97,7 @@ async fn a_ticket_goes_round_trip_between_the_mini_app_and_the_admin_chat() {
     say(&app, ADMIN_ID, "/tickets", "No open tickets").await;
     let msgs = messages(&app, &t, id).await;
     assert_eq!(msgs.len(), 5);
-    let (n,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM admin_audit WHERE admin_id = $1 AND action IN ('ticket_reply', 'ticket_close')")
-            .bind(ADMIN_ID)
-            .fetch_one(&app.domain().db)
-            .await
-            .unwrap();
-    assert_eq!(n, 3);
+    assert_eq!(app.admin_actions(&["ticket_reply", "ticket_close"]).await, 3);
     app.stop().await;
 }
 
