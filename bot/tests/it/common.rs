@@ -375,6 +375,65 @@ pub fn assert_error(status: StatusCode, body: &Value, expected_status: u16, code
 /// Stderr lines of a spawned `fragbox`, kept for the test's failure message.
 pub type Captured = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
 
+/// The real `fragbox` binary of this test build (`CARGO_BIN_EXE_fragbox`), for tests that kill it.
+pub const BIN: &str = env!("CARGO_BIN_EXE_fragbox");
+
+/// What a spawned `fragbox` serving `db_url` from `dir` needs (a stub mini app in `dir/dist`,
+/// the repository's catalog and legal texts, no rate limits), in demo mode.
+pub fn proc_env(dir: &std::path::Path, db_url: &str) -> Vec<(&'static str, String)> {
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>FragBox</title>").unwrap();
+    vec![
+        ("BIND_ADDR", "127.0.0.1:0".into()),
+        ("DATABASE_URL", db_url.to_owned()),
+        ("CATALOG_DIR", repo_root().join("data/catalog").display().to_string()),
+        ("LEGAL_DIR", repo_root().join("data/legal").display().to_string()),
+        ("WEBAPP_DIST", dist.display().to_string()),
+        ("RATE_LIMITS", "off".into()),
+    ]
+}
+
+/// A spawned `fragbox` serving with exactly `env` (no `.env` from the checkout: it runs in
+/// `dir`). Killed when dropped; its log is printed if the test is failing.
+pub struct Proc {
+    pub child: std::process::Child,
+    pub base: String,
+    pub stderr: Captured,
+}
+
+impl Proc {
+    pub fn start(dir: &std::path::Path, env: &[(&'static str, String)]) -> Proc {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(BIN)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .env_remove("TELEGRAM_BOT_TOKEN")
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (base, stderr) = listening(&mut child);
+        Proc { child, base, stderr }
+    }
+
+    /// SIGTERM, then wait: a graceful stop.
+    pub fn stop(mut self) {
+        let _ = std::process::Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if std::thread::panicking() {
+            eprintln!("fragbox {} log:\n{}", self.base, self.stderr.lock().unwrap().join("\n"));
+        }
+    }
+}
+
 /// Waits until a spawned `fragbox` (stdout and stderr piped) prints where it listens; answers
 /// that base URL and its stderr lines, which keep being collected. Panics with the log if the
 /// process ends first.

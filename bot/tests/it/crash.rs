@@ -3,7 +3,7 @@
 //! The killed process is the real binary of this test build (`CARGO_BIN_EXE_fragbox`).
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use reqwest::StatusCode;
@@ -15,27 +15,8 @@ use webapp_api::domain::store;
 use crate::common::*;
 use crate::fake_bot_api::Script;
 
-const BIN: &str = env!("CARGO_BIN_EXE_fragbox");
-
-/// The `fragbox` binary serving a database in `dir`, in demo mode.
-struct Proc {
-    child: Child,
-    base: String,
-    stderr: Arc<Mutex<Vec<String>>>,
-}
-
 fn env_for(dir: &Path) -> Vec<(&'static str, String)> {
-    let dist = dir.join("dist");
-    std::fs::create_dir_all(&dist).unwrap();
-    std::fs::write(dist.join("index.html"), "<!doctype html><title>FragBox</title>").unwrap();
-    vec![
-        ("BIND_ADDR", "127.0.0.1:0".into()),
-        ("DATABASE_URL", format!("sqlite://{}", dir.join("fragbox.db").display())),
-        ("CATALOG_DIR", repo_root().join("data/catalog").display().to_string()),
-        ("LEGAL_DIR", repo_root().join("data/legal").display().to_string()),
-        ("WEBAPP_DIST", dist.display().to_string()),
-        ("RATE_LIMITS", "off".into()),
-    ]
+    proc_env(dir, &format!("sqlite://{}", dir.join("fragbox.db").display()))
 }
 
 /// Runs the binary with `args` (an operator command) against `dir`'s database.
@@ -51,36 +32,6 @@ fn cli(dir: &Path, db: &Path, args: &[&str]) -> (bool, String) {
         .output()
         .unwrap();
     (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
-}
-
-impl Proc {
-    fn start(dir: &Path, extra: &[(&str, &str)]) -> Proc {
-        let mut child = Command::new(BIN)
-            .envs(env_for(dir))
-            .envs(extra.iter().copied())
-            .env_remove("TELEGRAM_BOT_TOKEN")
-            // No `.env` from the checkout: the process sees only what the test gives it.
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let (base, stderr) = crate::common::listening(&mut child);
-        Proc { child, base, stderr }
-    }
-
-    /// SIGTERM, then wait: a graceful stop.
-    fn stop(mut self) {
-        let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A demo player of a spawned process: (telegram id, bearer token).
@@ -111,7 +62,7 @@ struct Acked {
 #[tokio::test]
 async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
     let dir = TempDir::new();
-    let server = Proc::start(&dir.0, &[]);
+    let server = Proc::start(&dir.0, &env_for(&dir.0));
     let http = reqwest::Client::new();
     let mut players = Vec::new();
     for _ in 0..6 {
@@ -178,7 +129,7 @@ async fn sigkill_under_load_loses_no_acknowledged_open_or_sale() {
     assert!(acked.opens.len() >= 90 && !acked.sold.is_empty());
 
     // Restart on the same file: everything acknowledged is there.
-    let server = Proc::start(&dir.0, &[]);
+    let server = Proc::start(&dir.0, &env_for(&dir.0));
     let mut db = SqliteConnection::connect(&format!("sqlite://{}", dir.0.join("fragbox.db").display())).await.unwrap();
     for ((user, rid), item) in &acked.opens {
         let row: Option<(i64,)> = sqlx::query_as(
@@ -425,7 +376,9 @@ async fn telegram_slow_refusing_or_silent_is_never_read_as_not_subscribed() {
 #[tokio::test]
 async fn json_logs_carry_request_ids_and_no_secrets() {
     let dir = TempDir::new();
-    let server = Proc::start(&dir.0, &[("LOG_FORMAT", "json"), ("RUST_LOG", "debug,sqlx=warn,hyper=warn,hyper_util=warn,reqwest=warn")]);
+    let mut env = env_for(&dir.0);
+    env.extend([("LOG_FORMAT", "json".into()), ("RUST_LOG", "debug,sqlx=warn,hyper=warn,hyper_util=warn,reqwest=warn".into())]);
+    let server = Proc::start(&dir.0, &env);
     let http = reqwest::Client::new();
     let d: Value = http.get(format!("{}/api/v1/dev/init-data", server.base)).send().await.unwrap().json().await.unwrap();
     let init = d["initData"].as_str().unwrap().to_owned();

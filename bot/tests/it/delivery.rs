@@ -3,8 +3,8 @@
 //! resolved by looking the custom id up (never bought twice), two replicas on PostgreSQL buy each
 //! withdrawal once, prices stay under the cap, and the audit stays clean.
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
@@ -18,7 +18,6 @@ use crate::common::*;
 use crate::fake_market::{BuyScript, FakeMarket, KEY};
 
 const TRADE_URL: &str = "https://steamcommunity.com/tradeoffer/new/?partner=123456&token=abc_D-1";
-const BIN: &str = env!("CARGO_BIN_EXE_fragbox");
 /// Generous: a busy machine is slow, never wrong.
 const DEADLINE: Duration = Duration::from_secs(60);
 
@@ -486,53 +485,11 @@ async fn start_up_refuses_a_market_account_that_is_not_in_dollars() {
 
 // --- The real binary: SIGKILL in the middle of buy-for, and two replicas on PostgreSQL. ---
 
-struct Proc {
-    child: Child,
-    base: String,
-    stderr: Arc<Mutex<Vec<String>>>,
-}
-
-fn proc_env(dir: &Path, db_url: &str, fake: &FakeMarket) -> Vec<(&'static str, String)> {
-    let dist = dir.join("dist");
-    std::fs::create_dir_all(&dist).unwrap();
-    std::fs::write(dist.join("index.html"), "<!doctype html><title>FragBox</title>").unwrap();
-    let mut env = vec![
-        ("BIND_ADDR", "127.0.0.1:0".into()),
-        ("DATABASE_URL", db_url.to_owned()),
-        ("CATALOG_DIR", repo_root().join("data/catalog").display().to_string()),
-        ("LEGAL_DIR", repo_root().join("data/legal").display().to_string()),
-        ("WEBAPP_DIST", dist.display().to_string()),
-        ("RATE_LIMITS", "off".into()),
-        ("ADMIN_IDS", ADMIN_ID.to_string()),
-        ("WITHDRAW_MIN_STARS", "0".into()),
-    ];
+fn delivery_env(dir: &Path, db_url: &str, fake: &FakeMarket) -> Vec<(&'static str, String)> {
+    let mut env = proc_env(dir, db_url);
+    env.extend([("ADMIN_IDS", ADMIN_ID.to_string()), ("WITHDRAW_MIN_STARS", "0".into())]);
     env.extend(market_env(fake));
     env
-}
-
-impl Proc {
-    fn start(dir: &Path, env: &[(&'static str, String)]) -> Proc {
-        let mut child = Command::new(BIN)
-            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-            .env_remove("TELEGRAM_BOT_TOKEN")
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let (base, stderr) = listening(&mut child);
-        Proc { child, base, stderr }
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if std::thread::panicking() {
-            eprintln!("fragbox {} log:\n{}", self.base, self.stderr.lock().unwrap().join("\n"));
-        }
-    }
 }
 
 /// A demo player of a spawned process opens a case and asks for its skin: (token, item json, withdrawal id).
@@ -567,7 +524,7 @@ async fn a_sigkill_in_the_middle_of_buy_for_is_resolved_by_look_up_and_buys_once
     let fake = FakeMarket::start().await;
     let dir = TempDir::new();
     let db_url = format!("sqlite://{}", dir.0.join("fragbox.db").display());
-    let mut env = proc_env(&dir.0, &db_url, &fake);
+    let mut env = delivery_env(&dir.0, &db_url, &fake);
     // Long enough that the first process is surely still inside buy-for when it is killed.
     env.retain(|(k, _)| !matches!(*k, "MARKET_TIMEOUT_SECS" | "MARKET_LEASE_SECS"));
     env.push(("MARKET_TIMEOUT_SECS", "5".into()));
@@ -639,7 +596,7 @@ async fn two_replicas_on_postgresql_buy_each_withdrawal_once() {
     let (da, db) = (dir.0.join("a"), dir.0.join("b"));
     std::fs::create_dir_all(&da).unwrap();
     std::fs::create_dir_all(&db).unwrap();
-    let (ea, eb) = (proc_env(&da, &db_url, &fake), proc_env(&db, &db_url, &fake));
+    let (ea, eb) = (delivery_env(&da, &db_url, &fake), delivery_env(&db, &db_url, &fake));
     let (a, b) = tokio::join!(
         tokio::task::spawn_blocking(move || Proc::start(&da, &ea)),
         tokio::task::spawn_blocking(move || Proc::start(&db, &eb))
