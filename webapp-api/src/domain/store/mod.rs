@@ -36,9 +36,9 @@ mod dialect;
 pub mod exec;
 mod lease;
 pub mod notify;
+pub mod reader;
 mod shop;
 pub mod transfer;
-pub mod reader;
 mod txn;
 pub mod writer;
 
@@ -46,9 +46,9 @@ pub use connect::{is_unique_violation, migrate, migrations, open, open_sized, op
 pub use dialect::{Conn, Db, Dialect, Pool};
 pub use exec::{query, BoxFuture, Exec, Param, Query, Value};
 pub use lease::{try_lease, Lease};
+pub use reader::{ReadFn, Readers};
 pub use shop::existing_shop;
 pub use txn::{begin_write, begin_write_for, claim_suffix, lock_key, lock_users, locks_rows, write_turn, Tx};
-pub use reader::{ReadFn, Readers};
 pub use writer::{WriteFn, Writer};
 
 use crate::domain::DomainResult;

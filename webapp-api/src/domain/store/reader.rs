@@ -151,9 +151,7 @@ impl Readers {
         F: ReadFn<T>,
     {
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Box::new(Pending { work, reply }))
-            .map_err(|_| DomainError::Internal("the SQLite readers have stopped".into()))?;
+        self.jobs.send(Box::new(Pending { work, reply })).map_err(|_| DomainError::Internal("the SQLite readers have stopped".into()))?;
         self.reads.fetch_add(1, Ordering::Relaxed);
         answer.await.map_err(|_| DomainError::Internal("an SQLite reader dropped a request".into()))?
     }
