@@ -11,28 +11,26 @@
 //!
 //! The connections are `query_only`: a "read" that writes fails instead of racing the writer.
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use rusqlite::Connection;
-use sqlx::sqlite::SqliteConnectOptions;
 use tokio::sync::oneshot;
 
 use crate::domain::store::dialect::{Dialect, Pool};
-use crate::domain::store::exec::{complete_now, BoxFuture, Exec};
+use crate::domain::store::exec::complete_now;
 use crate::domain::store::txn;
-use crate::domain::store::writer::{connect_file, SqliteExec};
+use crate::domain::store::writer::{self, SqliteExec};
 use crate::domain::{DomainError, DomainResult};
 
 /// The most reader threads: more than the cores only add threads competing for them, but a read
 /// waiting on the disk should not hold every other read up.
 const MAX_READERS: usize = 4;
 
-/// A read: given a connection inside a read transaction, the future of its work.
-pub trait ReadFn<T>: for<'a> FnOnce(&'a mut dyn Exec) -> BoxFuture<'a, DomainResult<T>> + Send + 'static {}
-impl<T, F> ReadFn<T> for F where F: for<'a> FnOnce(&'a mut dyn Exec) -> BoxFuture<'a, DomainResult<T>> + Send + 'static {}
+/// A read has a write's shape: given a connection (here inside a read transaction), the future
+/// of its work.
+pub use crate::domain::store::writer::WriteFn as ReadFn;
 
 /// One request's read, run on a reader thread.
 trait Work: Send {
@@ -89,11 +87,6 @@ impl Readers {
             return None;
         }
         let url = pool.connect_options().database_url.to_string();
-        let options = SqliteConnectOptions::from_str(&url).ok()?;
-        let path = options.get_filename().to_owned();
-        if path.as_os_str() == ":memory:" || url.contains("mode=memory") {
-            return None;
-        }
         let (_, busy) = txn::sqlite_write_queue(&url);
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let wanted = cores.clamp(2, MAX_READERS);
@@ -101,8 +94,9 @@ impl Readers {
         let inbox = Arc::new(Mutex::new(inbox));
         let mut threads = 0;
         for i in 0..wanted {
-            let conn = match open(&path, busy) {
-                Ok(conn) => conn,
+            let conn = match open(&url, busy) {
+                Ok(Some(conn)) => conn,
+                Ok(None) => return None,
                 Err(e) => {
                     tracing::warn!(error = %e, "SQLite reader not started; reads go through the pool");
                     break;
@@ -157,9 +151,10 @@ impl Readers {
     }
 }
 
-/// A reader's connection: the pool's pragmas, and no writes.
-fn open(path: &std::path::Path, busy: Duration) -> rusqlite::Result<Connection> {
-    let conn = connect_file(path, busy)?;
-    conn.execute_batch("PRAGMA query_only = ON;")?;
-    Ok(conn)
+/// A reader's connection: the writer's (the pool's pragmas), and no writes; `None` for an
+/// in-memory database.
+fn open(url: &str, busy: Duration) -> Result<Option<Connection>, String> {
+    let Some(conn) = writer::connect(url, busy)? else { return Ok(None) };
+    conn.execute_batch("PRAGMA query_only = ON;").map_err(|e| e.to_string())?;
+    Ok(Some(conn))
 }

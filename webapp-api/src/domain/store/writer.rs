@@ -310,7 +310,7 @@ impl Writer {
 }
 
 /// The writer's own connection, with the pool's pragmas; `None` for an in-memory database.
-fn connect(url: &str, busy: Duration) -> Result<Option<Connection>, String> {
+pub(super) fn connect(url: &str, busy: Duration) -> Result<Option<Connection>, String> {
     let options = SqliteConnectOptions::from_str(url).map_err(|e| e.to_string())?;
     let path = options.get_filename();
     if path.as_os_str() == ":memory:" || url.contains("mode=memory") {
