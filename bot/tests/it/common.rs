@@ -405,9 +405,11 @@ pub struct Proc {
 impl Proc {
     pub fn start(dir: &std::path::Path, env: &[(&'static str, String)]) -> Proc {
         use std::process::{Command, Stdio};
+        // Only what the test gives it: no bot token from the caller's environment, no `.env`
+        // from the checkout (it runs in `dir`).
         let mut child = Command::new(BIN)
-            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .env_remove("TELEGRAM_BOT_TOKEN")
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .current_dir(dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -2,8 +2,7 @@
 //! with the load split between them. Runs when the suite is pointed at PostgreSQL
 //! (`FRAGBOX_TEST_POSTGRES_URL`, as `scripts/test.sh` does); on SQLite there is one replica only.
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
@@ -15,58 +14,19 @@ use webapp_api::domain::{store, Tokens};
 use crate::common::*;
 use crate::fake_bot_api::{FakeBotApi, Script};
 
-const BIN: &str = env!("CARGO_BIN_EXE_fragbox");
-
 /// One `fragbox` process serving `db_url`, its bot pointed at the fake Bot API.
-struct Replica {
-    child: Child,
-    base: String,
-    stderr: Arc<Mutex<Vec<String>>>,
-}
+type Replica = Proc;
 
 fn replica_env(dir: &Path, db_url: &str, fake: &FakeBotApi) -> Vec<(&'static str, String)> {
-    let dist = dir.join("dist");
-    std::fs::create_dir_all(&dist).unwrap();
-    std::fs::write(dist.join("index.html"), "<!doctype html><title>FragBox</title>").unwrap();
-    vec![
-        ("BIND_ADDR", "127.0.0.1:0".into()),
-        ("DATABASE_URL", db_url.into()),
-        ("CATALOG_DIR", repo_root().join("data/catalog").display().to_string()),
-        ("LEGAL_DIR", repo_root().join("data/legal").display().to_string()),
-        ("WEBAPP_DIST", dist.display().to_string()),
+    let mut env = proc_env(dir, db_url);
+    env.extend([
         ("ADMIN_IDS", ADMIN_ID.to_string()),
-        ("RATE_LIMITS", "off".into()),
         ("TELEGRAM_BOT_TOKEN", TOKEN.into()),
         ("TELEGRAM_API_URL", fake.url.clone()),
         ("WEBAPP_URL", "https://app.fragbox.test".into()),
         ("CHANNEL_ID", "@fragbox_news".into()),
-    ]
-}
-
-impl Replica {
-    /// Starts a process; answers once it listens.
-    fn start(dir: &Path, db_url: &str, fake: &FakeBotApi) -> Replica {
-        let mut child = Command::new(BIN)
-            .envs(replica_env(dir, db_url, fake))
-            // No `.env` from the checkout: the process sees only what the test gives it.
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let (base, stderr) = crate::common::listening(&mut child);
-        Replica { child, base, stderr }
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if std::thread::panicking() {
-            eprintln!("replica {} log:\n{}", self.base, self.stderr.lock().unwrap().join("\n"));
-        }
-    }
+    ]);
+    env
 }
 
 /// Two replicas started at the same moment (so their migrations and catalog upserts race too).
@@ -75,8 +35,8 @@ async fn two_replicas(dir: &Path, db_url: &str, fake: &FakeBotApi) -> (Replica, 
     let (d2, u2, f2) = (dir.join("b"), db_url.to_owned(), fake.clone());
     std::fs::create_dir_all(&d1).unwrap();
     std::fs::create_dir_all(&d2).unwrap();
-    let a = tokio::task::spawn_blocking(move || Replica::start(&d1, &u1, &f1));
-    let b = tokio::task::spawn_blocking(move || Replica::start(&d2, &u2, &f2));
+    let a = tokio::task::spawn_blocking(move || Proc::start(&d1, &replica_env(&d1, &u1, &f1)));
+    let b = tokio::task::spawn_blocking(move || Proc::start(&d2, &replica_env(&d2, &u2, &f2)));
     (a.await.unwrap(), b.await.unwrap())
 }
 
