@@ -79,9 +79,19 @@ async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_onl
         }
     }
     assert_eq!(won.len() as i64, affordable);
-    let after = w.stats();
     // Every write runs on the writer, so the bot's outbox sender may add a request of its own
-    // in the window; each such write explains at most one more transaction.
+    // in the window; each such write explains at most one more transaction. Such a request is
+    // counted by its sender just after it is handed over, so on a busy machine the writer may
+    // already have counted it committed, and a request just counted may not be committed yet:
+    // the figures are read once the two counts agree (or the deadline, and the checks below fail).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let after = loop {
+        let s = w.stats();
+        if s.committed - before.committed == s.requests - before.requests || Instant::now() > deadline {
+            break s;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     let requests = after.requests - before.requests;
     assert!(requests >= total as u64, "{requests} requests for {total} opens");
     let background = requests - total as u64;
