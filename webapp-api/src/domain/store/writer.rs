@@ -139,7 +139,11 @@ pub fn run_now(conn: &Connection, sql: &str, params: Vec<Param>) -> rusqlite::Re
                 ValueRef::Null => Value::Null,
                 ValueRef::Integer(i) => Value::Int(i),
                 ValueRef::Real(r) => Value::Real(r),
-                ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+                // Valid UTF-8 (what we store) takes the fast check; anything else is shown lossily.
+                ValueRef::Text(t) => Value::Text(match std::str::from_utf8(t) {
+                    Ok(s) => s.to_owned(),
+                    Err(_) => String::from_utf8_lossy(t).into_owned(),
+                }),
                 ValueRef::Blob(b) => Value::Blob(b.to_vec()),
             });
         }
