@@ -909,8 +909,10 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     if let Some(b) = batched_rps {
         println!("{:<34} {:>9.2}", "open / raw bound, 32 per transaction", open.rps / b);
     }
+    let turns = checkpoint_turns(&bases[0]).await;
     let (s, t) = closed_loop(&bases, &fresh, &case, a.conns, a.duration, Workload::Mixed, 2).await;
     report(&format!("(b) mixed 70/20/10, {} conns", a.conns), s, t);
+    report_turns(turns, checkpoint_turns(&bases[0]).await);
     let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Cases, 3).await;
     report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
     let rate = (open.rps / 2.0).max(1.0);
@@ -943,6 +945,25 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     Ok(())
 }
 
+/// How often, and how long in all, SQLite's checkpoint has held the write turn (`/metrics`);
+/// `None` on PostgreSQL (no writer thread) or if the scrape failed.
+async fn checkpoint_turns(base: &str) -> Option<(f64, f64)> {
+    let res = client().get(format!("{base}/metrics")).send().await.ok()?;
+    let text = res.text().await.ok()?;
+    let value = |name: &str| text.lines().find_map(|l| l.strip_prefix(name)?.trim().parse::<f64>().ok());
+    Some((value("fragbox_sqlite_checkpoint_turns_total ")?, value("fragbox_sqlite_checkpoint_turn_seconds_total ")?))
+}
+
+/// What the checkpoint's turns cost the writes during one workload: every write waits while it
+/// holds the turn.
+fn report_turns(before: Option<(f64, f64)>, after: Option<(f64, f64)>) {
+    if let (Some((n0, s0)), Some((n1, s1))) = (before, after) {
+        let (n, ms) = (n1 - n0, (s1 - s0) * 1e3);
+        let mean = if n > 0.0 { ms / n } else { 0.0 };
+        println!("  checkpoint held the write turn {n:.0} times, {ms:.1} ms in all (mean {mean:.2} ms)");
+    }
+}
+
 /// `--only cases` / `--only mixed`: (c) or (b) alone, then the peak RSS (`perf record` around
 /// the server sees only it). (b)'s players get tokens first.
 async fn only(a: &Args, dir: &Path, db_url: &str, w: Workload) -> Res<()> {
@@ -962,8 +983,10 @@ async fn only(a: &Args, dir: &Path, db_url: &str, w: Workload) -> Res<()> {
     } else {
         (String::new(), "(c) GET /cases", 3)
     };
+    let turns = checkpoint_turns(&bases[0]).await;
     let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, w, run).await;
     report(&format!("{name}, {} conns", a.conns), s, t);
+    report_turns(turns, checkpoint_turns(&bases[0]).await);
     if let Some(kb) = server.peak_rss_kb() {
         println!("{:<34} {:>9.1} MB (target < 64)", "server peak RSS (VmHWM)", kb as f64 / 1024.0);
     }

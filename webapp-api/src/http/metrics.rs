@@ -77,6 +77,8 @@ struct WriterFigures {
     requests: u64,
     batches: u64,
     committed: u64,
+    checkpoint_turns: u64,
+    checkpoint_turn_micros: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, EncodeLabelSet)]
@@ -189,7 +191,13 @@ impl Metrics {
         .await?;
         let writer = writer.map(|w| {
             let s = w.stats();
-            WriterFigures { requests: s.requests, batches: s.batches, committed: s.committed }
+            WriterFigures {
+                requests: s.requests,
+                batches: s.batches,
+                committed: s.committed,
+                checkpoint_turns: s.checkpoint_turns,
+                checkpoint_turn_micros: s.checkpoint_turn_micros,
+            }
         });
         let market = if delivery.is_enabled() {
             use crate::domain::delivery;
@@ -248,6 +256,16 @@ impl Metrics {
                 "fragbox_sqlite_writer_committed",
                 "Writes whose SQLite writer transaction committed",
                 ConstCounter::new(w.committed),
+            );
+            r.register(
+                "fragbox_sqlite_checkpoint_turns",
+                "Times the checkpoint held the SQLite write turn so the WAL could start over",
+                ConstCounter::new(w.checkpoint_turns),
+            );
+            r.register(
+                "fragbox_sqlite_checkpoint_turn_seconds",
+                "Time the checkpoint held the SQLite write turn (writes waited meanwhile)",
+                ConstCounter::new(w.checkpoint_turn_micros as f64 / 1e6),
             );
         }
         if let Some(m) = &s.market {
