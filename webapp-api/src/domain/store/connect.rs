@@ -87,10 +87,14 @@ pub async fn open_sized(url: &str, busy_timeout: Duration, max_connections: Opti
             let options = AnyConnectOptions::from_str(url)?;
             write_queue(options.database_url.as_str(), Some(busy_timeout));
             // `after_connect` wants a `'static` text; one small string per pool opened.
+            // 2 MiB of page cache per pooled connection, not the writer's 8: a WAL connection's
+            // cache is emptied whenever another connection has committed since its last
+            // transaction, so under the writer's steady commits it holds one transaction's pages,
+            // and eight large ones only held memory (peak RSS, docs/performance.md).
             let pragmas: &'static str = Box::leak(
                 format!(
                     "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-                     PRAGMA busy_timeout = {busy_ms}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -8000;"
+                     PRAGMA busy_timeout = {busy_ms}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -2048;"
                 )
                 .into_boxed_str(),
             );

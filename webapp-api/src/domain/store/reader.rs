@@ -28,6 +28,12 @@ use crate::domain::{DomainError, DomainResult};
 /// waiting on the disk should not hold every other read up.
 const MAX_READERS: usize = 4;
 
+/// A reader's page cache, in KiB. SQLite empties a WAL reader's cache whenever another
+/// connection has committed since its last read, which under writes is before nearly every
+/// read: the cache only has to hold one request's pages (a profile, or an inventory read from
+/// its covering index: a few dozen pages), and the pool's 8 MB would only hold memory.
+const READER_CACHE_KIB: u32 = 1024;
+
 /// A read has a write's shape: given a connection (here inside a read transaction), the future
 /// of its work.
 pub use crate::domain::store::writer::WriteFn as ReadFn;
@@ -151,10 +157,10 @@ impl Readers {
     }
 }
 
-/// A reader's connection: the writer's (the pool's pragmas), and no writes; `None` for an
-/// in-memory database.
+/// A reader's connection: the writer's (the pool's pragmas), no writes, and a small page cache
+/// (`READER_CACHE_KIB`); `None` for an in-memory database.
 fn open(url: &str, busy: Duration) -> Result<Option<Connection>, String> {
     let Some(conn) = writer::connect(url, busy)? else { return Ok(None) };
-    conn.execute_batch("PRAGMA query_only = ON;").map_err(|e| e.to_string())?;
+    conn.execute_batch(&format!("PRAGMA query_only = ON; PRAGMA cache_size = -{READER_CACHE_KIB};")).map_err(|e| e.to_string())?;
     Ok(Some(conn))
 }
