@@ -243,6 +243,18 @@ const WRITER_EXPOSITION: &[(&str, &str, &str, &[&str])] = &[
     ("fragbox_sqlite_writer_requests_total", "counter", "Writes handed to the SQLite writer thread.", &[]),
     ("fragbox_sqlite_writer_batches_total", "counter", "Transactions the SQLite writer ran (group commit: several writes each).", &[]),
     ("fragbox_sqlite_writer_committed_total", "counter", "Writes whose SQLite writer transaction committed.", &[]),
+    (
+        "fragbox_sqlite_checkpoint_turns_total",
+        "counter",
+        "Times the checkpoint held the SQLite write turn so the WAL could start over.",
+        &[],
+    ),
+    (
+        "fragbox_sqlite_checkpoint_turn_seconds_total",
+        "counter",
+        "Time the checkpoint held the SQLite write turn (writes waited meanwhile).",
+        &[],
+    ),
 ];
 
 /// The label names of a series line (`name{a="x",b="y"} 1`), in order.

@@ -195,6 +195,9 @@ async fn the_wal_stays_bounded_under_writes_that_never_pause() {
     assert!(wal < written / 2, "the WAL reached {} MiB for {} MiB written", wal >> 20, written >> 20);
     let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM wal_probe").fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(rows as usize, WRITES);
+    // The restarts were made by taking the write turn, and the metrics count each and its time.
+    let stats = app.domain().writer.as_ref().expect("an SQLite file runs the writer").stats();
+    assert!(stats.checkpoint_turns > 0 && stats.checkpoint_turn_micros > 0, "{stats:?}");
     app.stop().await;
 }
 

@@ -24,6 +24,7 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 use tracing::Instrument;
 
+use crate::domain::store::writer::StatsSnapshot;
 use crate::domain::store::Pool;
 use crate::http::error::ErrorCode;
 use crate::http::health::BotHealth;
@@ -71,16 +72,6 @@ struct DbTotals {
     opens: i64,
 }
 
-/// The SQLite writer thread's counters at scrape time.
-#[derive(Clone, Copy)]
-struct WriterFigures {
-    requests: u64,
-    batches: u64,
-    committed: u64,
-    checkpoint_turns: u64,
-    checkpoint_turn_micros: u64,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Hash, EncodeLabelSet)]
 struct CallLabels {
     call: &'static str,
@@ -100,7 +91,7 @@ struct Scraped {
     totals: DbTotals,
     stars: i64,
     paid: i64,
-    writer: Option<WriterFigures>,
+    writer: Option<StatsSnapshot>,
     /// Current and peak resident memory, where the system tells.
     memory: Option<(u64, u64)>,
     market: Option<MarketFigures>,
@@ -189,16 +180,7 @@ impl Metrics {
         )
         .fetch_one(db)
         .await?;
-        let writer = writer.map(|w| {
-            let s = w.stats();
-            WriterFigures {
-                requests: s.requests,
-                batches: s.batches,
-                committed: s.committed,
-                checkpoint_turns: s.checkpoint_turns,
-                checkpoint_turn_micros: s.checkpoint_turn_micros,
-            }
-        });
+        let writer = writer.map(|w| w.stats());
         let market = if delivery.is_enabled() {
             use crate::domain::delivery;
             use crate::domain::market::meter::Call;
@@ -432,7 +414,7 @@ mod tests {
             totals: DbTotals { credited: 20_050, debited: 1_200, opens: 3, ..DbTotals::default() },
             stars: 150,
             paid: 2,
-            writer: Some(WriterFigures { requests: 7, batches: 4, committed: 6 }),
+            writer: Some(StatsSnapshot { requests: 7, batches: 4, committed: 6, checkpoint_turns: 3, checkpoint_turn_micros: 12_500 }),
             memory: Some((1024, 2048)),
             market: None,
         }
@@ -487,6 +469,10 @@ mod tests {
              # TYPE fragbox_sqlite_writer_batches_total counter\nfragbox_sqlite_writer_batches_total 4\n",
             "# HELP fragbox_sqlite_writer_committed_total Writes whose SQLite writer transaction committed.\n\
              # TYPE fragbox_sqlite_writer_committed_total counter\nfragbox_sqlite_writer_committed_total 6\n",
+            "# HELP fragbox_sqlite_checkpoint_turns_total Times the checkpoint held the SQLite write turn so the WAL could start over.\n\
+             # TYPE fragbox_sqlite_checkpoint_turns_total counter\nfragbox_sqlite_checkpoint_turns_total 3\n",
+            "# HELP fragbox_sqlite_checkpoint_turn_seconds_total Time the checkpoint held the SQLite write turn (writes waited meanwhile).\n\
+             # TYPE fragbox_sqlite_checkpoint_turn_seconds_total counter\nfragbox_sqlite_checkpoint_turn_seconds_total 0.0125\n",
             "# HELP fragbox_resident_memory_bytes Resident set size.\n# TYPE fragbox_resident_memory_bytes gauge\nfragbox_resident_memory_bytes 1024\n",
             "# HELP fragbox_resident_memory_peak_bytes Peak resident set size.\n\
              # TYPE fragbox_resident_memory_peak_bytes gauge\nfragbox_resident_memory_peak_bytes 2048\n",
