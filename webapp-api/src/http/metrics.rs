@@ -479,14 +479,14 @@ mod tests {
         ] {
             assert!(text.contains(block), "missing:\n{block}\nin:\n{text}");
         }
-        assert_eq!(text.lines().filter(|l| l.starts_with("# TYPE ")).count(), 16, "{text}");
+        assert_eq!(text.lines().filter(|l| l.starts_with("# TYPE ")).count(), 18, "{text}");
     }
 
     #[test]
     fn without_a_writer_thread_its_families_are_left_out() {
         let m = Metrics::default();
         let text = m.encode(&Scraped { writer: None, ..scraped() });
-        assert!(!text.contains("fragbox_sqlite_writer"), "{text}");
+        assert!(!text.contains("fragbox_sqlite_writer") && !text.contains("fragbox_sqlite_checkpoint"), "{text}");
         assert!(text.contains("fragbox_case_opens_total 3\n"), "{text}");
     }
 
