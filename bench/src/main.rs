@@ -916,8 +916,10 @@ async fn run(a: Args, dir: PathBuf, sqlite: Option<(Bound, Bound)>) -> Res<()> {
     let (s, t) = closed_loop(&bases, &users, &case, a.conns, a.duration, Workload::Cases, 3).await;
     report(&format!("(c) GET /cases, {} conns", a.conns), s, t);
     let rate = (open.rps / 2.0).max(1.0);
+    let turns = checkpoint_turns(&bases[0]).await;
     let (s, t) = open_loop(&bases, &fresh, &case, rate, a.duration, a.conns).await;
     let ol = report(&format!("(d) open at {rate:.0}/s offered, {} conns", a.conns), s, t);
+    report_turns(turns, checkpoint_turns(&bases[0]).await);
     println!("{:<34} {:>9.2} ms (target <= 25)", "p99 open at half max", ol.p99_ms);
     for (i, server) in servers.iter().enumerate() {
         match server.peak_rss_kb() {
