@@ -10,6 +10,15 @@ use sqlx::{ConnectOptions, Connection, Executor};
 use crate::domain::store::dialect::{Conn, Dialect, Pool};
 use crate::domain::store::txn::write_queue;
 
+/// SQLite's page cache per connection, in KiB. A WAL connection's cache is emptied at the start
+/// of any transaction after another connection has committed, so under the writer's steady
+/// commits only the writer's cache lasts (its own commits keep it). Readers and pooled
+/// connections hold one transaction's pages; larger caches there only held memory (peak RSS
+/// 60–63 MB of the 64 MB budget, docs/performance.md).
+pub(super) const WRITER_CACHE_KIB: u32 = 8000;
+pub(super) const POOL_CACHE_KIB: u32 = 2048;
+pub(super) const READER_CACHE_KIB: u32 = 1024;
+
 /// The schema for SQLite, in order. Each file runs once, inside one transaction.
 const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("../../../../data/migrations/0001_init.sql")),
@@ -87,14 +96,10 @@ pub async fn open_sized(url: &str, busy_timeout: Duration, max_connections: Opti
             let options = AnyConnectOptions::from_str(url)?;
             write_queue(options.database_url.as_str(), Some(busy_timeout));
             // `after_connect` wants a `'static` text; one small string per pool opened.
-            // 2 MiB of page cache per pooled connection, not the writer's 8: a WAL connection's
-            // cache is emptied whenever another connection has committed since its last
-            // transaction, so under the writer's steady commits it holds one transaction's pages,
-            // and eight large ones only held memory (peak RSS, docs/performance.md).
             let pragmas: &'static str = Box::leak(
                 format!(
                     "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-                     PRAGMA busy_timeout = {busy_ms}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -2048;"
+                     PRAGMA busy_timeout = {busy_ms}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -{POOL_CACHE_KIB};"
                 )
                 .into_boxed_str(),
             );

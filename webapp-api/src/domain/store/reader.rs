@@ -18,6 +18,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
+use crate::domain::store::connect::READER_CACHE_KIB;
 use crate::domain::store::dialect::{Dialect, Pool};
 use crate::domain::store::exec::complete_now;
 use crate::domain::store::txn;
@@ -27,12 +28,6 @@ use crate::domain::{DomainError, DomainResult};
 /// The most reader threads: more than the cores only add threads competing for them, but a read
 /// waiting on the disk should not hold every other read up.
 const MAX_READERS: usize = 4;
-
-/// A reader's page cache, in KiB. SQLite empties a WAL reader's cache whenever another
-/// connection has committed since its last read, which under writes is before nearly every
-/// read: the cache only has to hold one request's pages (a profile, or an inventory read from
-/// its covering index: a few dozen pages), and the pool's 8 MB would only hold memory.
-const READER_CACHE_KIB: u32 = 1024;
 
 /// A read has a write's shape: given a connection (here inside a read transaction), the future
 /// of its work.
@@ -158,7 +153,8 @@ impl Readers {
 }
 
 /// A reader's connection: the writer's (the pool's pragmas), no writes, and a small page cache
-/// (`READER_CACHE_KIB`); `None` for an in-memory database.
+/// (`READER_CACHE_KIB`: it holds one request's pages, a profile or an inventory read from its
+/// covering index); `None` for an in-memory database.
 fn open(url: &str, busy: Duration) -> Result<Option<Connection>, String> {
     let Some(conn) = writer::connect(url, busy)? else { return Ok(None) };
     conn.execute_batch(&format!("PRAGMA query_only = ON; PRAGMA cache_size = -{READER_CACHE_KIB};")).map_err(|e| e.to_string())?;

@@ -24,6 +24,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags};
 use sqlx::sqlite::SqliteConnectOptions;
 use tokio::sync::oneshot;
 
+use crate::domain::store::connect::WRITER_CACHE_KIB;
 use crate::domain::store::dialect::{Dialect, Pool};
 use crate::domain::store::exec::{complete_now, BoxFuture, Done, Exec, Param, Value};
 use crate::domain::store::txn;
@@ -338,7 +339,7 @@ pub fn connect_file(path: &std::path::Path, busy: Duration) -> rusqlite::Result<
     let conn = Connection::open_with_flags(path, flags)?;
     conn.execute_batch(&format!(
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-         PRAGMA busy_timeout = {}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -8000;",
+         PRAGMA busy_timeout = {}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -{WRITER_CACHE_KIB};",
         busy.as_millis().min(i64::MAX as u128)
     ))?;
     conn.set_prepared_statement_cache_capacity(64);
