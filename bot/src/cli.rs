@@ -346,7 +346,7 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             let Some((market_config, buying)) = config.market() else {
                 return Err("no market: set MARKET_PROVIDER and MARKET_API_KEY".into());
             };
-            let market = webapp_api::domain::market::connect::connect(&market_config).map_err(|e| e.to_string())?;
+            let market = delivery::connect_market(domain, &market_config).map_err(|e| e.to_string())?;
             let balance = market.balance().await.map_err(|e| format!("the market did not answer: {e}"))?;
             let day = delivery::budget_day(domain.now());
             let spent = delivery::spent_on(&domain.db, &day).await.map_err(|e| e.to_string())?;

@@ -234,9 +234,18 @@ pub struct Config {
     /// Seconds a worker's claim on a withdrawal lasts; more than twice MARKET_TIMEOUT_SECS.
     #[arg(long, env = "MARKET_LEASE_SECS", default_value = "120", value_parser = a_duration_secs)]
     pub market_lease_secs: Duration,
-    /// Market requests per second from this process (the market allows about 5 per key: divide among replicas).
+    /// Market requests per second of the API key, every replica together (shared through the database; the market allows about 5 per key).
     #[arg(long, env = "MARKET_REQUESTS_PER_SEC", default_value_t = 5, value_parser = RangedU64ValueParser::<u32>::new().range(1..=50))]
     pub market_requests_per_sec: u32,
+    /// Seconds an attempt whose outcome is unknown is looked up again before it counts as not bought (at least 60 with a real market).
+    #[arg(long, env = "MARKET_LOOKUP_WINDOW_SECS", default_value = "180", value_parser = a_duration_secs)]
+    pub market_lookup_window_secs: Duration,
+    /// Bounces of one skin (offers declined or expired, private inventory...) within MARKET_BOUNCE_WINDOW_HOURS after which its next withdrawal waits for the admins.
+    #[arg(long, env = "MARKET_BOUNCE_LIMIT", default_value_t = 3, value_parser = RangedU64ValueParser::<i64>::new().range(1..=100))]
+    pub market_bounce_limit: i64,
+    /// The window, in hours, over which MARKET_BOUNCE_LIMIT counts a skin's bounces.
+    #[arg(long, env = "MARKET_BOUNCE_WINDOW_HOURS", default_value = "24", value_parser = a_duration_hours)]
+    pub market_bounce_window_hours: Duration,
 
     /// Built by [`Config::finish`] from the `RATE_LIMIT*` settings.
     #[arg(skip)]
@@ -521,6 +530,9 @@ impl Config {
             stuck_after: self.market_stuck_after_minutes,
             admins: self.admin_ids.clone(),
             max_attempts: delivery::Settings::DEFAULT_MAX_ATTEMPTS,
+            lookup_window: self.market_lookup_window_secs,
+            bounce_limit: self.market_bounce_limit,
+            bounce_window: self.market_bounce_window_hours,
         })
     }
 

@@ -136,7 +136,7 @@ async fn start_delivery(
         }
         return Ok(None);
     };
-    let market = market::connect::connect(&settings.market).map_err(|e| format!("MARKET_API_URL: {e}"))?;
+    let market = webapp_api::domain::delivery::connect_market(domain, &settings.market).map_err(|e| format!("MARKET_API_URL: {e}"))?;
     if !settings.buying {
         tracing::warn!("MARKET_PROVIDER=none with MARKET_API_KEY: purchases in flight are followed to the end, nothing new is bought");
         return Ok(Some((market, settings, true)));

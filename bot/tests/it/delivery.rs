@@ -30,6 +30,9 @@ fn market_env(fake: &FakeMarket) -> Vec<(&'static str, String)> {
         ("MARKET_TIMEOUT_SECS", "1".into()),
         ("MARKET_LEASE_SECS", "3".into()),
         ("MARKET_REQUESTS_PER_SEC", "50".into()),
+        // Longer than any slow answer or status lag of the fake; in-process tests move their
+        // clock past it by hand.
+        ("MARKET_LOOKUP_WINDOW_SECS", "8".into()),
     ]
 }
 
@@ -316,14 +319,25 @@ async fn the_shops_own_failures_wait_in_the_manual_queue_and_the_admins_take_ove
     }
     assert_eq!(shop.fake.total_purchases(), 0);
 
-    // An admin sends the first by hand, fails the second; the third goes back to the market.
+    // An admin sends the first by hand, fails the second; the third goes back to the market,
+    // but only once the market has had its whole window to show a purchase under the answer we
+    // did not understand: until then nobody sends it by hand or buys it again.
     let domain = shop.app.domain();
     withdrawals::resolve(domain, waiting[0].0, Resolution::Sent, ADMIN_ID).await.unwrap();
     assert_eq!(item_status(&shop.app, waiting[0].1.item).await.0, "sent");
     let failed = Resolution::Failed { code: "item_unavailable".into(), note: None };
     withdrawals::resolve(domain, waiting[1].0, failed, ADMIN_ID).await.unwrap();
     assert_eq!(item_status(&shop.app, waiting[1].1.item).await.0, "error");
-    webapp_api::domain::delivery::requeue(domain, waiting[2].0).await.unwrap();
+    let err = webapp_api::domain::delivery::requeue(domain, waiting[2].0).await.unwrap_err();
+    assert!(matches!(err, DomainError::PurchaseLive), "{err:?}");
+    let err = withdrawals::resolve(domain, waiting[2].0, Resolution::Sent, ADMIN_ID).await.unwrap_err();
+    assert!(matches!(err, DomainError::PurchaseLive), "{err:?}");
+    shop.clock.advance(9);
+    let started = Instant::now();
+    while let Err(e) = webapp_api::domain::delivery::requeue(domain, waiting[2].0).await {
+        assert!(matches!(e, DomainError::PurchaseLive) && started.elapsed() < DEADLINE, "{e:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let r = wait_state(&shop.app, waiting[2].0, "bought").await;
     assert_eq!(r.attempt, 2);
 
@@ -374,25 +388,65 @@ async fn lost_answers_are_looked_up_before_any_retry_and_nothing_is_bought_twice
     let shop = shop_with(vec![]).await;
     let user = 23_050;
     let t = shop.app.sign_in(user, "Lost").await;
-    // Bought, then the answer comes too late (timeout 1 s), or never.
-    for script in [BuyScript::Slow(Duration::from_secs(3)), BuyScript::DropAfterRecording] {
+    // Bought, then the answer comes too late (timeout 1 s), or never; the market records one
+    // purchase only when its slow answer comes (our look-ups right after the timeout find
+    // nothing); one shows its purchases to status calls 2 s late.
+    let scripts = [
+        (BuyScript::Slow(Duration::from_secs(3)), Duration::ZERO),
+        (BuyScript::DropAfterRecording, Duration::ZERO),
+        (BuyScript::SlowThenRecord(Duration::from_secs(3)), Duration::ZERO),
+        (BuyScript::DropAfterRecording, Duration::from_secs(2)),
+    ];
+    for (script, lag) in scripts.iter().cloned() {
+        shop.fake.set_status_lag(lag);
         let skin = win(&shop.app, &t, user).await;
         shop.fake.offer(&skin.name, skin.cents * 10);
         shop.fake.script_buy(script.clone());
+        let before = shop.fake.calls("buy-for");
         let wid = withdraw(&shop.app, &t, skin.item).await;
         let r = wait_state(&shop.app, wid, "bought").await;
         assert_eq!(r.attempt, 1, "{script:?}: found by its custom id, not bought again");
+        assert_eq!(shop.fake.calls("buy-for"), before + 1, "{script:?}: one call, however late the market knew it");
         assert_eq!(shop.fake.purchases_of(r.custom_id.as_deref().unwrap()), 1);
     }
-    assert_eq!(shop.fake.calls("buy-for"), 2);
-    // A 502 before the market recorded anything: the look-up says unknown, a new attempt buys once.
+    shop.fake.set_status_lag(Duration::ZERO);
+    assert_eq!(shop.fake.total_purchases(), scripts.len());
+
+    // A 502 before the market recorded anything: unknown, looked up again and again, and no new
+    // attempt until a look-up after the whole window (8 s of the shop's clock) still finds nothing.
     let skin = win(&shop.app, &t, user).await;
     shop.fake.offer(&skin.name, skin.cents * 10);
     shop.fake.script_buy(BuyScript::Status(502));
     let wid = withdraw(&shop.app, &t, skin.item).await;
+    let outcome = |app: &TestApp| {
+        let db = app.domain().db.clone();
+        async move {
+            sqlx::query_as::<_, (String,)>("SELECT outcome FROM market_attempts WHERE withdrawal_id = $1 AND attempt = 1")
+                .bind(wid)
+                .fetch_optional(&db)
+                .await
+                .unwrap()
+                .map(|r| r.0)
+        }
+    };
+    let started = Instant::now();
+    while outcome(&shop.app).await.as_deref() != Some("unknown") {
+        assert!(started.elapsed() < DEADLINE, "the lost attempt never became unknown");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let looked = shop.fake.calls("get-list-buy-info-by-custom-id");
+    while shop.fake.calls("get-list-buy-info-by-custom-id") < looked + 5 {
+        assert!(started.elapsed() < DEADLINE, "no look-ups");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let r = row(&shop.app, wid).await;
+    assert_eq!((r.state.as_deref(), r.attempt), (Some("buying"), 1), "still waiting for the market to say");
+    assert_eq!(outcome(&shop.app).await.as_deref(), Some("unknown"));
+    shop.clock.advance(9);
     let r = wait_state(&shop.app, wid, "bought").await;
     assert_eq!(r.attempt, 2);
-    assert_eq!(shop.fake.total_purchases(), 3);
+    assert_eq!(outcome(&shop.app).await.as_deref(), Some("not_bought"));
+    assert_eq!(shop.fake.total_purchases(), scripts.len() + 1);
     let (attempts,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1")
         .bind(wid)
         .fetch_one(&shop.app.domain().db)
@@ -401,6 +455,120 @@ async fn lost_answers_are_looked_up_before_any_retry_and_nothing_is_bought_twice
     assert_eq!(attempts, 2, "each attempt has its own custom id");
     shop.app.audit_clean().await;
     shop.app.stop().await;
+}
+
+/// Two workers driven by hand: a lease covers one withdrawal, and a worker whose lease ran out
+/// stops before calling the market even when nobody else has claimed it yet (the fence is in the
+/// write that starts the attempt).
+#[tokio::test]
+async fn a_worker_whose_lease_ran_out_stops_before_calling_the_market() {
+    use webapp_api::domain::delivery::{self, Worker};
+    use webapp_api::domain::market::{MarketConfig, Provider};
+    // The shop's own worker ticks once at start, then sleeps for an hour: the test drives two.
+    let shop = shop_with(vec![("MARKET_POLL_SECS", "3600".into())]).await;
+    let (t, skin) = player_with_skin(&shop, 23_055).await;
+    let wid = withdraw(&shop.app, &t, skin.item).await;
+    let mut market = MarketConfig::new(Provider::MarketCsgo, KEY.into());
+    market.api_url = shop.fake.url.clone();
+    market.request_timeout = Duration::from_secs(1);
+    market.requests_per_sec = 50;
+    let settings = delivery::Settings {
+        market: market.clone(),
+        tokens_per_usd: webapp_api::domain::Tokens::whole(100),
+        buying: true,
+        lease: Duration::from_secs(3),
+        stuck_after: Duration::from_secs(3600),
+        admins: vec![ADMIN_ID],
+        max_attempts: 5,
+        lookup_window: Duration::from_secs(8),
+        bounce_limit: 3,
+        bounce_window: Duration::from_secs(86_400),
+    };
+    let domain = shop.app.domain().clone();
+    let worker = |holder: &str| Worker {
+        domain: domain.clone(),
+        market: delivery::connect_market(&domain, &market).unwrap(),
+        settings: settings.clone(),
+        holder: holder.into(),
+        account_ok: true,
+    };
+    let (a, b) = (worker("a"), worker("b"));
+    assert_eq!(a.claim_one().await.unwrap(), Some(wid));
+    assert_eq!(b.claim_one().await.unwrap(), None, "a leased withdrawal is nobody else's");
+    shop.clock.advance(4);
+    a.work(wid).await.unwrap();
+    assert_eq!(shop.fake.calls("buy-for"), 0, "a worker whose lease ran out does not call the market");
+    assert_eq!(row(&shop.app, wid).await.state.as_deref(), Some("queued"));
+    assert_eq!(b.claim_one().await.unwrap(), Some(wid));
+    b.work(wid).await.unwrap();
+    a.work(wid).await.unwrap();
+    assert_eq!(shop.fake.calls("buy-for"), 1);
+    let r = row(&shop.app, wid).await;
+    assert_eq!((r.state.as_deref(), r.attempt), (Some("bought"), 1));
+    shop.app.audit_clean().await;
+    shop.app.stop().await;
+}
+
+/// A player whose offers keep failing on their side cannot loop purchases of one skin: after
+/// `MARKET_BOUNCE_LIMIT` (3) bounces within the window its next withdrawal waits for the admins.
+#[tokio::test]
+async fn a_skin_that_keeps_bouncing_waits_for_the_admins_instead_of_being_bought_again() {
+    let shop = shop_with(vec![]).await;
+    let (t, skin) = player_with_skin(&shop, 23_057).await;
+    for _ in 0..3 {
+        let wid = withdraw(&shop.app, &t, skin.item).await;
+        let cid = wait_state(&shop.app, wid, "bought").await.custom_id.unwrap();
+        shop.fake.time_out(&cid, "buyer");
+        wait_state(&shop.app, wid, "bounced").await;
+    }
+    let wid = withdraw(&shop.app, &t, skin.item).await;
+    let r = wait_state(&shop.app, wid, "manual").await;
+    assert_eq!(r.reason.as_deref(), Some("bounce_limit"));
+    assert_eq!(shop.fake.calls("buy-for"), 3, "the fourth is not bought");
+    let told = admin_notices(&shop.app).await;
+    assert!(told.iter().any(|b| b.contains(&format!("Withdrawal #{wid}")) && b.contains("came back 3 times")), "{told:?}");
+    // A day later the operator may put it back: the old bounces no longer count.
+    shop.clock.advance(24 * 3600 + 1);
+    webapp_api::domain::delivery::requeue(shop.app.domain(), wid).await.unwrap();
+    wait_state(&shop.app, wid, "bought").await;
+    assert_eq!(shop.fake.calls("buy-for"), 4);
+    shop.app.stop().await;
+}
+
+/// The API key's pace and the day's budget are shared by every process on the database: two
+/// shops on one database take request slots that never come closer than the pace allows, and
+/// concurrent reservations never pass the budget.
+#[tokio::test]
+async fn the_market_pace_and_the_daily_budget_are_shared_by_every_process() {
+    use webapp_api::domain::delivery::{self, SharedPace};
+    let dir = TempDir::new();
+    let db_url = if on_postgres() { fresh_database_url(&dir.0).await } else { format!("sqlite://{}", dir.0.join("shared.db").display()) };
+    let a = TestApp::start(Options { env: vec![("DATABASE_URL", db_url.clone())], ..Options::default() }).await;
+    let b = TestApp::start(Options { env: vec![("DATABASE_URL", db_url.clone())], ..Options::default() }).await;
+    let paces = [Arc::new(SharedPace::new(a.domain().clone(), "test", 5)), Arc::new(SharedPace::new(b.domain().clone(), "test", 5))];
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..40 {
+        let pace = paces[i % 2].clone();
+        tasks.spawn(async move { pace.take_slot(now).await.unwrap() });
+    }
+    let mut slots = tasks.join_all().await;
+    slots.sort_unstable();
+    assert_eq!(slots[0], now);
+    for pair in slots.windows(2) {
+        assert_eq!(pair[1] - pair[0], 200, "5 a second, whichever process asks: {slots:?}");
+    }
+
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..20 {
+        let domain = if i % 2 == 0 { a.domain().clone() } else { b.domain().clone() };
+        tasks.spawn(async move { domain.write(|tx| Box::pin(delivery::reserve(tx, "2026-11-27", 300, 1_000))).await.unwrap() });
+    }
+    let reserved = tasks.join_all().await.into_iter().filter(|r| *r).count();
+    assert_eq!(reserved, 3, "three caps of $3 fit a $10 budget");
+    assert_eq!(delivery::spent_on(&a.domain().db, "2026-11-27").await.unwrap(), Usd::from_cents(900));
+    a.stop().await;
+    b.stop().await;
 }
 
 #[tokio::test]
@@ -588,12 +756,15 @@ async fn a_sigkill_in_the_middle_of_buy_for_is_resolved_by_look_up_and_buys_once
     assert!(ok && text.contains("balance $99.99") && text.contains("spent today") && text.contains("$0.01 of no limit"), "{text}");
 }
 
+/// Two processes over one database (two replicas on PostgreSQL, two processes on one SQLite
+/// file) against a market that answers late, records a purchase only when its slow answer comes,
+/// drops answers and shows purchases to its status calls late: each withdrawal is bought once.
 #[tokio::test]
-async fn two_replicas_on_postgresql_buy_each_withdrawal_once() {
-    let Some(_) = postgres_server() else { return };
+async fn two_processes_on_one_database_buy_each_withdrawal_once() {
     let dir = TempDir::new();
-    let db_url = fresh_database_url(&dir.0).await;
+    let db_url = if on_postgres() { fresh_database_url(&dir.0).await } else { format!("sqlite://{}", dir.0.join("fragbox.db").display()) };
     let fake = FakeMarket::start().await;
+    fake.set_status_lag(Duration::from_secs(2));
     let (da, db) = (dir.0.join("a"), dir.0.join("b"));
     std::fs::create_dir_all(&da).unwrap();
     std::fs::create_dir_all(&db).unwrap();
@@ -604,8 +775,10 @@ async fn two_replicas_on_postgresql_buy_each_withdrawal_once() {
     );
     let (a, b) = (a.unwrap(), b.unwrap());
     let http = reqwest::Client::new();
-    // Some answers are lost on the way: found by look-up, from whichever replica claims next.
+    // Some answers are lost on the way, one purchase exists only once its slow answer comes:
+    // found by look-up, by whichever process polls.
     fake.script_buy(BuyScript::DropAfterRecording);
+    fake.script_buy(BuyScript::SlowThenRecord(Duration::from_secs(3)));
     fake.script_buy(BuyScript::Slow(Duration::from_secs(3)));
     let mut withdrawals = Vec::new();
     for i in 0..6 {

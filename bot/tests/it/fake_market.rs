@@ -1,8 +1,9 @@
 //! A fake market.csgo.com on 127.0.0.1, speaking its wire format (`/api/v2/buy-for`,
 //! `get-buy-info-by-custom-id`, `get-list-buy-info-by-custom-id`, `get-money`): it keeps
 //! purchases by `custom_id`, charges the cheapest offer at or below the price, and can be told to
-//! answer slowly, drop an answer after recording the purchase, fail with a code, time a trade
-//! out, deliver it, or reverse it.
+//! answer slowly, drop an answer after recording the purchase, record a purchase only when its
+//! slow answer comes, show purchases to its status calls seconds late, fail with a code, time a
+//! trade out, deliver it, or reverse it.
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -23,6 +24,9 @@ pub enum BuyScript {
     Slow(Duration),
     /// Record the purchase, then never answer (the connection hangs until the client gives up).
     DropAfterRecording,
+    /// Wait, then record the purchase and answer: a client with a shorter timeout has given up
+    /// before the market knows the purchase at all.
+    SlowThenRecord(Duration),
     /// Answer `success: false` with this code and text, buying nothing.
     Fail(i64, &'static str),
     /// Answer `success: false` with only a text, buying nothing.
@@ -43,6 +47,8 @@ pub struct Bought {
     pub trade_id: Option<String>,
     pub causer: Option<&'static str>,
     pub settlement: i64,
+    /// When the market recorded it (its status calls may show it only `status_lag` later).
+    pub recorded_at: std::time::Instant,
 }
 
 struct Inner {
@@ -58,6 +64,8 @@ struct Inner {
     prices_asked: Vec<i64>,
     calls: HashMap<String, usize>,
     next_id: u64,
+    /// How long after recording a purchase its status calls still say they do not know it.
+    status_lag: Duration,
 }
 
 #[derive(Clone)]
@@ -80,6 +88,7 @@ impl FakeMarket {
             prices_asked: Vec::new(),
             calls: HashMap::new(),
             next_id: 7_000_000,
+            status_lag: Duration::ZERO,
         };
         let fake = FakeMarket { inner: Arc::new(Mutex::new(inner)), url };
         let app = Router::new().route("/api/v2/{method}", get(handle)).with_state(fake.clone());
@@ -100,6 +109,11 @@ impl FakeMarket {
 
     pub fn money_mills(&self) -> i64 {
         self.inner.lock().unwrap().money_mills
+    }
+
+    /// Status calls show a purchase only `lag` after the market recorded it.
+    pub fn set_status_lag(&self, lag: Duration) {
+        self.inner.lock().unwrap().status_lag = lag;
     }
 
     pub fn script_buy(&self, script: BuyScript) {
@@ -222,7 +236,8 @@ async fn handle(State(fake): State<FakeMarket>, Path(method): Path<String>, head
         "buy-for" => buy_for(&fake, &one).await,
         "get-buy-info-by-custom-id" => {
             let id = one("custom_id").unwrap_or_default();
-            match fake.purchase(&id) {
+            let lag = fake.inner.lock().unwrap().status_lag;
+            match fake.purchase(&id).filter(|p| p.recorded_at.elapsed() >= lag) {
                 Some(p) => Json(json!({"success": true, "data": info(&p, &id)})).into_response(),
                 None => Json(json!({"success": false, "error": "Not found"})).into_response(),
             }
@@ -231,7 +246,7 @@ async fn handle(State(fake): State<FakeMarket>, Path(method): Path<String>, head
             let inner = fake.inner.lock().unwrap();
             let mut data = serde_json::Map::new();
             for (_, id) in pairs.iter().filter(|(k, _)| k == "custom_id[]") {
-                if let Some(p) = inner.purchases.get(id) {
+                if let Some(p) = inner.purchases.get(id).filter(|p| p.recorded_at.elapsed() >= inner.status_lag) {
                     data.insert(id.clone(), info(p, id));
                 }
             }
@@ -270,22 +285,25 @@ async fn buy_for(fake: &FakeMarket, one: &impl Fn(&str) -> Option<String>) -> Re
     else {
         return Json(json!({"success": false, "error": "Bad request", "code": 12})).into_response();
     };
-    let bought = {
-        let mut inner = fake.inner.lock().unwrap();
-        let Some(&cheapest) = inner.offers.get(&hash_name).filter(|&&p| p <= price) else {
-            return Json(json!({"success": false, "error": "No offers under that price"})).into_response();
+    if let Some(BuyScript::SlowThenRecord(delay)) = &script {
+        // The market goes on after the client hung up: the purchase is recorded by a task of its
+        // own (the handler is dropped with the connection).
+        let (fake, delay) = (fake.clone(), *delay);
+        let pairs = (hash_name, partner, token, custom_id, price);
+        let recorded = tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let (hash_name, partner, token, custom_id, price) = pairs;
+            record(&fake, hash_name, partner, token, custom_id, price)
+        });
+        return match recorded.await {
+            Ok(Ok(id)) => Json(json!({"success": true, "id": id.to_string()})).into_response(),
+            Ok(Err(refused)) => refused,
+            Err(_) => html(500),
         };
-        if inner.money_mills < cheapest {
-            return Json(json!({"success": false, "error": "Not enough money"})).into_response();
-        }
-        inner.money_mills -= cheapest;
-        inner.next_id += 1;
-        let market_id = inner.next_id;
-        let purchase =
-            Bought { market_id, hash_name, partner, token, paid_mills: cheapest, stage: 1, trade_id: None, causer: None, settlement: 0 };
-        inner.purchases.insert(custom_id.clone(), purchase);
-        *inner.bought_per_id.entry(custom_id).or_default() += 1;
-        market_id
+    }
+    let bought = match record(fake, hash_name, partner, token, custom_id, price) {
+        Ok(id) => id,
+        Err(refused) => return refused,
     };
     match script {
         Some(BuyScript::Slow(delay)) => tokio::time::sleep(delay).await,
@@ -293,4 +311,34 @@ async fn buy_for(fake: &FakeMarket, one: &impl Fn(&str) -> Option<String>) -> Re
         _ => {}
     }
     Json(json!({"success": true, "id": bought.to_string()})).into_response()
+}
+
+/// Buys the cheapest offer of `hash_name` at or under `price` (thousandths) under `custom_id`:
+/// the market id, or the market's refusal.
+fn record(fake: &FakeMarket, hash_name: String, partner: String, token: String, custom_id: String, price: i64) -> Result<u64, Response> {
+    let mut inner = fake.inner.lock().unwrap();
+    let Some(&cheapest) = inner.offers.get(&hash_name).filter(|&&p| p <= price) else {
+        return Err(Json(json!({"success": false, "error": "No offers under that price"})).into_response());
+    };
+    if inner.money_mills < cheapest {
+        return Err(Json(json!({"success": false, "error": "Not enough money"})).into_response());
+    }
+    inner.money_mills -= cheapest;
+    inner.next_id += 1;
+    let market_id = inner.next_id;
+    let purchase = Bought {
+        market_id,
+        hash_name,
+        partner,
+        token,
+        paid_mills: cheapest,
+        stage: 1,
+        trade_id: None,
+        causer: None,
+        settlement: 0,
+        recorded_at: std::time::Instant::now(),
+    };
+    inner.purchases.insert(custom_id.clone(), purchase);
+    *inner.bought_per_id.entry(custom_id).or_default() += 1;
+    Ok(market_id)
 }

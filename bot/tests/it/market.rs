@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use webapp_api::domain::market::connect::connect;
 use webapp_api::domain::market::{
-    check_account, look_up, statuses_batched, BuyOutcome, Causer, CustomId, Market, MarketConfig, MarketError, Provider, Purchase, Refusal,
-    ShopRefusal, Stage, Usd,
+    check_account, look_up, statuses_batched, BuyOutcome, Causer, CustomId, LocalPace, Market, MarketConfig, MarketError, Provider,
+    Purchase, Refusal, ShopRefusal, Stage, Usd,
 };
 
 use crate::fake_market::{BuyScript, FakeMarket, KEY};
@@ -19,7 +19,8 @@ async fn market_with(fake: &FakeMarket, tune: impl FnOnce(&mut MarketConfig)) ->
     config.request_timeout = Duration::from_millis(800);
     config.requests_per_sec = 100;
     tune(&mut config);
-    connect(&config).expect("market adapter")
+    // The adapter alone: one process's pace (the shop's worker shares it through the database).
+    connect(&config, Arc::new(LocalPace::new(config.requests_per_sec))).expect("market adapter")
 }
 
 async fn setup() -> (FakeMarket, Arc<dyn Market>) {
@@ -126,7 +127,7 @@ async fn transport_failures_of_a_buy_are_lost_and_of_a_status_call_unavailable()
     let wrong_key = {
         let mut config = MarketConfig::new(Provider::MarketCsgo, "not-the-key".into());
         config.api_url = fake.url.clone();
-        connect(&config).unwrap()
+        connect(&config, Arc::new(LocalPace::new(config.requests_per_sec))).unwrap()
     };
     assert!(matches!(wrong_key.balance().await, Err(MarketError::Unauthorized(_))));
 }

@@ -7,15 +7,19 @@
 //! queued ─claim (lease)─► buying ─Bought─► bought ─trade id─► offer_sent ─stage 2─► settling ─time─► settled
 //!    │                      │ Refused: player's ─► bounced (item back, reason code)    │ seller reversal ─► reversed (item back)
 //!    │                      │ Refused: shop's   ─► manual (admins' queue, reason)      └ player reversal ─► player_reversed
-//!    │                      │ Lost / restart ─► look-up: known ─► bought; unknown ─► queued (a new attempt)
-//!    └ budget spent, no price ─► manual           bought/offer_sent + stage 5 ─► bounced (offer_expired)
+//!    │                      │ Lost / lease ran out ─► the attempt is unknown: looked up over the window
+//!    │                      │     known ─► bought; still unknown after the window ─► queued (a new attempt)
+//!    └ budget spent, no price, bounce limit ─► manual   bought/offer_sent + stage 5 ─► bounced (offer_expired)
 //! ```
 //! Every step is one conditional write (`WHERE market_state = <the state it leaves>`), durable
 //! before the next market call leaves the process. A purchase attempt's `custom_id` is written
-//! (with its budget reservation) before `buy` is called; any answer that does not prove what
-//! happened is resolved by looking that id up before anything is retried, so one withdrawal never
-//! buys twice. At most one worker works a withdrawal at a time (a lease in its row), and one
-//! replica polls at a time (the `market-poll` named lease).
+//! (with its budget reservation) before `buy` is called. An attempt whose outcome we do not know
+//! (a timeout, a dropped answer, a 5xx, a crash, an answer we do not understand) is `unknown`: it
+//! is looked up again until a look-up made `lookup_window` after that moment still does not know
+//! it, and no new attempt of its withdrawal starts while any attempt is `buying` or `unknown`, so
+//! a market that answers late or shows a purchase late never gets a second one. A worker acts on
+//! a withdrawal only under that withdrawal's own lease, checked in the write that starts the
+//! attempt (the fence). The API key's request pace is shared by every replica (`SharedPace`).
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,7 +27,7 @@ use std::time::Duration;
 use crate::domain::clock::{random_hex, utc_day};
 use crate::domain::goods::Exterior;
 pub use crate::domain::market::meter::{Call, Meter};
-use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketConfig, Purchase, PurchaseStatus, Refusal, Stage, Usd};
+use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketConfig, Purchase, PurchaseStatus, Stage, Usd};
 use crate::domain::notifications::{self, Notice};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::trade_url::TradeUrl;
@@ -55,14 +59,97 @@ pub struct Settings {
     pub stuck_after: Duration,
     /// Admin chats told about bounces, the manual queue, reversals and stuck ones.
     pub admins: Vec<i64>,
-    /// Attempts (each looked up as unknown before the next) before the admins take over.
+    /// Attempts (each proven not bought before the next) before the admins take over.
     pub max_attempts: i64,
+    /// How long an attempt of unknown outcome is looked up before it counts as not bought.
+    pub lookup_window: Duration,
+    /// Bounces of one skin within `bounce_window` after which its next withdrawal waits for the admins.
+    pub bounce_limit: i64,
+    pub bounce_window: Duration,
 }
 
 impl Settings {
     pub const DEFAULT_LEASE_SECS: u64 = 120;
     pub const DEFAULT_STUCK_AFTER_SECS: u64 = 3600;
     pub const DEFAULT_MAX_ATTEMPTS: i64 = 5;
+    pub const DEFAULT_LOOKUP_WINDOW_SECS: u64 = 180;
+    pub const DEFAULT_BOUNCE_LIMIT: i64 = 3;
+    pub const DEFAULT_BOUNCE_WINDOW_HOURS: u64 = 24;
+}
+
+/// The API key's request pace, shared by every process on the database: the next free slot is a
+/// row (`market_pace`), taken in one conditional write per request, so replicas together never
+/// send more than `per_sec` requests a second whatever each of them does.
+pub struct SharedPace {
+    domain: Domain,
+    name: &'static str,
+    interval_ms: i64,
+}
+
+impl SharedPace {
+    pub fn new(domain: Domain, name: &'static str, per_sec: u32) -> SharedPace {
+        SharedPace { domain, name, interval_ms: 1_000 / i64::from(per_sec.max(1)) }
+    }
+
+    /// Takes the next free slot at or after `now_ms` (Unix milliseconds) and answers it; every
+    /// slot taken is `interval_ms` after the one before, whichever process took it.
+    pub async fn take_slot(&self, now_ms: i64) -> DomainResult<i64> {
+        let (name, interval) = (self.name, self.interval_ms);
+        self.domain
+            .write(move |tx| {
+                Box::pin(async move {
+                    query("INSERT INTO market_pace(name, next_at_ms) VALUES ($1, 0) ON CONFLICT(name) DO NOTHING")
+                        .bind(name)
+                        .execute(tx)
+                        .await?;
+                    let (next,): (i64,) = query(
+                        "UPDATE market_pace SET next_at_ms = CASE WHEN next_at_ms > $2 THEN next_at_ms ELSE $2 END + $3
+                         WHERE name = $1 RETURNING next_at_ms",
+                    )
+                    .bind(name)
+                    .bind(now_ms)
+                    .bind(interval)
+                    .fetch_one(tx)
+                    .await?;
+                    Ok(next - interval)
+                })
+            })
+            .await
+    }
+}
+
+/// The configured market, pacing every request at the API key's shared pace. Every caller that
+/// talks to the market (the worker, the CLI, the audit) connects through here.
+pub fn connect_market(domain: &Domain, config: &MarketConfig) -> market::MarketResult<Arc<dyn Market>> {
+    let pace = Arc::new(SharedPace::new(domain.clone(), config.provider.name(), config.requests_per_sec));
+    market::connect::connect(config, pace)
+}
+
+/// Wall-clock milliseconds: the pace is about real time between requests, not the domain's
+/// (injectable) clock of business time.
+fn wall_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+impl market::Pace for SharedPace {
+    fn wait_turn(&self) -> market::BoxFuture<'_, ()> {
+        Box::pin(async move {
+            loop {
+                let now = wall_ms();
+                match self.take_slot(now).await {
+                    Ok(slot) => {
+                        tokio::time::sleep(Duration::from_millis((slot - now).max(0) as u64)).await;
+                        return;
+                    }
+                    // Without the shared slot no request leaves: waiting is safe, going over is not.
+                    Err(e) => {
+                        tracing::warn!(error = %e, "the market's pace could not be taken; waiting");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                }
+            }
+        })
+    }
 }
 
 /// The UTC day (`YYYY-MM-DD`) a spend at `unix` counts against.
@@ -95,7 +182,8 @@ pub async fn total_paid(pool: &store::Pool) -> DomainResult<Usd> {
 }
 
 /// An operator puts a withdrawal of the manual queue back in the market's hands (after topping
-/// the balance up, a new budget day...). Only a `manual` one that is still pending.
+/// the balance up, a new budget day...). Only a `manual` one that is still pending and has no
+/// attempt of unknown outcome (it may have bought: it is looked up until it is known).
 pub async fn requeue(domain: &Domain, withdrawal_id: i64) -> DomainResult<()> {
     let now = domain.now();
     let moved = domain
@@ -103,14 +191,20 @@ pub async fn requeue(domain: &Domain, withdrawal_id: i64) -> DomainResult<()> {
             query(
                 "UPDATE withdrawals SET market_state = 'queued', market_reason = NULL, market_updated_at = $1, stuck_notified_at = NULL,
                         lease_holder = NULL, lease_until = NULL
-                 WHERE id = $2 AND status = 'pending' AND market_state = 'manual'",
+                 WHERE id = $2 AND status = 'pending' AND market_state = 'manual'
+                   AND NOT EXISTS (SELECT 1 FROM market_attempts a WHERE a.withdrawal_id = $2 AND a.outcome IN ('buying', 'unknown'))",
             )
             .bind(now)
             .bind(withdrawal_id),
         )
         .await?;
     if moved != 1 {
-        return Err(DomainError::NotFound);
+        let open: Option<(i64,)> =
+            sqlx::query_as("SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN ('buying', 'unknown')")
+                .bind(withdrawal_id)
+                .fetch_optional(&domain.db)
+                .await?;
+        return Err(if open.is_some_and(|(n,)| n > 0) { DomainError::PurchaseLive } else { DomainError::NotFound });
     }
     Ok(())
 }
@@ -150,8 +244,7 @@ pub struct Worker {
 #[derive(Debug)]
 struct Claimed {
     id: i64,
-    state: String,
-    custom_id: Option<String>,
+    item_id: i64,
     attempt: i64,
     trade_url: String,
     market_hash_name: String,
@@ -183,83 +276,104 @@ impl Worker {
                 Err(e) => tracing::error!(error = %e, "market account check failed; nothing is bought until it passes"),
             }
         }
-        for id in self.claim().await? {
-            if let Err(e) = self.work(id).await {
-                tracing::warn!(withdrawal = id, error = %e, "delivery step failed; it is tried again next tick");
-                // Whatever the step reached is durable: a purchase attempt left in `buying` is
-                // looked up by the next claim, a `queued` one starts again.
-                let _ = self.release(id).await;
+        self.recover().await?;
+        if self.settings.buying && self.account_ok {
+            // One lease per withdrawal, taken right before its purchase: a lease never has to
+            // outlive a batch of calls.
+            for _ in 0..CLAIM_BATCH {
+                let Some(id) = self.claim_one().await? else { break };
+                if let Err(e) = self.work(id).await {
+                    tracing::warn!(withdrawal = id, error = %e, "delivery step failed; it is tried again next tick");
+                    // Whatever the step reached is durable: an attempt left `buying` is recovered
+                    // as unknown once its lease runs out, a `queued` one starts again.
+                    let _ = self.release(id).await;
+                }
             }
         }
         self.poll(n).await?;
         self.raise_stuck().await
     }
 
-    async fn claim(&self) -> DomainResult<Vec<i64>> {
+    /// An attempt still `buying` whose withdrawal's lease ran out: the worker that started it
+    /// stopped (a crash, a kill, a hang) and its call may have bought. From now on it is unknown,
+    /// looked up over the window like any lost answer.
+    async fn recover(&self) -> DomainResult<()> {
         let now = self.domain.now();
-        let states = if self.settings.buying && self.account_ok { "('queued', 'buying')" } else { "('buying')" };
+        let recovered = self
+            .domain
+            .write(move |tx| {
+                Box::pin(async move {
+                    query(
+                        "UPDATE market_attempts SET outcome = 'unknown', unknown_since = $1
+                         WHERE outcome = 'buying' AND custom_id IN (
+                             SELECT custom_id FROM withdrawals
+                             WHERE market_state = 'buying' AND custom_id IS NOT NULL AND (lease_until IS NULL OR lease_until <= $1))",
+                    )
+                    .bind(now)
+                    .execute(tx)
+                    .await
+                })
+            })
+            .await?;
+        if recovered > 0 {
+            tracing::warn!(recovered, "purchase attempts whose worker stopped are unknown now; they are looked up before anything else");
+        }
+        Ok(())
+    }
+
+    /// Takes the lease of the oldest queued withdrawal (one), for `lease`.
+    pub async fn claim_one(&self) -> DomainResult<Option<i64>> {
+        let now = self.domain.now();
         let me = self.holder.clone();
         let until = now + self.settings.lease.as_secs().max(1) as i64;
-        let rows: Vec<(i64,)> = self
+        let row: Option<(i64,)> = self
             .domain
             .write(move |tx| {
                 Box::pin(async move {
                     let sql = format!(
                         "UPDATE withdrawals SET lease_holder = $1, lease_until = $2
-                         WHERE id IN (SELECT id FROM withdrawals WHERE status = 'pending' AND market_state IN {states}
-                                        AND (lease_until IS NULL OR lease_until <= $3) ORDER BY id LIMIT $4{})
-                           AND status = 'pending' AND market_state IN {states} AND (lease_until IS NULL OR lease_until <= $3)
+                         WHERE id IN (SELECT id FROM withdrawals WHERE status = 'pending' AND market_state = 'queued'
+                                        AND (lease_until IS NULL OR lease_until <= $3) ORDER BY id LIMIT 1{})
+                           AND status = 'pending' AND market_state = 'queued' AND (lease_until IS NULL OR lease_until <= $3)
                          RETURNING id",
                         store::claim_suffix(tx)
                     );
-                    query(&sql).bind(me).bind(until).bind(now).bind(CLAIM_BATCH).fetch_all(tx).await
+                    query(&sql).bind(me).bind(until).bind(now).fetch_optional(tx).await
                 })
             })
             .await?;
-        let mut ids: Vec<i64> = rows.into_iter().map(|r| r.0).collect();
-        ids.sort_unstable();
-        Ok(ids)
+        Ok(row.map(|r| r.0))
     }
 
     async fn claimed(&self, id: i64) -> DomainResult<Option<Claimed>> {
-        type Row = (i64, String, Option<String>, i64, String, String, String, i64, Option<String>, i64, Option<String>);
+        type Row = (i64, i64, i64, String, String, String, i64, Option<String>, i64, Option<String>, String);
         let row: Option<Row> = sqlx::query_as(
-            "SELECT w.id, w.market_state, w.custom_id, w.attempt, w.trade_url,
+            "SELECT w.id, w.inventory_item_id, w.attempt, w.trade_url,
                     COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), i.catalog_item_id, i.stat_trak, i.exterior,
-                    i.token_price, w.lease_holder
+                    i.token_price, w.lease_holder, w.market_state
              FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.id = $1 AND w.status = 'pending'",
         )
         .bind(id)
         .fetch_optional(&self.domain.db)
         .await?;
-        Ok(row.filter(|r| r.10.as_deref() == Some(self.holder.as_str())).map(|r| Claimed {
+        Ok(row.filter(|r| r.9.as_deref() == Some(self.holder.as_str()) && r.10 == "queued").map(|r| Claimed {
             id: r.0,
-            state: r.1,
-            custom_id: r.2,
-            attempt: r.3,
-            trade_url: r.4,
-            market_hash_name: r.5,
-            catalog_item_id: r.6,
-            stat_trak: r.7 != 0,
-            exterior: r.8,
-            token_price: r.9,
+            item_id: r.1,
+            attempt: r.2,
+            trade_url: r.3,
+            market_hash_name: r.4,
+            catalog_item_id: r.5,
+            stat_trak: r.6 != 0,
+            exterior: r.7,
+            token_price: r.8,
         }))
     }
 
-    async fn work(&self, id: i64) -> DomainResult<()> {
+    /// Works a withdrawal this worker claimed: starts its next purchase attempt. Public for the
+    /// tests that drive two workers by hand.
+    pub async fn work(&self, id: i64) -> DomainResult<()> {
         let Some(c) = self.claimed(id).await? else { return Ok(()) };
-        match c.state.as_str() {
-            "queued" => self.buy(&c).await,
-            "buying" => {
-                // A purchase whose answer this or another process never recorded (a lost answer,
-                // a crash, an expired lease): the market says what happened.
-                let Some(cid) = c.custom_id.as_deref().and_then(CustomId::parse) else {
-                    return self.write_manual(c.id, "('buying')", None, "market_error").await;
-                };
-                self.resolve(&c, &cid, None).await
-            }
-            _ => Ok(()),
-        }
+        self.buy(&c).await
     }
 
     /// The variant's USD market price: its token price now (the served catalog, or the price
@@ -306,7 +420,12 @@ impl Worker {
                 self.write_bought(c.id, &cid, Some(market_id).filter(|m| !m.is_empty())).await?;
                 Ok(())
             }
-            BuyOutcome::Refused(r) if r.needs_look_up() => self.resolve(c, &cid, Some(r)).await,
+            BuyOutcome::Refused(r) if r.needs_look_up() => {
+                // An answer we do not understand: the shop's problem, never the player's and never
+                // a retry. It may have bought, so the attempt is looked up like a lost answer.
+                tracing::warn!(withdrawal = c.id, refusal = ?r, "market answered what we do not understand: manual queue, looked up");
+                self.write_unknown(c.id, &cid, Some(r.code())).await
+            }
             BuyOutcome::Refused(r) if r.is_players() => {
                 tracing::info!(withdrawal = c.id, reason = r.code(), "market refused: back to the player");
                 self.write_back_to_player(c.id, "('buying')", Some(&cid), "bounced", r.code()).await.map(|_| ())
@@ -316,35 +435,8 @@ impl Worker {
                 self.write_manual(c.id, "('buying')", Some(&cid), r.code()).await
             }
             BuyOutcome::Lost(why) => {
-                tracing::warn!(withdrawal = c.id, custom_id = %cid, why, "buy answer lost; looking the purchase up");
-                self.resolve(c, &cid, None).await
-            }
-        }
-    }
-
-    /// Resolves an attempt whose outcome is unknown by looking its id up: the market knows it
-    /// (bought: never again), or does not (nothing bought: a new attempt), or cannot say now
-    /// (the lease is given back; the next tick looks again).
-    async fn resolve(&self, c: &Claimed, cid: &CustomId, refusal: Option<Refusal>) -> DomainResult<()> {
-        let found = market::look_up(&*self.market, cid).await;
-        self.domain.delivery.count(Call::Status, found.is_ok());
-        match found {
-            Ok(Some(status)) => {
-                self.write_bought(c.id, cid, None).await?;
-                let followed = self.followed(c.id).await?;
-                if let Some(f) = followed {
-                    self.apply(&f, &status).await?;
-                }
-                Ok(())
-            }
-            Ok(None) => match refusal {
-                // An unexplained refusal that bought nothing: the shop's problem.
-                Some(r) => self.write_manual(c.id, "('buying')", Some(cid), r.code()).await,
-                None => self.write_requeue(c.id, cid).await,
-            },
-            Err(e) => {
-                tracing::warn!(withdrawal = c.id, custom_id = %cid, error = %e, "look-up failed; trying again next tick");
-                self.release(c.id).await
+                tracing::warn!(withdrawal = c.id, custom_id = %cid, why, "buy answer lost; the attempt is unknown until the market says");
+                self.write_unknown(c.id, &cid, None).await
             }
         }
     }
@@ -363,28 +455,72 @@ impl Worker {
     }
 
     /// queued → buying, with the attempt's custom id and budget reservation, in one write.
-    /// False when the budget is spent (the withdrawal went to the manual queue) or the claim was lost.
+    /// The fence: it moves only while this worker's lease on the withdrawal still covers the call
+    /// (renewed for it here), and only when no earlier attempt of the withdrawal is in flight,
+    /// unknown or bought. A skin that bounced `bounce_limit` times within `bounce_window`, or a cap
+    /// the day's budget cannot reserve, goes to the admins instead. False when nothing is to be
+    /// bought now.
     async fn start_attempt(&self, c: &Claimed, attempt: i64, cid: &CustomId, cap: Usd) -> DomainResult<bool> {
         let now = self.domain.now();
         let day = budget_day(now);
         let budget = self.settings.market.daily_budget;
-        let (id, me, cid, admins) = (c.id, self.holder.clone(), cid.as_str().to_owned(), self.settings.admins.clone());
+        let (id, item_id, me, cid, admins) = (c.id, c.item_id, self.holder.clone(), cid.as_str().to_owned(), self.settings.admins.clone());
         let item = c.market_hash_name.clone();
+        // The lease must outlast the call it covers: one request's limit and a margin for the pace.
+        let call_secs = self.settings.market.request_timeout.as_secs() as i64 + 2;
+        let until = now + (self.settings.lease.as_secs() as i64).max(call_secs);
+        let (bounce_limit, bounce_since) = (self.settings.bounce_limit, now - self.settings.bounce_window.as_secs() as i64);
         self.domain
             .write(move |tx| {
                 Box::pin(async move {
-                    if let Some(budget) = budget {
-                        let spent: Option<(i64,)> =
-                            query("SELECT spent_cents FROM market_spend WHERE day = $1").bind(&day).fetch_optional(tx).await?;
-                        if spent.map_or(0, |s| s.0) + cap.cents() > budget.cents() {
-                            if to_manual(tx, id, "('queued')", None, "daily_budget", now).await? {
-                                let body = format!(
-                                    "🛒 Withdrawal #{id} ({item}) waits in the manual queue: today's market budget ({budget}) would be exceeded by its cap {cap}."
-                                );
-                                tell_admins(tx, &admins, &body, now).await?;
-                            }
-                            return Ok(false);
+                    let fenced = query(
+                        "UPDATE withdrawals SET lease_until = $1
+                         WHERE id = $2 AND status = 'pending' AND market_state = 'queued' AND lease_holder = $3 AND lease_until >= $4
+                           AND NOT EXISTS (SELECT 1 FROM market_attempts a
+                                           WHERE a.withdrawal_id = $2 AND a.outcome IN ('buying', 'unknown', 'bought'))",
+                    )
+                    .bind(until)
+                    .bind(id)
+                    .bind(&me)
+                    .bind(now + call_secs)
+                    .execute(tx)
+                    .await?;
+                    if fenced != 1 {
+                        return Ok(false);
+                    }
+                    let (bounces,): (i64,) = query(
+                        "SELECT COUNT(*) FROM withdrawals
+                         WHERE inventory_item_id = $1 AND market_state = 'bounced' AND market_reason <> 'no_offer' AND resolved_at > $2",
+                    )
+                    .bind(item_id)
+                    .bind(bounce_since)
+                    .fetch_one(tx)
+                    .await?;
+                    if bounces >= bounce_limit {
+                        if to_manual(tx, id, "('queued')", None, "bounce_limit", now).await? {
+                            let body = format!(
+                                "🛒 Withdrawal #{id} ({item}) waits in the manual queue: this skin came back {bounces} times recently (offers declined or expired, or the player's account refused). Check with the player before /sent, /fail or `fragbox withdrawals retry {id}`."
+                            );
+                            tell_admins(tx, &admins, &body, now).await?;
                         }
+                        return Ok(false);
+                    }
+                    let reserved = match budget {
+                        Some(budget) => reserve(tx, &day, cap.cents(), budget.cents()).await?,
+                        None => {
+                            add_spend(tx, &day, cap.cents()).await?;
+                            true
+                        }
+                    };
+                    if !reserved {
+                        if to_manual(tx, id, "('queued')", None, "daily_budget", now).await? {
+                            let body = format!(
+                                "🛒 Withdrawal #{id} ({item}) waits in the manual queue: today's market budget ({}) would be exceeded by its cap {cap}.",
+                                budget.unwrap_or(Usd::ZERO)
+                            );
+                            tell_admins(tx, &admins, &body, now).await?;
+                        }
+                        return Ok(false);
                     }
                     let moved = query(
                         "UPDATE withdrawals SET market_state = 'buying', attempt = $1, custom_id = $2, max_price_cents = $3,
@@ -400,7 +536,7 @@ impl Worker {
                     .execute(tx)
                     .await?;
                     if moved != 1 {
-                        return Ok(false);
+                        return Err(DomainError::Internal(format!("withdrawal {id}: fenced but not moved")));
                     }
                     query(
                         "INSERT INTO market_attempts(custom_id, withdrawal_id, attempt, max_price_cents, spent_cents, day, outcome, created_at)
@@ -415,7 +551,6 @@ impl Worker {
                     .bind(now)
                     .execute(tx)
                     .await?;
-                    add_spend(tx, &day, cap.cents()).await?;
                     Ok(true)
                 })
             })
@@ -424,45 +559,42 @@ impl Worker {
 
     async fn write_bought(&self, id: i64, cid: &CustomId, market_id: Option<String>) -> DomainResult<bool> {
         let now = self.domain.now();
-        let cid = cid.as_str().to_owned();
-        self.domain
-            .write(move |tx| {
-                Box::pin(async move {
-                    let moved = query(
-                        "UPDATE withdrawals SET market_state = 'bought', market_id = COALESCE($1, market_id), market_updated_at = $2,
-                                stuck_notified_at = NULL, lease_holder = NULL, lease_until = NULL
-                         WHERE id = $3 AND market_state = 'buying' AND custom_id = $4",
-                    )
-                    .bind(market_id)
-                    .bind(now)
-                    .bind(id)
-                    .bind(&cid)
-                    .execute(tx)
-                    .await?;
-                    query("UPDATE market_attempts SET outcome = 'bought' WHERE custom_id = $1").bind(&cid).execute(tx).await?;
-                    Ok(moved == 1)
-                })
-            })
-            .await
+        let (cid, admins) = (cid.as_str().to_owned(), self.settings.admins.clone());
+        self.domain.write(move |tx| Box::pin(bought(tx, id, cid, market_id, now, admins))).await
     }
 
-    async fn write_requeue(&self, id: i64, cid: &CustomId) -> DomainResult<()> {
+    /// The attempt's outcome is unknown from now: it stays the withdrawal's attempt and is looked
+    /// up by the poller until the market knows it or the window passes. `manual` (an answer we
+    /// do not understand) sends the withdrawal to the admins meanwhile; otherwise it stays
+    /// `buying`. The lease is given back either way: looking up needs none.
+    async fn write_unknown(&self, id: i64, cid: &CustomId, manual: Option<&'static str>) -> DomainResult<()> {
         let now = self.domain.now();
-        let cid = cid.as_str().to_owned();
+        let (cid, admins) = (cid.as_str().to_owned(), self.settings.admins.clone());
         self.domain
             .write(move |tx| {
                 Box::pin(async move {
-                    let moved = query(
-                        "UPDATE withdrawals SET market_state = 'queued', market_updated_at = $1, lease_holder = NULL, lease_until = NULL
-                         WHERE id = $2 AND market_state = 'buying' AND custom_id = $3",
-                    )
+                    query("UPDATE market_attempts SET outcome = 'unknown', unknown_since = $1 WHERE custom_id = $2 AND outcome = 'buying'")
+                        .bind(now)
+                        .bind(&cid)
+                        .execute(tx)
+                        .await?;
+                    let state = if manual.is_some() { "'manual'" } else { "market_state" };
+                    let moved = query(&format!(
+                        "UPDATE withdrawals SET market_state = {state}, market_reason = COALESCE($1, market_reason), market_updated_at = $2,
+                                lease_holder = NULL, lease_until = NULL
+                         WHERE id = $3 AND status = 'pending' AND market_state = 'buying' AND custom_id = $4"
+                    ))
+                    .bind(manual)
                     .bind(now)
                     .bind(id)
                     .bind(&cid)
                     .execute(tx)
                     .await?;
-                    if moved == 1 {
-                        not_bought(tx, &cid).await?;
+                    if let (Some(reason), 1) = (manual, moved) {
+                        let body = format!(
+                            "🛒 Withdrawal #{id} waits in the manual queue: the market answered what we do not understand ({reason}). Its purchase {cid} is looked up until it is known; do not send it by hand before then."
+                        );
+                        tell_admins(tx, &admins, &body, now).await?;
                     }
                     Ok(())
                 })
@@ -514,25 +646,35 @@ impl Worker {
         Ok(row.and_then(followed_of))
     }
 
-    /// Polls purchases in flight (and settling ones now and then), in batches, from one replica at a time.
+    /// Polls purchases in flight (and settling ones now and then) and every attempt of unknown
+    /// outcome, in batches, from one replica at a time.
     async fn poll(&self, n: u64) -> DomainResult<()> {
         let Some(lease) = store::try_lease(&self.domain.db, POLL_LEASE).await? else { return Ok(()) };
-        let now = self.domain.now();
+        // What the market does not know at `asked` it did not know at any earlier moment either:
+        // an unknown attempt is given up only by a look-up asked after its whole window.
+        let asked = self.domain.now();
         type Row = (i64, String, Option<String>, Option<i64>, Option<i64>, Option<i64>);
         let rows: Vec<Row> = sqlx::query_as(&format!(
             "SELECT id, market_state, custom_id, settle_until, price_paid_cents, max_price_cents FROM withdrawals
              WHERE market_state IN {POLLED} OR (market_state = 'settling' AND ($1 = 1 OR settle_until <= $2)) ORDER BY id"
         ))
         .bind(i64::from(n.is_multiple_of(SETTLING_EVERY)))
-        .bind(now)
+        .bind(asked)
         .fetch_all(&self.domain.db)
         .await?;
         let followed: Vec<Followed> = rows.into_iter().filter_map(followed_of).collect();
-        if followed.is_empty() {
+        let unknown: Vec<(String, i64, i64)> = sqlx::query_as(
+            "SELECT custom_id, withdrawal_id, COALESCE(unknown_since, created_at) FROM market_attempts WHERE outcome = 'unknown' ORDER BY custom_id",
+        )
+        .fetch_all(&self.domain.db)
+        .await?;
+        let unknown: Vec<(CustomId, i64, i64)> =
+            unknown.into_iter().filter_map(|(c, w, since)| CustomId::parse(&c).map(|c| (c, w, since))).collect();
+        if followed.is_empty() && unknown.is_empty() {
             lease.release().await;
             return Ok(());
         }
-        let ids: Vec<CustomId> = followed.iter().map(|f| f.custom_id.clone()).collect();
+        let ids: Vec<CustomId> = followed.iter().map(|f| f.custom_id.clone()).chain(unknown.iter().map(|u| u.0.clone())).collect();
         let answer = market::statuses_batched(&*self.market, &ids).await;
         let batches = ids.len().div_ceil(self.market.max_batch().max(1));
         for _ in 0..batches {
@@ -546,18 +688,72 @@ impl Worker {
                 return Ok(());
             }
         };
+        let window = self.settings.lookup_window.as_secs() as i64;
+        for (cid, wid, since) in &unknown {
+            let step = match statuses.get(cid) {
+                Some(status) => self.found(*wid, cid, status).await,
+                None if asked >= since + window => self.write_not_bought(*wid, cid, asked).await,
+                None => Ok(()),
+            };
+            if let Err(e) = step {
+                tracing::warn!(withdrawal = wid, custom_id = %cid, error = %e, "resolving an unknown attempt failed");
+            }
+        }
         for f in &followed {
             if let Some(status) = statuses.get(&f.custom_id) {
                 if let Err(e) = self.apply(f, status).await {
                     tracing::warn!(withdrawal = f.id, error = %e, "applying a market status failed");
                 }
             }
-            if f.state == "settling" && f.settle_until.is_some_and(|t| t <= now) {
+            if f.state == "settling" && f.settle_until.is_some_and(|t| t <= asked) {
                 self.write_settled(f.id).await?;
             }
         }
         lease.release().await;
         Ok(())
+    }
+
+    /// The market knows an attempt we did not: bought, never again; its status is applied.
+    async fn found(&self, wid: i64, cid: &CustomId, status: &PurchaseStatus) -> DomainResult<()> {
+        self.write_bought(wid, cid, None).await?;
+        if let Some(f) = self.followed(wid).await?.filter(|f| &f.custom_id == cid) {
+            self.apply(&f, status).await?;
+        }
+        Ok(())
+    }
+
+    /// A look-up asked after the whole window still does not know the attempt: nothing was bought
+    /// under it. Its reservation goes back, and a withdrawal still `buying` under it is queued for
+    /// a new attempt (one in the manual queue stays there, for the admins).
+    async fn write_not_bought(&self, wid: i64, cid: &CustomId, asked: i64) -> DomainResult<()> {
+        let cid = cid.as_str().to_owned();
+        self.domain
+            .write(move |tx| {
+                Box::pin(async move {
+                    let given_up = query(
+                        "UPDATE market_attempts SET outcome = 'not_bought', looked_up_at = $1 WHERE custom_id = $2 AND outcome = 'unknown'",
+                    )
+                    .bind(asked)
+                    .bind(&cid)
+                    .execute(tx)
+                    .await?;
+                    if given_up != 1 {
+                        return Ok(());
+                    }
+                    set_attempt_spend(tx, &cid, 0).await?;
+                    query(
+                        "UPDATE withdrawals SET market_state = 'queued', market_updated_at = $1, lease_holder = NULL, lease_until = NULL
+                         WHERE id = $2 AND status = 'pending' AND market_state = 'buying' AND custom_id = $3",
+                    )
+                    .bind(asked)
+                    .bind(wid)
+                    .bind(&cid)
+                    .execute(tx)
+                    .await?;
+                    Ok(())
+                })
+            })
+            .await
     }
 
     /// One purchase's status from the market, applied to its withdrawal.
@@ -777,6 +973,63 @@ async fn move_item(
         return Err(DomainError::Internal(format!("withdrawal {id}: its item was not in {from}")));
     }
     Ok((user_id, item_id, item))
+}
+
+/// The market knows attempt `cid`: bought, never again. The attempt is `bought` whatever it was
+/// (`buying` or `unknown`); its withdrawal follows the purchase from `buying`, or from `manual`
+/// when an answer we did not understand had sent it there (the admins are told). A purchase found
+/// for a withdrawal that moved on meanwhile is told to the admins: the audit counts it too.
+async fn bought(tx: &mut dyn Exec, id: i64, cid: String, market_id: Option<String>, now: i64, admins: Vec<i64>) -> DomainResult<bool> {
+    let was: Option<(String,)> = query("SELECT outcome FROM market_attempts WHERE custom_id = $1").bind(&cid).fetch_optional(tx).await?;
+    query("UPDATE market_attempts SET outcome = 'bought', looked_up_at = $1 WHERE custom_id = $2 AND outcome IN ('buying', 'unknown')")
+        .bind(now)
+        .bind(&cid)
+        .execute(tx)
+        .await?;
+    let state: Option<(String,)> =
+        query("SELECT market_state FROM withdrawals WHERE id = $1 AND custom_id = $2 AND status = 'pending' AND market_state IN ('buying', 'manual')")
+            .bind(id)
+            .bind(&cid)
+            .fetch_optional(tx)
+            .await?;
+    let moved = query(
+        "UPDATE withdrawals SET market_state = 'bought', market_id = COALESCE($1, market_id), market_updated_at = $2,
+                stuck_notified_at = NULL, lease_holder = NULL, lease_until = NULL
+         WHERE id = $3 AND custom_id = $4 AND status = 'pending' AND market_state IN ('buying', 'manual')",
+    )
+    .bind(market_id)
+    .bind(now)
+    .bind(id)
+    .bind(&cid)
+    .execute(tx)
+    .await?;
+    match (moved, state) {
+        (1, Some((from,))) if from == "manual" => {
+            let body = format!("🛒 Withdrawal #{id}: its purchase {cid} was made after all; it is followed to the player now.");
+            tell_admins(tx, &admins, &body, now).await?;
+        }
+        (0, _) if was.is_some_and(|(o,)| o == "unknown") => {
+            let body = format!(
+                "⚠️ The market holds purchase {cid} of withdrawal #{id}, which has moved on meanwhile. Check it on the market; `fragbox audit` counts it."
+            );
+            tell_admins(tx, &admins, &body, now).await?;
+        }
+        _ => {}
+    }
+    Ok(moved == 1)
+}
+
+/// Reserves `cents` of `day`'s `budget` in one conditional write: true when it fits. Of two
+/// replicas reserving at once, the second's condition is checked against the first's result.
+pub async fn reserve(tx: &mut dyn Exec, day: &str, cents: i64, budget: i64) -> DomainResult<bool> {
+    query("INSERT INTO market_spend(day, spent_cents) VALUES ($1, 0) ON CONFLICT(day) DO NOTHING").bind(day).execute(tx).await?;
+    let moved = query("UPDATE market_spend SET spent_cents = spent_cents + $1 WHERE day = $2 AND spent_cents + $1 <= $3")
+        .bind(cents)
+        .bind(day)
+        .bind(budget)
+        .execute(tx)
+        .await?;
+    Ok(moved == 1)
 }
 
 /// `market_spend` of `day` moves by `delta` cents.

@@ -30,6 +30,11 @@ pub const MARKET_REASON_CODES: &[&str] =
 /// withdrawal by hand then, and a refund cannot cancel it (the skin counts as gone).
 pub const LIVE_MARKET_STATES: &str = "('buying', 'bought', 'offer_sent')";
 
+/// Outcomes of a purchase attempt that may still have bought: the call is on the wire, or its
+/// answer was lost and the market has not yet said. A withdrawal with such an attempt is live
+/// whatever its state: no new attempt, no take-over by hand, no refund cancel.
+pub const UNRESOLVED_ATTEMPTS: &str = "('buying', 'unknown')";
+
 /// The operator's words for a failure: `<code> [note]`, or a free text alone (= `other` with
 /// that note). `None` when empty.
 pub fn parse_failure(text: &str) -> Option<(String, Option<String>)> {
@@ -342,8 +347,17 @@ async fn resolve_in(
     .fetch_optional(tx)
     .await?;
     let (user_id, item_id, item_name, _, market_state) = row.ok_or(DomainError::NotFound)?;
-    // An automatic withdrawal is taken over by hand only while no purchase is live.
+    // An automatic withdrawal is taken over by hand only while no purchase is live, and none of
+    // its attempts may still have bought (an unknown one is looked up until the market says).
     if market_state.as_deref().is_some_and(|s| matches!(s, "buying" | "bought" | "offer_sent")) {
+        return Err(DomainError::PurchaseLive);
+    }
+    let (open,): (i64,) =
+        query(&format!("SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {UNRESOLVED_ATTEMPTS}"))
+            .bind(withdrawal_id)
+            .fetch_one(tx)
+            .await?;
+    if open > 0 {
         return Err(DomainError::PurchaseLive);
     }
     // Where writers lock rows, the player is held while the debt decides (a refund meanwhile waits).

@@ -6,11 +6,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use tokio::sync::Mutex;
-use tokio::time::Instant;
+use std::sync::Arc;
 
 use crate::domain::market::{
-    Balance, BoxFuture, BuyOutcome, CustomId, Market, MarketConfig, MarketError, MarketResult, Purchase, PurchaseStatus,
+    Balance, BoxFuture, BuyOutcome, CustomId, Market, MarketConfig, MarketError, MarketResult, Pace, Purchase, PurchaseStatus,
 };
 
 /// Ids per `get-list-buy-info-by-custom-id` call: keeps the URL well under common 8 KB limits
@@ -22,11 +21,11 @@ pub struct MarketCsgo {
     http: reqwest::Client,
     base: url::Url,
     key: String,
-    pacer: Pacer,
+    pace: Arc<dyn Pace>,
 }
 
 impl MarketCsgo {
-    pub fn new(config: &MarketConfig) -> MarketResult<MarketCsgo> {
+    pub fn new(config: &MarketConfig, pace: Arc<dyn Pace>) -> MarketResult<MarketCsgo> {
         let base =
             url::Url::parse(config.api_url.trim_end_matches('/')).map_err(|e| MarketError::Unavailable(format!("MARKET_API_URL: {e}")))?;
         let http = reqwest::Client::builder()
@@ -35,7 +34,7 @@ impl MarketCsgo {
             .timeout(config.request_timeout)
             .build()
             .map_err(|e| MarketError::Unavailable(format!("http client: {e}")))?;
-        Ok(MarketCsgo { http, base, key: config.api_key.clone(), pacer: Pacer::new(config.requests_per_sec) })
+        Ok(MarketCsgo { http, base, key: config.api_key.clone(), pace })
     }
 
     fn url(&self, method: &str, params: &[(&str, &str)]) -> url::Url {
@@ -53,7 +52,7 @@ impl MarketCsgo {
 
     /// One paced GET; answers the body of an HTTP 200, or why there is none.
     async fn get(&self, url: url::Url) -> Result<Vec<u8>, transformers::Failure> {
-        self.pacer.wait_turn().await;
+        self.pace.wait_turn().await;
         let answer = self.http.get(url).send().await.map_err(|e| transformers::Failure::Transport(without_url(e)))?;
         let status = answer.status().as_u16();
         let body = answer.bytes().await.map_err(|e| transformers::Failure::Transport(without_url(e)))?;
@@ -133,31 +132,6 @@ impl Market for MarketCsgo {
             let body = self.get(url).await.map_err(transformers::Failure::into_error)?;
             transformers::acknowledged(&body)
         })
-    }
-}
-
-/// Spaces requests evenly at the configured rate across every task of the process that holds
-/// this adapter (one per process). No burst: the market counts per second and deletes keys that
-/// go over, so being early is never worth it.
-struct Pacer {
-    interval: Duration,
-    next: Mutex<Option<Instant>>,
-}
-
-impl Pacer {
-    fn new(per_sec: u32) -> Pacer {
-        Pacer { interval: Duration::from_secs(1) / per_sec.max(1), next: Mutex::new(None) }
-    }
-
-    async fn wait_turn(&self) {
-        let slot = {
-            let mut next = self.next.lock().await;
-            let now = Instant::now();
-            let slot = next.map_or(now, |n| n.max(now));
-            *next = Some(slot + self.interval);
-            slot
-        };
-        tokio::time::sleep_until(slot).await;
     }
 }
 

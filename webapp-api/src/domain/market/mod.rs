@@ -223,6 +223,43 @@ pub enum MarketError {
 
 pub type MarketResult<T> = Result<T, MarketError>;
 
+/// The pace of the market's API key. The market counts requests per key, across every process
+/// that uses it, and may delete a key that goes over (and a deleted key loses the look-ups of
+/// its purchases), so an adapter waits for its turn before every request. The shop's pace is
+/// shared through the database (`delivery::SharedPace`); `LocalPace` paces one process alone.
+pub trait Pace: Send + Sync {
+    /// Resolves when the caller may send one request.
+    fn wait_turn(&self) -> BoxFuture<'_, ()>;
+}
+
+/// Spaces requests evenly at a rate across every task of one process. No burst: being early is
+/// never worth a deleted key. For a single process (unit tests, a market without a database).
+pub struct LocalPace {
+    interval: Duration,
+    next: tokio::sync::Mutex<Option<tokio::time::Instant>>,
+}
+
+impl LocalPace {
+    pub fn new(per_sec: u32) -> LocalPace {
+        LocalPace { interval: Duration::from_secs(1) / per_sec.max(1), next: tokio::sync::Mutex::new(None) }
+    }
+}
+
+impl Pace for LocalPace {
+    fn wait_turn(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let slot = {
+                let mut next = self.next.lock().await;
+                let now = tokio::time::Instant::now();
+                let slot = next.map_or(now, |n| n.max(now));
+                *next = Some(slot + self.interval);
+                slot
+            };
+            tokio::time::sleep_until(slot).await;
+        })
+    }
+}
+
 /// A P2P market that buys a skin for someone else's Steam account.
 pub trait Market: Send + Sync {
     /// The provider's name (`marketcsgo`), for logs, metrics and operators' screens.
@@ -318,8 +355,8 @@ pub struct MarketConfig {
     pub settle: Duration,
     /// The longest one call may take before its answer counts as lost.
     pub request_timeout: Duration,
-    /// Requests per second this process sends (the market allows about 5 per key; with several
-    /// replicas sharing a key, divide).
+    /// Requests per second the API key sends, all replicas together (the market allows about 5
+    /// per key); shared through the database.
     pub requests_per_sec: u32,
 }
 

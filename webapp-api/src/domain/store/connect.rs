@@ -36,6 +36,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0013_promo_responsible", include_str!("../../../../data/migrations/0013_promo_responsible.sql")),
     ("0014_open_batches", include_str!("../../../../data/migrations/0014_open_batches.sql")),
     ("0015_inventory_live", include_str!("../../../../data/migrations/0015_inventory_live.sql")),
+    ("0016_delivery_exact", include_str!("../../../../data/migrations/0016_delivery_exact.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -55,6 +56,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0013_promo_responsible", include_str!("../../../../data/migrations/postgres/0013_promo_responsible.sql")),
     ("0014_open_batches", include_str!("../../../../data/migrations/postgres/0014_open_batches.sql")),
     ("0015_inventory_live", include_str!("../../../../data/migrations/postgres/0015_inventory_live.sql")),
+    ("0016_delivery_exact", include_str!("../../../../data/migrations/postgres/0016_delivery_exact.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.
