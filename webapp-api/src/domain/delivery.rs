@@ -377,7 +377,7 @@ impl Worker {
     }
 
     /// The variant's USD market price: its token price now (the served catalog, or the price
-    /// the skin dropped at) at `TOKENS_PER_USD`, rounded down to a cent.
+    /// the skin dropped at) at `TOKENS_PER_USD`, by the money module's one conversion.
     fn variant_usd(&self, c: &Claimed) -> Option<Usd> {
         let exterior = c.exterior.as_deref().and_then(Exterior::from_steam_name);
         let tokens = self
@@ -387,8 +387,7 @@ impl Worker {
             .and_then(|it| it.price(c.stat_trak, exterior))
             .filter(|t| t.0 > 0)
             .unwrap_or(Tokens(c.token_price));
-        let cents = i128::from(tokens.0) * 100 / i128::from(self.settings.tokens_per_usd.0.max(1));
-        (cents > 0).then(|| Usd::from_cents(i64::try_from(cents).unwrap_or(i64::MAX)))
+        Usd::from_tokens(tokens, self.settings.tokens_per_usd).filter(|usd| usd.cents() > 0)
     }
 
     async fn buy(&self, c: &Claimed) -> DomainResult<()> {

@@ -57,6 +57,62 @@ impl fmt::Display for Tokens {
     }
 }
 
+/// US dollars counted in cents: market prices, price feeds, delivery caps, the audit and the books.
+/// A market's finer units (market.csgo.com counts thousandths) stay inside its adapter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Usd(i64);
+
+impl Usd {
+    pub const ZERO: Usd = Usd(0);
+
+    pub const fn from_cents(cents: i64) -> Usd {
+        Usd(cents)
+    }
+
+    pub const fn cents(self) -> i64 {
+        self.0
+    }
+
+    /// The most we pay for something whose market price is `self`: the price raised by
+    /// `overpay_bp` basis points (1000 = 10 %), rounded down so the cap never exceeds the rule.
+    pub fn cap(self, overpay_bp: u32) -> Usd {
+        let raised = i128::from(self.0) * (10_000 + i128::from(overpay_bp)) / 10_000;
+        Usd(i64::try_from(raised).unwrap_or(i64::MAX))
+    }
+}
+
+/// The one conversion between tokens and dollars, at `tokens_per_usd` (tokens per dollar, in
+/// token hundredths like every `Tokens`), with one rounding rule: to the nearest unit, halves
+/// away from zero. A price converted one way and back lands where it started whenever a token is
+/// worth at most a cent, so a variant priced from a dollar quote caps its purchase at that quote.
+/// `None` when the result does not fit (an absurd quote is an error, never a wrapped number).
+impl Usd {
+    pub fn to_tokens(self, tokens_per_usd: Tokens) -> Option<Tokens> {
+        div_nearest(i128::from(self.0) * i128::from(tokens_per_usd.0), 100).map(Tokens)
+    }
+
+    pub fn from_tokens(tokens: Tokens, tokens_per_usd: Tokens) -> Option<Usd> {
+        if tokens_per_usd.0 <= 0 {
+            return None;
+        }
+        div_nearest(i128::from(tokens.0) * 100, i128::from(tokens_per_usd.0)).map(Usd)
+    }
+}
+
+/// `n / d` rounded to the nearest integer, halves away from zero (`d > 0`); `None` past `i64`.
+fn div_nearest(n: i128, d: i128) -> Option<i64> {
+    let q = if n >= 0 { (n + d / 2) / d } else { -((-n + d / 2) / d) };
+    i64::try_from(q).ok()
+}
+
+impl fmt::Display for Usd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let abs = self.0.unsigned_abs();
+        write!(f, "{sign}${}.{:02}", abs / 100, abs % 100)
+    }
+}
+
 impl Serialize for Tokens {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // A raw JSON number written from the integer: no float ever sees the value.

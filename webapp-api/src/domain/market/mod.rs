@@ -15,37 +15,7 @@ use std::time::Duration;
 
 pub use crate::domain::telegram::BoxFuture;
 
-/// US dollars counted in cents. Market prices and our caps are whole cents; a market's finer
-/// units (market.csgo.com counts thousandths) stay inside its adapter.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Usd(i64);
-
-impl Usd {
-    pub const ZERO: Usd = Usd(0);
-
-    pub const fn from_cents(cents: i64) -> Usd {
-        Usd(cents)
-    }
-
-    pub const fn cents(self) -> i64 {
-        self.0
-    }
-
-    /// The most we pay for something whose market price is `self`: the price raised by
-    /// `overpay_bp` basis points (1000 = 10 %), rounded down so the cap never exceeds the rule.
-    pub fn cap(self, overpay_bp: u32) -> Usd {
-        let raised = i128::from(self.0) * (10_000 + i128::from(overpay_bp)) / 10_000;
-        Usd(i64::try_from(raised).unwrap_or(i64::MAX))
-    }
-}
-
-impl fmt::Display for Usd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sign = if self.0 < 0 { "-" } else { "" };
-        let abs = self.0.unsigned_abs();
-        write!(f, "{sign}${}.{:02}", abs / 100, abs % 100)
-    }
-}
+pub use crate::domain::money::Usd;
 
 /// Our idempotency key for one purchase attempt: 1..=50 of `[A-Za-z0-9_-]` (market.csgo.com takes
 /// at most 50 characters; the same alphabet is safe in any market's query string).
@@ -200,7 +170,7 @@ pub struct Balance {
 impl Balance {
     /// The balance in dollars, if the account counts in dollars.
     pub fn usd(&self) -> Option<Usd> {
-        (self.currency == "USD").then_some(Usd(self.hundredths))
+        (self.currency == "USD").then_some(Usd::from_cents(self.hundredths))
     }
 }
 
@@ -438,7 +408,7 @@ pub fn parse_usd(raw: &str) -> Option<Usd> {
     for (i, b) in frac.bytes().enumerate() {
         cents += i64::from(b - b'0') * if i == 0 { 10 } else { 1 };
     }
-    Some(Usd(cents))
+    Some(Usd::from_cents(cents))
 }
 
 #[cfg(test)]

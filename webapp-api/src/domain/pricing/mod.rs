@@ -21,18 +21,15 @@ use std::time::Duration;
 
 use crate::domain::catalog::Catalog;
 use crate::domain::goods;
+use crate::domain::money::Usd;
 use crate::domain::notifications::{claim_leased, Outbox};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::{Domain, DomainError, Tokens};
 
-/// A price in US cents.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UsdCents(pub i64);
-
 /// What a feed answered: each Steam market hash name's price (0 when the feed gave none).
 #[derive(Clone, Debug, Default)]
 pub struct Quotes {
-    pub prices: HashMap<String, UsdCents>,
+    pub prices: HashMap<String, Usd>,
 }
 
 /// Why a feed gave no prices.
@@ -124,13 +121,6 @@ struct Candidate {
     quoted: Option<Tokens>,
 }
 
-/// Cents × tokens per dollar: `tokens_per_usd` hundredths of a token per cent, rounded to the
-/// nearest hundredth (integers only).
-pub fn to_tokens(cents: UsdCents, tokens_per_usd: Tokens) -> Tokens {
-    let v = i128::from(cents.0) * i128::from(tokens_per_usd.0);
-    Tokens(((v + 50) / 100).min(i128::from(i64::MAX)) as i64)
-}
-
 /// Whether `new` is more than ×`JUMP_FACTOR` away from `old`, either way.
 pub fn is_jump(old: Tokens, new: Tokens) -> bool {
     let (o, n) = (i128::from(old.0), i128::from(new.0));
@@ -146,7 +136,8 @@ pub async fn reprice(domain: &Domain, catalog: &Catalog, feed: &dyn PriceFeed, s
     for item in &catalog.items {
         for vp in &item.prices {
             let name = goods::market_hash_name(item, vp.variant.stat_trak, vp.variant.exterior);
-            let quoted = quotes.prices.get(&name).filter(|c| c.0 > 0).map(|c| to_tokens(*c, settings.tokens_per_usd)).filter(|t| t.0 > 0);
+            let quoted =
+                quotes.prices.get(&name).filter(|c| c.cents() > 0).and_then(|c| c.to_tokens(settings.tokens_per_usd)).filter(|t| t.0 > 0);
             candidates.push(Candidate { key: vp.variant.key(&item.id), name, default: vp.price, quoted });
         }
     }
@@ -375,9 +366,15 @@ mod tests {
 
     #[test]
     fn cents_become_tokens_at_the_rate_rounded_to_a_hundredth() {
-        assert_eq!(to_tokens(UsdCents(1234), Tokens(10_000)), Tokens(123_400));
-        assert_eq!(to_tokens(UsdCents(3), Tokens(12_345)), Tokens(370));
-        assert_eq!(to_tokens(UsdCents(0), Tokens(10_000)), Tokens(0));
+        assert_eq!(Usd::from_cents(1234).to_tokens(Tokens(10_000)), Some(Tokens(123_400)));
+        assert_eq!(Usd::from_cents(3).to_tokens(Tokens(12_345)), Some(Tokens(370)));
+        assert_eq!(Usd::from_cents(0).to_tokens(Tokens(10_000)), Some(Tokens(0)));
+        assert_eq!(Usd::from_cents(i64::MAX).to_tokens(Tokens(10_000)), None, "an absurd quote is refused, never wrapped");
+        // One rounding rule both ways: a price converted and back is where it started.
+        for (cents, per_usd) in [(521, 117), (1, 117), (99_999, 10_000), (7, 5_000)] {
+            let tokens = Usd::from_cents(cents).to_tokens(Tokens(per_usd)).unwrap();
+            assert_eq!(Usd::from_tokens(tokens, Tokens(per_usd)), Some(Usd::from_cents(cents)), "{cents} at {per_usd}");
+        }
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! error texts stay here: `transformers` turns them into `Quotes` in US cents.
 use std::time::Duration;
 
-use crate::domain::pricing::{FeedError, FeedFuture, PriceFeed, Quotes, UsdCents};
+use crate::domain::money::Usd;
+use crate::domain::pricing::{FeedError, FeedFuture, PriceFeed, Quotes};
 
 /// Skinport's public items endpoint (the default of `PRICE_FEED_URL`).
 pub const DEFAULT_URL: &str = "https://api.skinport.com/v1/items";
@@ -88,12 +89,12 @@ mod transformers {
             let cents = if dollars.is_finite() && dollars > 0.0 { (dollars * 100.0).round().min(i64::MAX as f64) as i64 } else { 0 };
             out.prices
                 .entry(item.market_hash_name)
-                .and_modify(|c: &mut UsdCents| {
-                    if cents > 0 && (c.0 == 0 || cents < c.0) {
-                        *c = UsdCents(cents);
+                .and_modify(|c: &mut Usd| {
+                    if cents > 0 && (c.cents() == 0 || cents < c.cents()) {
+                        *c = Usd::from_cents(cents);
                     }
                 })
-                .or_insert(UsdCents(cents));
+                .or_insert(Usd::from_cents(cents));
         }
         out
     }
@@ -109,15 +110,15 @@ mod transformers {
         #[test]
         fn the_cheapest_listing_wins_and_suggested_fills_in_for_no_listing() {
             let q = quotes(vec![item("A", Some(12.34), Some(15.0)), item("B", None, Some(3.5)), item("C", None, None)]);
-            assert_eq!(q.prices["A"], UsdCents(1234));
-            assert_eq!(q.prices["B"], UsdCents(350));
-            assert_eq!(q.prices["C"], UsdCents(0));
+            assert_eq!(q.prices["A"], Usd::from_cents(1234));
+            assert_eq!(q.prices["B"], Usd::from_cents(350));
+            assert_eq!(q.prices["C"], Usd::from_cents(0));
         }
 
         #[test]
         fn a_name_listed_twice_keeps_its_lower_positive_price() {
             let q = quotes(vec![item("A", Some(5.0), None), item("A", Some(4.0), None), item("A", Some(0.0), None)]);
-            assert_eq!(q.prices["A"], UsdCents(400));
+            assert_eq!(q.prices["A"], Usd::from_cents(400));
         }
     }
 }
