@@ -31,12 +31,9 @@ use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketCo
 use crate::domain::notifications::{self, Notice};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::trade_url::TradeUrl;
+use crate::domain::withdrawals::{move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 use crate::domain::{inventory, ledger, Domain, DomainError, DomainResult, Tokens};
 
-/// States in which a market purchase may be live (no take-over by hand, no refund cancel).
-pub const LIVE_STATES: &[&str] = &["buying", "bought", "offer_sent"];
-/// States polled on the market.
-const POLLED: &str = "('bought', 'offer_sent')";
 /// Withdrawals claimed per tick.
 const CLAIM_BATCH: i64 = 10;
 /// Settling purchases are polled every this many ticks (they change rarely), and always when due.
@@ -187,23 +184,33 @@ pub async fn total_paid(pool: &store::Pool) -> DomainResult<Usd> {
 pub async fn requeue(domain: &Domain, withdrawal_id: i64) -> DomainResult<()> {
     let now = domain.now();
     let moved = domain
-        .execute(
-            query(
-                "UPDATE withdrawals SET market_state = 'queued', market_reason = NULL, market_updated_at = $1, stuck_notified_at = NULL,
-                        lease_holder = NULL, lease_until = NULL
-                 WHERE id = $2 AND status = 'pending' AND market_state = 'manual'
-                   AND NOT EXISTS (SELECT 1 FROM market_attempts a WHERE a.withdrawal_id = $2 AND a.outcome IN ('buying', 'unknown'))",
-            )
-            .bind(now)
-            .bind(withdrawal_id),
-        )
+        .write(move |tx| {
+            Box::pin(transition(
+                tx,
+                Move {
+                    id: withdrawal_id,
+                    from: From::In(&[MarketState::Manual]),
+                    to: MarketState::Queued,
+                    when: vec![Cond::Pending, Cond::NoOpenAttempt],
+                    set: vec![
+                        ("market_reason", None::<String>.into()),
+                        ("market_updated_at", now.into()),
+                        ("stuck_notified_at", None::<i64>.into()),
+                        ("lease_holder", None::<String>.into()),
+                        ("lease_until", None::<i64>.into()),
+                    ],
+                },
+            ))
+        })
         .await?;
-    if moved != 1 {
-        let open: Option<(i64,)> =
-            sqlx::query_as("SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN ('buying', 'unknown')")
-                .bind(withdrawal_id)
-                .fetch_optional(&domain.db)
-                .await?;
+    if !moved {
+        let open: Option<(i64,)> = sqlx::query_as(&format!(
+            "SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {}",
+            Outcome::sql_list(Outcome::UNRESOLVED)
+        ))
+        .bind(withdrawal_id)
+        .fetch_optional(&domain.db)
+        .await?;
         return Err(if open.is_some_and(|(n,)| n > 0) { DomainError::PurchaseLive } else { DomainError::NotFound });
     }
     Ok(())
@@ -391,13 +398,16 @@ impl Worker {
     }
 
     async fn buy(&self, c: &Claimed) -> DomainResult<()> {
-        let Some(price) = self.variant_usd(c) else { return self.write_manual(c.id, "('queued')", None, "no_price").await };
+        let Some(price) = self.variant_usd(c) else { return self.write_manual(c.id, &[MarketState::Queued], None, "no_price").await };
         let cap = self.settings.market.cap(price);
         if c.attempt >= self.settings.max_attempts {
-            return self.write_manual(c.id, "('queued')", None, "market_unavailable").await;
+            return self.write_manual(c.id, &[MarketState::Queued], None, "market_unavailable").await;
         }
         let Ok(url) = TradeUrl::parse(&c.trade_url) else {
-            return self.write_back_to_player(c.id, "('queued')", None, "bounced", "trade_url_invalid").await.map(|_| ());
+            return self
+                .write_back_to_player(c.id, &[MarketState::Queued], None, MarketState::Bounced, "trade_url_invalid")
+                .await
+                .map(|_| ());
         };
         let attempt = c.attempt + 1;
         let cid = CustomId::parse(&format!("fb{}-{}-{}", c.id, attempt, random_hex(self.domain.random.as_ref(), 4)))
@@ -427,11 +437,11 @@ impl Worker {
             }
             BuyOutcome::Refused(r) if r.is_players() => {
                 tracing::info!(withdrawal = c.id, reason = r.code(), "market refused: back to the player");
-                self.write_back_to_player(c.id, "('buying')", Some(&cid), "bounced", r.code()).await.map(|_| ())
+                self.write_back_to_player(c.id, &[MarketState::Buying], Some(&cid), MarketState::Bounced, r.code()).await.map(|_| ())
             }
             BuyOutcome::Refused(r) => {
                 tracing::warn!(withdrawal = c.id, refusal = ?r, "market refused on the shop's side: manual queue");
-                self.write_manual(c.id, "('buying')", Some(&cid), r.code()).await
+                self.write_manual(c.id, &[MarketState::Buying], Some(&cid), r.code()).await
             }
             BuyOutcome::Lost(why) => {
                 tracing::warn!(withdrawal = c.id, custom_id = %cid, why, "buy answer lost; the attempt is unknown until the market says");
@@ -496,7 +506,7 @@ impl Worker {
                     .fetch_one(tx)
                     .await?;
                     if bounces >= bounce_limit {
-                        if to_manual(tx, id, "('queued')", None, "bounce_limit", now).await? {
+                        if to_manual(tx, id, &[MarketState::Queued], None, "bounce_limit", now).await? {
                             let body = format!(
                                 "🛒 Withdrawal #{id} ({item}) waits in the manual queue: this skin came back {bounces} times recently (offers declined or expired, or the player's account refused). Check with the player before /sent, /fail or `fragbox withdrawals retry {id}`."
                             );
@@ -512,7 +522,7 @@ impl Worker {
                         }
                     };
                     if !reserved {
-                        if to_manual(tx, id, "('queued')", None, "daily_budget", now).await? {
+                        if to_manual(tx, id, &[MarketState::Queued], None, "daily_budget", now).await? {
                             let body = format!(
                                 "🛒 Withdrawal #{id} ({item}) waits in the manual queue: today's market budget ({}) would be exceeded by its cap {cap}.",
                                 budget.unwrap_or(Usd::ZERO)
@@ -521,20 +531,24 @@ impl Worker {
                         }
                         return Ok(false);
                     }
-                    let moved = query(
-                        "UPDATE withdrawals SET market_state = 'buying', attempt = $1, custom_id = $2, max_price_cents = $3,
-                                market_updated_at = $4, stuck_notified_at = NULL
-                         WHERE id = $5 AND status = 'pending' AND market_state = 'queued' AND lease_holder = $6",
+                    let moved = transition(
+                        tx,
+                        Move {
+                            id,
+                            from: From::In(&[MarketState::Queued]),
+                            to: MarketState::Buying,
+                            when: vec![Cond::Pending, Cond::LeaseHolder(me.clone())],
+                            set: vec![
+                                ("attempt", attempt.into()),
+                                ("custom_id", cid.clone().into()),
+                                ("max_price_cents", cap.cents().into()),
+                                ("market_updated_at", now.into()),
+                                ("stuck_notified_at", None::<i64>.into()),
+                            ],
+                        },
                     )
-                    .bind(attempt)
-                    .bind(&cid)
-                    .bind(cap.cents())
-                    .bind(now)
-                    .bind(id)
-                    .bind(&me)
-                    .execute(tx)
                     .await?;
-                    if moved != 1 {
+                    if !moved {
                         return Err(DomainError::Internal(format!("withdrawal {id}: fenced but not moved")));
                     }
                     query(
@@ -577,19 +591,18 @@ impl Worker {
                         .bind(&cid)
                         .execute(tx)
                         .await?;
-                    let state = if manual.is_some() { "'manual'" } else { "market_state" };
-                    let moved = query(&format!(
-                        "UPDATE withdrawals SET market_state = {state}, market_reason = COALESCE($1, market_reason), market_updated_at = $2,
-                                lease_holder = NULL, lease_until = NULL
-                         WHERE id = $3 AND status = 'pending' AND market_state = 'buying' AND custom_id = $4"
-                    ))
-                    .bind(manual)
-                    .bind(now)
-                    .bind(id)
-                    .bind(&cid)
-                    .execute(tx)
+                    let mut set: Vec<(&'static str, store::Param)> =
+                        vec![("market_updated_at", now.into()), ("lease_holder", None::<String>.into()), ("lease_until", None::<i64>.into())];
+                    if let Some(reason) = manual {
+                        set.push(("market_reason", reason.into()));
+                    }
+                    let to = if manual.is_some() { MarketState::Manual } else { MarketState::Buying };
+                    let moved = transition(
+                        tx,
+                        Move { id, from: From::In(&[MarketState::Buying]), to, when: vec![Cond::Pending, Cond::Attempt(cid.clone())], set },
+                    )
                     .await?;
-                    if let (Some(reason), 1) = (manual, moved) {
+                    if let (Some(reason), true) = (manual, moved) {
                         let body = format!(
                             "🛒 Withdrawal #{id} waits in the manual queue: the market answered what we do not understand ({reason}). Its purchase {cid} is looked up until it is known; do not send it by hand before then."
                         );
@@ -601,7 +614,7 @@ impl Worker {
             .await
     }
 
-    async fn write_manual(&self, id: i64, from: &'static str, cid: Option<&CustomId>, reason: &'static str) -> DomainResult<()> {
+    async fn write_manual(&self, id: i64, from: &'static [MarketState], cid: Option<&CustomId>, reason: &'static str) -> DomainResult<()> {
         let now = self.domain.now();
         let cid = cid.map(|c| c.as_str().to_owned());
         let admins = self.settings.admins.clone();
@@ -621,9 +634,9 @@ impl Worker {
     async fn write_back_to_player(
         &self,
         id: i64,
-        from: &'static str,
+        from: &'static [MarketState],
         cid: Option<&CustomId>,
-        to: &'static str,
+        to: MarketState,
         code: &'static str,
     ) -> DomainResult<bool> {
         let now = self.domain.now();
@@ -637,7 +650,8 @@ impl Worker {
         type Row = (i64, String, Option<String>, Option<i64>, Option<i64>, Option<i64>);
         let row: Option<Row> = sqlx::query_as(&format!(
             "SELECT id, market_state, custom_id, settle_until, price_paid_cents, max_price_cents FROM withdrawals
-             WHERE id = $1 AND (market_state IN {POLLED} OR market_state = 'settling')"
+             WHERE id = $1 AND (market_state IN {} OR market_state = 'settling')",
+            MarketState::sql_list(MarketState::IN_FLIGHT)
         ))
         .bind(id)
         .fetch_optional(&self.domain.db)
@@ -655,7 +669,8 @@ impl Worker {
         type Row = (i64, String, Option<String>, Option<i64>, Option<i64>, Option<i64>);
         let rows: Vec<Row> = sqlx::query_as(&format!(
             "SELECT id, market_state, custom_id, settle_until, price_paid_cents, max_price_cents FROM withdrawals
-             WHERE market_state IN {POLLED} OR (market_state = 'settling' AND ($1 = 1 OR settle_until <= $2)) ORDER BY id"
+             WHERE market_state IN {} OR (market_state = 'settling' AND ($1 = 1 OR settle_until <= $2)) ORDER BY id",
+            MarketState::sql_list(MarketState::IN_FLIGHT)
         ))
         .bind(i64::from(n.is_multiple_of(SETTLING_EVERY)))
         .bind(asked)
@@ -740,14 +755,20 @@ impl Worker {
                         return Ok(());
                     }
                     set_attempt_spend(tx, &cid, 0).await?;
-                    query(
-                        "UPDATE withdrawals SET market_state = 'queued', market_updated_at = $1, lease_holder = NULL, lease_until = NULL
-                         WHERE id = $2 AND status = 'pending' AND market_state = 'buying' AND custom_id = $3",
+                    transition(
+                        tx,
+                        Move {
+                            id: wid,
+                            from: From::In(&[MarketState::Buying]),
+                            to: MarketState::Queued,
+                            when: vec![Cond::Pending, Cond::Attempt(cid.clone())],
+                            set: vec![
+                                ("market_updated_at", asked.into()),
+                                ("lease_holder", None::<String>.into()),
+                                ("lease_until", None::<i64>.into()),
+                            ],
+                        },
                     )
-                    .bind(asked)
-                    .bind(wid)
-                    .bind(&cid)
-                    .execute(tx)
                     .await?;
                     Ok(())
                 })
@@ -764,12 +785,14 @@ impl Worker {
         match (&status.stage, f.state.as_str()) {
             (Stage::Delivered, _) if delivered_or_in_flight => self.write_delivered(f.id, status).await,
             (Stage::New, "bought") if status.trade_id.is_some() => self.write_offer_sent(f.id, status.trade_id.clone()).await,
-            (Stage::TimedOut { .. }, _) if delivered_or_in_flight => {
-                self.write_back_to_player(f.id, POLLED, Some(&f.custom_id), "bounced", "offer_expired").await.map(|_| ())
-            }
-            (Stage::TimedOut { causer: Causer::Seller }, "settling") => {
-                self.write_back_to_player(f.id, "('settling')", Some(&f.custom_id), "reversed", "seller_reversed").await.map(|_| ())
-            }
+            (Stage::TimedOut { .. }, _) if delivered_or_in_flight => self
+                .write_back_to_player(f.id, MarketState::IN_FLIGHT, Some(&f.custom_id), MarketState::Bounced, "offer_expired")
+                .await
+                .map(|_| ()),
+            (Stage::TimedOut { causer: Causer::Seller }, "settling") => self
+                .write_back_to_player(f.id, &[MarketState::Settling], Some(&f.custom_id), MarketState::Reversed, "seller_reversed")
+                .await
+                .map(|_| ()),
             (Stage::TimedOut { .. }, "settling") => self.write_player_reversed(f.id).await,
             _ => Ok(()),
         }
@@ -809,17 +832,23 @@ impl Worker {
         self.domain
             .write(move |tx| {
                 Box::pin(async move {
-                    let moved = query(
-                        "UPDATE withdrawals SET market_state = 'offer_sent', trade_id = $1, offer_sent_at = $2, market_updated_at = $2,
-                                stuck_notified_at = NULL
-                         WHERE id = $3 AND market_state = 'bought'",
+                    let moved = transition(
+                        tx,
+                        Move {
+                            id,
+                            from: From::In(&[MarketState::Bought]),
+                            to: MarketState::OfferSent,
+                            when: vec![],
+                            set: vec![
+                                ("trade_id", trade_id.clone().into()),
+                                ("offer_sent_at", now.into()),
+                                ("market_updated_at", now.into()),
+                                ("stuck_notified_at", None::<i64>.into()),
+                            ],
+                        },
                     )
-                    .bind(&trade_id)
-                    .bind(now)
-                    .bind(id)
-                    .execute(tx)
                     .await?;
-                    if moved == 1 {
+                    if moved {
                         let (user_id, _, item) = owner_and_item(tx, id).await?;
                         notifications::enqueue(tx, user_id, &Notice::WithdrawalOfferSent { item, trade_id }, now).await?;
                     }
@@ -836,21 +865,27 @@ impl Worker {
         self.domain
             .write(move |tx| {
                 Box::pin(async move {
-                    let moved = query(&format!(
-                        "UPDATE withdrawals SET status = 'sent', resolved_at = $1, market_state = 'settling', delivered_at = $1,
-                                settle_until = $2, trade_id = COALESCE($3, trade_id), market_updated_at = $1, stuck_notified_at = NULL
-                         WHERE id = $4 AND status = 'pending' AND market_state IN {POLLED}"
-                    ))
-                    .bind(now)
-                    .bind(settle_until)
-                    .bind(trade_id)
-                    .bind(id)
-                    .execute(tx)
+                    let mut set: Vec<(&'static str, store::Param)> = vec![
+                        ("status", "sent".into()),
+                        ("resolved_at", now.into()),
+                        ("delivered_at", now.into()),
+                        ("settle_until", settle_until.into()),
+                        ("market_updated_at", now.into()),
+                        ("stuck_notified_at", None::<i64>.into()),
+                    ];
+                    if let Some(trade_id) = trade_id {
+                        set.push(("trade_id", trade_id.into()));
+                    }
+                    let moved = transition(
+                        tx,
+                        Move { id, from: From::In(MarketState::IN_FLIGHT), to: MarketState::Settling, when: vec![Cond::Pending], set },
+                    )
                     .await?;
-                    if moved != 1 {
+                    if !moved {
                         return Ok(());
                     }
-                    let (user_id, _, item) = move_item(tx, id, "('pending')", "sent", None, now).await?;
+                    let (user_id, item_id, item) = owner_and_item(tx, id).await?;
+                    move_item(tx, item_id, &[ItemStatus::Pending], ItemStatus::Sent, None, None, now).await?;
                     notifications::enqueue(tx, user_id, &Notice::WithdrawalDelivered { item }, now).await?;
                     Ok(())
                 })
@@ -864,15 +899,18 @@ impl Worker {
         self.domain
             .write(move |tx| {
                 Box::pin(async move {
-                    let moved = query(
-                        "UPDATE withdrawals SET market_state = 'player_reversed', market_reason = 'player_reversed', market_updated_at = $1
-                         WHERE id = $2 AND market_state = 'settling'",
+                    let moved = transition(
+                        tx,
+                        Move {
+                            id,
+                            from: From::In(&[MarketState::Settling]),
+                            to: MarketState::PlayerReversed,
+                            when: vec![],
+                            set: vec![("market_reason", "player_reversed".into()), ("market_updated_at", now.into())],
+                        },
                     )
-                    .bind(now)
-                    .bind(id)
-                    .execute(tx)
                     .await?;
-                    if moved == 1 {
+                    if moved {
                         let body =
                             format!("↩️ Withdrawal #{id}: the player reversed the delivered trade in Steam. Nothing goes back to them.");
                         tell_admins(tx, &admins, &body, now).await?;
@@ -886,14 +924,18 @@ impl Worker {
     async fn write_settled(&self, id: i64) -> DomainResult<()> {
         let now = self.domain.now();
         self.domain
-            .execute(
-                query(
-                    "UPDATE withdrawals SET market_state = 'settled', settled_at = $1, market_updated_at = $1
-                     WHERE id = $2 AND market_state = 'settling' AND settle_until <= $1",
-                )
-                .bind(now)
-                .bind(id),
-            )
+            .write(move |tx| {
+                Box::pin(transition(
+                    tx,
+                    Move {
+                        id,
+                        from: From::In(&[MarketState::Settling]),
+                        to: MarketState::Settled,
+                        when: vec![Cond::SettledBy(now)],
+                        set: vec![("settled_at", now.into()), ("market_updated_at", now.into())],
+                    },
+                ))
+            })
             .await?;
         Ok(())
     }
@@ -906,16 +948,14 @@ impl Worker {
         self.domain
             .write(move |tx| {
                 Box::pin(async move {
-                    let stuck: Vec<(i64, String)> = query(
+                    let sql = format!(
                         "UPDATE withdrawals SET stuck_notified_at = $1
-                         WHERE status = 'pending' AND market_state IN ('queued', 'buying', 'bought', 'offer_sent')
+                         WHERE status = 'pending' AND market_state IN {}
                            AND stuck_notified_at IS NULL AND market_updated_at <= $2
                          RETURNING id, market_state",
-                    )
-                    .bind(now)
-                    .bind(before)
-                    .fetch_all(tx)
-                    .await?;
+                        MarketState::sql_list(MarketState::OPEN)
+                    );
+                    let stuck: Vec<(i64, String)> = query(&sql).bind(now).bind(before).fetch_all(tx).await?;
                     for (id, state) in stuck {
                         let body = format!(
                             "⏳ Withdrawal #{id} is stuck in {state}: no progress on the market for a while. Check it with /withdrawals."
@@ -946,34 +986,6 @@ async fn owner_and_item(tx: &mut dyn Exec, id: i64) -> DomainResult<(i64, i64, S
     Ok(row)
 }
 
-/// The withdrawal's skin moves from one of `from` (an SQL list) to `to`, with the player's reason
-/// code; answers its player, id and name. A skin that is not where the withdrawal's state says is
-/// an internal error: nothing of the write is kept.
-async fn move_item(
-    tx: &mut dyn Exec,
-    id: i64,
-    from: &'static str,
-    to: &'static str,
-    code: Option<&str>,
-    now: i64,
-) -> DomainResult<(i64, i64, String)> {
-    let (user_id, item_id, item) = owner_and_item(tx, id).await?;
-    let moved = query(&format!(
-        "UPDATE inventory_items SET status = $1, status_reason = NULL, status_reason_code = $2, updated_at = $3
-         WHERE id = $4 AND status IN {from}"
-    ))
-    .bind(to)
-    .bind(code)
-    .bind(now)
-    .bind(item_id)
-    .execute(tx)
-    .await?;
-    if moved != 1 {
-        return Err(DomainError::Internal(format!("withdrawal {id}: its item was not in {from}")));
-    }
-    Ok((user_id, item_id, item))
-}
-
 /// The market knows attempt `cid`: bought, never again. The attempt is `bought` whatever it was
 /// (`buying` or `unknown`); its withdrawal follows the purchase from `buying`, or from `manual`
 /// when an answer we did not understand had sent it there (the admins are told). A purchase found
@@ -985,29 +997,40 @@ async fn bought(tx: &mut dyn Exec, id: i64, cid: String, market_id: Option<Strin
         .bind(&cid)
         .execute(tx)
         .await?;
-    let state: Option<(String,)> =
-        query("SELECT market_state FROM withdrawals WHERE id = $1 AND custom_id = $2 AND status = 'pending' AND market_state IN ('buying', 'manual')")
-            .bind(id)
-            .bind(&cid)
-            .fetch_optional(tx)
-            .await?;
-    let moved = query(
-        "UPDATE withdrawals SET market_state = 'bought', market_id = COALESCE($1, market_id), market_updated_at = $2,
-                stuck_notified_at = NULL, lease_holder = NULL, lease_until = NULL
-         WHERE id = $3 AND custom_id = $4 AND status = 'pending' AND market_state IN ('buying', 'manual')",
-    )
-    .bind(market_id)
-    .bind(now)
+    let state: Option<(String,)> = query(&format!(
+        "SELECT market_state FROM withdrawals WHERE id = $1 AND custom_id = $2 AND status = 'pending' AND market_state IN {}",
+        MarketState::sql_list(&[MarketState::Buying, MarketState::Manual])
+    ))
     .bind(id)
     .bind(&cid)
-    .execute(tx)
+    .fetch_optional(tx)
+    .await?;
+    let mut set: Vec<(&'static str, store::Param)> = vec![
+        ("market_updated_at", now.into()),
+        ("stuck_notified_at", None::<i64>.into()),
+        ("lease_holder", None::<String>.into()),
+        ("lease_until", None::<i64>.into()),
+    ];
+    if let Some(market_id) = market_id {
+        set.push(("market_id", market_id.into()));
+    }
+    let moved = transition(
+        tx,
+        Move {
+            id,
+            from: From::In(&[MarketState::Buying, MarketState::Manual]),
+            to: MarketState::Bought,
+            when: vec![Cond::Pending, Cond::Attempt(cid.clone())],
+            set,
+        },
+    )
     .await?;
     match (moved, state) {
-        (1, Some((from,))) if from == "manual" => {
+        (true, Some((from,))) if from == MarketState::Manual.as_str() => {
             let body = format!("🛒 Withdrawal #{id}: its purchase {cid} was made after all; it is followed to the player now.");
             tell_admins(tx, &admins, &body, now).await?;
         }
-        (0, _) if was.is_some_and(|(o,)| o == "unknown") => {
+        (false, _) if was.is_some_and(|(o,)| o == Outcome::Unknown.as_str()) => {
             let body = format!(
                 "⚠️ The market holds purchase {cid} of withdrawal #{id}, which has moved on meanwhile. Check it on the market; `fragbox audit` counts it."
             );
@@ -1015,7 +1038,7 @@ async fn bought(tx: &mut dyn Exec, id: i64, cid: String, market_id: Option<Strin
         }
         _ => {}
     }
-    Ok(moved == 1)
+    Ok(moved)
 }
 
 /// Reserves `cents` of `day`'s `budget` in one conditional write: true when it fits. Of two
@@ -1069,17 +1092,16 @@ async fn not_bought(tx: &mut dyn Exec, cid: &str) -> DomainResult<()> {
 }
 
 /// `from` → manual (the admins' queue) with `reason`; the attempt, if one is named, bought nothing.
-async fn to_manual(tx: &mut dyn Exec, id: i64, from: &str, cid: Option<&str>, reason: &str, now: i64) -> DomainResult<bool> {
-    let same_attempt = if cid.is_some() { " AND custom_id = $4" } else { "" };
-    let sql = format!(
-        "UPDATE withdrawals SET market_state = 'manual', market_reason = $1, market_updated_at = $2, lease_holder = NULL, lease_until = NULL
-         WHERE id = $3 AND status = 'pending' AND market_state IN {from}{same_attempt}"
-    );
-    let mut q = query(&sql).bind(reason).bind(now).bind(id);
-    if let Some(c) = cid {
-        q = q.bind(c);
-    }
-    let moved = q.execute(tx).await? == 1;
+async fn to_manual(tx: &mut dyn Exec, id: i64, from: &[MarketState], cid: Option<&str>, reason: &str, now: i64) -> DomainResult<bool> {
+    let mut when = vec![Cond::Pending];
+    when.extend(cid.map(|c| Cond::Attempt(c.to_owned())));
+    let set = vec![
+        ("market_reason", reason.into()),
+        ("market_updated_at", now.into()),
+        ("lease_holder", None::<String>.into()),
+        ("lease_until", None::<i64>.into()),
+    ];
+    let moved = transition(tx, Move { id, from: From::In(from), to: MarketState::Manual, when, set }).await?;
     if moved {
         if let Some(c) = cid {
             not_bought(tx, c).await?;
@@ -1096,37 +1118,39 @@ async fn to_manual(tx: &mut dyn Exec, id: i64, from: &str, cid: Option<&str>, re
 async fn back_to_player(
     tx: &mut dyn Exec,
     id: i64,
-    from: &'static str,
+    from: &'static [MarketState],
     cid: Option<String>,
-    to: &'static str,
+    to: MarketState,
     code: &'static str,
     now: i64,
     admins: Vec<i64>,
 ) -> DomainResult<bool> {
-    let same_attempt = if cid.is_some() { " AND custom_id = $5" } else { "" };
-    let sql = format!(
-        "UPDATE withdrawals SET status = 'error', reason = NULL, reason_code = $1, resolved_at = $2, market_state = $3, market_reason = $1,
-                market_updated_at = $2, lease_holder = NULL, lease_until = NULL
-         WHERE id = $4 AND market_state IN {from}{same_attempt}"
-    );
-    let mut q = query(&sql).bind(code).bind(now).bind(to).bind(id);
-    if let Some(c) = &cid {
-        q = q.bind(c.as_str());
-    }
-    if q.execute(tx).await? != 1 {
+    let set = vec![
+        ("status", "error".into()),
+        ("reason", None::<String>.into()),
+        ("reason_code", code.into()),
+        ("resolved_at", now.into()),
+        ("market_reason", code.into()),
+        ("market_updated_at", now.into()),
+        ("lease_holder", None::<String>.into()),
+        ("lease_until", None::<i64>.into()),
+    ];
+    let when = cid.iter().map(|c| Cond::Attempt(c.clone())).collect();
+    if !transition(tx, Move { id, from: From::In(from), to, when, set }).await? {
         return Ok(false);
     }
     // A bounce before anything was bought gives the attempt's reservation back; a purchase that
     // was made and refunded by the market (offer expired, reversal) stays spent on its day.
-    if to == "bounced" && from == "('buying')" {
+    if to == MarketState::Bounced && from == [MarketState::Buying] {
         if let Some(c) = &cid {
             not_bought(tx, c).await?;
         }
     }
-    let (user_id, item_id, item) = move_item(tx, id, "('pending', 'sent')", "error", Some(code), now).await?;
+    let (user_id, item_id, item) = owner_and_item(tx, id).await?;
+    move_item(tx, item_id, &[ItemStatus::Pending, ItemStatus::Sent], ItemStatus::Error, Some(code), None, now).await?;
     notifications::enqueue(tx, user_id, &Notice::WithdrawalFailed { item: item.clone(), code: Some(code.to_owned()), reason: None }, now)
         .await?;
-    let body = if to == "reversed" {
+    let body = if to == MarketState::Reversed {
         format!("↩️ Withdrawal #{id} ({item}): the seller reversed the delivered trade; the skin is back in the player's inventory.")
     } else {
         format!("↩️ Withdrawal #{id} ({item}) came back to the player: {code}.")

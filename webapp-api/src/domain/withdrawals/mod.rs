@@ -5,7 +5,10 @@
 //! A request needs: a player who is not a demo user on a server with a bot token, no open debt,
 //! and lifetime paid Stars (net of refunds) of at least `withdraw_min_stars`. Free tokens alone
 //! never leave FragBox as skins.
+pub mod state;
+
 use serde::Serialize;
+pub use state::{move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 
 use crate::domain::clock::rfc3339;
 use crate::domain::inventory::{self, Item};
@@ -25,15 +28,6 @@ pub const REASON_CODES: &[&str] =
 /// expired, and a seller's reversal after delivery.
 pub const MARKET_REASON_CODES: &[&str] =
     &["trade_url_invalid", "inventory_private", "trade_restricted", "inventory_full", "no_offer", "offer_expired", "seller_reversed"];
-
-/// Market states in which a purchase may be live on the market: no operator may resolve the
-/// withdrawal by hand then, and a refund cannot cancel it (the skin counts as gone).
-pub const LIVE_MARKET_STATES: &str = "('buying', 'bought', 'offer_sent')";
-
-/// Outcomes of a purchase attempt that may still have bought: the call is on the wire, or its
-/// answer was lost and the market has not yet said. A withdrawal with such an attempt is live
-/// whatever its state: no new attempt, no take-over by hand, no refund cancel.
-pub const UNRESOLVED_ATTEMPTS: &str = "('buying', 'unknown')";
 
 /// The operator's words for a failure: `<code> [note]`, or a free text alone (= `other` with
 /// that note). `None` when empty.
@@ -338,25 +332,28 @@ async fn resolve_in(
     note: Option<String>,
     now: i64,
 ) -> DomainResult<()> {
-    let row: Option<(i64, i64, String, i64, Option<String>)> = query(
-        "SELECT w.user_id, w.inventory_item_id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), u.debt, w.market_state
+    let row: Option<(i64, i64, String, i64, Option<String>, Option<String>)> = query(
+        "SELECT w.user_id, w.inventory_item_id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), u.debt, w.market_state,
+                w.market_reason
          FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id
          WHERE w.id = $1 AND w.status = 'pending'",
     )
     .bind(withdrawal_id)
     .fetch_optional(tx)
     .await?;
-    let (user_id, item_id, item_name, _, market_state) = row.ok_or(DomainError::NotFound)?;
+    let (user_id, item_id, item_name, _, market_state, market_reason) = row.ok_or(DomainError::NotFound)?;
     // An automatic withdrawal is taken over by hand only while no purchase is live, and none of
     // its attempts may still have bought (an unknown one is looked up until the market says).
-    if market_state.as_deref().is_some_and(|s| matches!(s, "buying" | "bought" | "offer_sent")) {
+    if market_state.as_deref().and_then(MarketState::parse).is_some_and(MarketState::is_live) {
         return Err(DomainError::PurchaseLive);
     }
-    let (open,): (i64,) =
-        query(&format!("SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {UNRESOLVED_ATTEMPTS}"))
-            .bind(withdrawal_id)
-            .fetch_one(tx)
-            .await?;
+    let (open,): (i64,) = query(&format!(
+        "SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {}",
+        Outcome::sql_list(Outcome::UNRESOLVED)
+    ))
+    .bind(withdrawal_id)
+    .fetch_one(tx)
+    .await?;
     if open > 0 {
         return Err(DomainError::PurchaseLive);
     }
@@ -373,37 +370,30 @@ async fn resolve_in(
         Resolution::Failed { .. } => Notice::WithdrawalFailed { item: item_name, code: code.clone(), reason: note.clone() },
     };
     // Conditional: of two operators resolving at once (two replicas), one wins, the other finds
-    // nothing pending.
-    // The market state goes to `manual` (taken over) in the same conditional write, so the
+    // nothing pending. An automatic one goes to `manual` (taken over) in the same write, so the
     // worker, which claims only `queued` ones, can never start a purchase of it afterwards.
-    let resolved = query(&format!(
-        "UPDATE withdrawals SET status = $1, reason = $2, reason_code = $3, resolved_by = $4, resolved_at = $5,
-                market_state = CASE WHEN market_state IS NULL THEN NULL ELSE 'manual' END,
-                market_reason = CASE WHEN market_state IS NULL THEN NULL ELSE COALESCE(market_reason, 'taken_over') END,
-                lease_holder = NULL, lease_until = NULL
-         WHERE id = $6 AND status = 'pending' AND (market_state IS NULL OR market_state NOT IN {LIVE_MARKET_STATES})"
-    ))
-    .bind(w_status)
-    .bind(&note)
-    .bind(&code)
-    .bind(admin_id)
-    .bind(now)
-    .bind(withdrawal_id)
-    .execute(tx)
+    let mut set: Vec<(&'static str, store::Param)> = vec![
+        ("status", w_status.into()),
+        ("reason", note.clone().into()),
+        ("reason_code", code.clone().into()),
+        ("resolved_by", admin_id.into()),
+        ("resolved_at", now.into()),
+        ("lease_holder", None::<String>.into()),
+        ("lease_until", None::<i64>.into()),
+    ];
+    if market_state.is_some() && market_reason.is_none() {
+        set.push(("market_reason", "taken_over".into()));
+    }
+    let moved = transition(
+        tx,
+        Move { id: withdrawal_id, from: From::NotLive, to: MarketState::Manual, when: vec![Cond::Pending, Cond::NoOpenAttempt], set },
+    )
     .await?;
-    if resolved != 1 {
+    if !moved {
         return Err(DomainError::NotFound);
     }
-    query(
-        "UPDATE inventory_items SET status = $1, status_reason = $2, status_reason_code = $3, updated_at = $4 WHERE id = $5 AND status = 'pending'",
-    )
-    .bind(w_status)
-    .bind(&note)
-    .bind(&code)
-    .bind(now)
-    .bind(item_id)
-    .execute(tx)
-    .await?;
+    let to = if w_status == "sent" { ItemStatus::Sent } else { ItemStatus::Error };
+    move_item(tx, item_id, &[ItemStatus::Pending], to, code.as_deref(), note.as_deref(), now).await?;
     notifications::enqueue(tx, user_id, &notice, now).await?;
     audit_admin(tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now).await?;
     Ok(())
