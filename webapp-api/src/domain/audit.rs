@@ -309,7 +309,8 @@ pub struct Attempt {
 
 /// Every purchase attempt the shop ever issued, by withdrawal and attempt.
 pub async fn market_attempts(pool: &Pool) -> DomainResult<Vec<Attempt>> {
-    let rows: Vec<(String, i64, i64, String, Option<String>, Option<i64>)> = sqlx::query_as(
+    type Row = (String, i64, i64, String, Option<String>, Option<i64>);
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT a.custom_id, a.withdrawal_id, a.max_price_cents, a.outcome, w.market_state, w.max_price_cents
          FROM market_attempts a JOIN withdrawals w ON w.id = a.withdrawal_id ORDER BY a.withdrawal_id, a.attempt, a.custom_id",
     )
