@@ -275,3 +275,15 @@ async fn a_skin_a_refund_revoked_that_left_anyway_exits_3() {
     assert!(out.contains(&format!("PROVENANCE skin a refund revoked is in a live or delivered withdrawal: item {item}")), "{out}");
     app.stop().await;
 }
+
+#[test]
+fn the_exit_statuses_and_their_precedence_are_in_the_help() {
+    let out = Command::new(BIN).args(["audit", "--help"]).env_remove("TELEGRAM_BOT_TOKEN").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for needle in
+        ["0 clean", "2 an integrity violation", "4 the market could not be checked", "3 a provenance finding", "2, then 4, then 3"]
+    {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}
