@@ -301,7 +301,7 @@ pub struct Attempt {
     pub cap: Usd,
     /// `buying`, `unknown`, `bought` or `not_bought`.
     pub outcome: String,
-    /// The withdrawal's market state now (`None` once taken over by hand without one).
+    /// The withdrawal's market state now (`manual` once taken over by hand).
     pub market_state: Option<String>,
     /// The withdrawal's cap now (its current attempt's), if it has one.
     pub withdrawal_cap: Option<Usd>,
