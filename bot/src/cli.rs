@@ -55,7 +55,20 @@ pub enum Command {
         #[arg(long)]
         paid: bool,
     },
-    /// Check the books: balance = ledger sum, nothing negative, items consistent. Exit 2 on a violation.
+    /// Check the books, the money out on the market and where what left came from.
+    ///
+    /// The books: balance = ledger sum, nothing negative, items consistent. The money out (with
+    /// MARKET_API_KEY): every purchase attempt the shop ever issued is looked up on the market,
+    /// in batches; a purchase under an id recorded as not bought, two purchases for one
+    /// withdrawal, a price over its cap, or dollars spent beyond the caps of the withdrawals
+    /// delivered, settling or in flight are violations. Provenance: a skin that left (or is in a
+    /// live withdrawal) won with bonus tokens while WITHDRAW_PAID_ONLY is on, or funded by a
+    /// refunded purchase the refund did not settle. More value leaving than was paid is printed,
+    /// never a failure.
+    ///
+    /// Exit status: 0 clean; 2 an integrity violation (books or market); 4 the market could not
+    /// be checked (unreachable, an error, the key refused, or attempts exist but no market is
+    /// configured); 3 a provenance finding. When several apply: 2, then 4, then 3.
     Audit,
     /// The catalog in CATALOG_DIR.
     Catalog {
@@ -257,31 +270,7 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             println!("user {id}: {amount:+} tokens ({reason}); balance {balance}", amount = amount.to_string());
             Ok(0)
         }
-        Command::Audit => {
-            let problems = audit::run(&domain.db).await.map_err(|e| e.to_string())?;
-            // What left as skins against what was paid: shown whatever the books say.
-            for l in audit::leakage(&domain.db).await.map_err(|e| e.to_string())? {
-                let who = if l.user_id == 0 { "total".to_owned() } else { format!("user {}", l.user_id) };
-                println!(
-                    "value {who}: paid {} stars = {} tokens; sent {} tokens, pending {} tokens{}",
-                    l.paid_stars,
-                    l.paid_tokens,
-                    l.sent,
-                    l.pending,
-                    if l.leaks() { "  LEAK: more left than was paid" } else { "" }
-                );
-            }
-            if problems.is_empty() {
-                println!("audit clean");
-                Ok(0)
-            } else {
-                for p in &problems {
-                    println!("VIOLATION {p}");
-                }
-                println!("{} violations", problems.len());
-                Ok(2)
-            }
-        }
+        Command::Audit => audit_command(config, domain).await,
         Command::Withdrawals { command: None | Some(WithdrawalsCommand::List) } => {
             for w in withdrawals::pending(domain).await.map_err(|e| e.to_string())? {
                 let r = &w.risk;
@@ -437,6 +426,61 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
         }
         Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => Err("not a command on the shop's database".into()),
     }
+}
+
+/// `fragbox audit`: the report, then one verdict line; the exit status is the verdict's.
+async fn audit_command(config: &Config, domain: &Domain) -> Result<i32, String> {
+    use webapp_api::domain::audit::{MarketPart, Verdict};
+
+    // Through the port, as the worker asks: the same adapter, batching and pace.
+    let connected = config.market().map(|(m, _)| delivery::connect_market(domain, &m));
+    let port = connected.as_ref().map(|c| c.as_ref().map(|m| &**m).map_err(Clone::clone));
+    let report = audit::check(&domain.db, port, domain.config.withdraw_paid_only).await.map_err(|e| e.to_string())?;
+    // What left as skins against what was paid: information, whatever the verdict.
+    for l in audit::leakage(&domain.db).await.map_err(|e| e.to_string())? {
+        let who = if l.user_id == 0 { "total".to_owned() } else { format!("user {}", l.user_id) };
+        println!(
+            "value {who}: paid {} stars = {} tokens; sent {} tokens, pending {} tokens{}",
+            l.paid_stars,
+            l.paid_tokens,
+            l.sent,
+            l.pending,
+            if l.leaks() { "  LEAK: more left than was paid (information, not a failure)" } else { "" }
+        );
+    }
+    match &report.market {
+        MarketPart::NotConfigured => println!("market: none configured and no purchase attempts: nothing to look up"),
+        MarketPart::Checked { provider, money } => println!(
+            "market {provider}: {} attempt id(s) looked up, {} purchase(s) held; spent {}, refunded {}, net {}; withdrawals delivered, settling or in flight {} at their caps",
+            money.attempts,
+            money.known,
+            money.spent,
+            money.refunded,
+            money.net(),
+            money.covered
+        ),
+        MarketPart::Unchecked { attempts, why } => {
+            println!("MARKET NOT CHECKED: {attempts} purchase attempt id(s) could not be looked up: {why}")
+        }
+    }
+    if !report.paid_only {
+        println!("provenance: WITHDRAW_PAID_ONLY is off: skins won with bonus tokens may leave (refunds still checked)");
+    }
+    let violations = report.violations();
+    for v in &violations {
+        println!("VIOLATION {v}");
+    }
+    for p in &report.provenance {
+        println!("PROVENANCE {p}");
+    }
+    let verdict = report.verdict();
+    match verdict {
+        Verdict::Clean => println!("audit clean"),
+        Verdict::Integrity => println!("{} violations", violations.len()),
+        Verdict::MarketUnchecked => println!("market not checked: the money out is not proven"),
+        Verdict::Provenance => println!("{} provenance finding(s)", report.provenance.len()),
+    }
+    Ok(verdict.exit_code())
 }
 
 /// `fragbox catalog check`: the files at CASE_RTP, with the market prices a reprice stored when

@@ -3,7 +3,8 @@
 //! purchases by `custom_id`, charges the cheapest offer at or below the price, and can be told to
 //! answer slowly, drop an answer after recording the purchase, record a purchase only when its
 //! slow answer comes, show purchases to its status calls seconds late, fail with a code, time a
-//! trade out, deliver it, or reverse it.
+//! trade out, deliver it, or reverse it; it can also hold a purchase under any id (as if it had
+//! bought under it) and go down (every call an HTML error page).
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -66,6 +67,8 @@ struct Inner {
     next_id: u64,
     /// How long after recording a purchase its status calls still say they do not know it.
     status_lag: Duration,
+    /// Every call answers this HTTP status with an HTML page (the market is down).
+    down: Option<u16>,
 }
 
 #[derive(Clone)]
@@ -89,6 +92,7 @@ impl FakeMarket {
             calls: HashMap::new(),
             next_id: 7_000_000,
             status_lag: Duration::ZERO,
+            down: None,
         };
         let fake = FakeMarket { inner: Arc::new(Mutex::new(inner)), url };
         let app = Router::new().route("/api/v2/{method}", get(handle)).with_state(fake.clone());
@@ -146,6 +150,34 @@ impl FakeMarket {
         let ids: Vec<&String> = inner.purchases.iter().filter(|(_, p)| p.hash_name == hash_name).map(|(id, _)| id).collect();
         assert_eq!(ids.len(), 1, "purchases of {hash_name}: {ids:?}");
         ids[0].clone()
+    }
+
+    /// The market holds a purchase of `hash_name` under `custom_id` at stage `stage`, charged
+    /// `paid_mills`, as if a `buy-for` with that id had bought it (whatever the shop recorded).
+    pub fn hold(&self, custom_id: &str, hash_name: &str, paid_mills: i64, stage: u8) {
+        let mut inner = self.inner.lock().unwrap();
+        inner.next_id += 1;
+        let market_id = inner.next_id;
+        inner.money_mills -= paid_mills;
+        let purchase = Bought {
+            market_id,
+            hash_name: hash_name.into(),
+            partner: "123456".into(),
+            token: "abc_D-1".into(),
+            paid_mills,
+            stage,
+            trade_id: None,
+            causer: None,
+            settlement: 0,
+            recorded_at: std::time::Instant::now(),
+        };
+        inner.purchases.insert(custom_id.into(), purchase);
+        *inner.bought_per_id.entry(custom_id.into()).or_default() += 1;
+    }
+
+    /// Every call answers `status` with an HTML page (`None`: up again).
+    pub fn down(&self, status: Option<u16>) {
+        self.inner.lock().unwrap().down = status;
     }
 
     /// The recipient reversed a delivered trade inside Steam's protection window: 2 → 5, causer buyer.
@@ -224,6 +256,9 @@ async fn handle(State(fake): State<FakeMarket>, Path(method): Path<String>, head
     let one = |name: &str| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     *fake.inner.lock().unwrap().calls.entry(method.clone()).or_default() += 1;
 
+    if let Some(status) = fake.inner.lock().unwrap().down {
+        return html(status);
+    }
     // The proxy in front refuses calls without a User-Agent, and a wrong key.
     if !headers.contains_key("user-agent") {
         return html(401);

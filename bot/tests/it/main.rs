@@ -6,6 +6,7 @@ mod fake_market;
 
 mod abuse;
 mod admin;
+mod audit;
 mod backbone;
 mod bot_runtime;
 mod crash;

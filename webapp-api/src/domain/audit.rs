@@ -1,5 +1,8 @@
 //! `fragbox audit`: the invariants that must hold at every commit.
 
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::domain::market::{self, CustomId, Market, MarketResult, PurchaseStatus, Stage, Usd};
 use crate::domain::store::Pool;
 use crate::domain::{DomainResult, Tokens};
 
@@ -277,4 +280,399 @@ pub async fn leakage(pool: &Pool) -> DomainResult<Vec<Leakage>> {
     };
     out.push(total);
     Ok(out)
+}
+
+// --- The money out: what the market holds against what the shop recorded (issue #30). ---
+
+/// Market states of a withdrawal whose purchase is in flight, delivered or settling: the
+/// withdrawals whose caps may be spent.
+const SPENDING_STATES: &[&str] = &["buying", "bought", "offer_sent", "settling", "settled", "player_reversed"];
+/// Attempt outcomes that may have bought (`buying`: the call is in flight; `unknown`: its answer
+/// was lost and the id is being looked up).
+const MAY_HAVE_BOUGHT: &[&str] = &["buying", "unknown"];
+
+/// One purchase attempt the shop issued (a row of `market_attempts`), with what its withdrawal
+/// became.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    pub custom_id: String,
+    pub withdrawal_id: i64,
+    /// The most this attempt could pay.
+    pub cap: Usd,
+    /// `buying`, `unknown`, `bought` or `not_bought`.
+    pub outcome: String,
+    /// The withdrawal's market state now (`manual` once taken over by hand).
+    pub market_state: Option<String>,
+    /// The withdrawal's cap now (its current attempt's), if it has one.
+    pub withdrawal_cap: Option<Usd>,
+}
+
+/// Every purchase attempt the shop ever issued, by withdrawal and attempt.
+pub async fn market_attempts(pool: &Pool) -> DomainResult<Vec<Attempt>> {
+    type Row = (String, i64, i64, String, Option<String>, Option<i64>);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT a.custom_id, a.withdrawal_id, a.max_price_cents, a.outcome, w.market_state, w.max_price_cents
+         FROM market_attempts a JOIN withdrawals w ON w.id = a.withdrawal_id ORDER BY a.withdrawal_id, a.attempt, a.custom_id",
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(custom_id, withdrawal_id, cap, outcome, market_state, withdrawal_cap)| Attempt {
+            custom_id,
+            withdrawal_id,
+            cap: Usd::from_cents(cap),
+            outcome,
+            market_state,
+            withdrawal_cap: withdrawal_cap.map(Usd::from_cents),
+        })
+        .collect())
+}
+
+/// The market part of the audit: the dollars that left against what the shop recorded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoneyOut {
+    /// Attempt ids looked up (every one the shop issued).
+    pub attempts: usize,
+    /// Of them, the ones the market holds a purchase under.
+    pub known: usize,
+    /// What the market charged for them (an unknown price counts at its attempt's cap).
+    pub spent: Usd,
+    /// What it gave back: purchases timed out or cancelled (stage 5), except after a player's
+    /// own reversal, where the market keeps part of the price.
+    pub refunded: Usd,
+    /// The caps of the withdrawals delivered, settling or in flight: what may have been spent.
+    pub covered: Usd,
+    /// Integrity violations found (each one line).
+    pub violations: Vec<String>,
+}
+
+impl MoneyOut {
+    /// Spent net of refunds.
+    pub fn net(&self) -> Usd {
+        Usd::from_cents(self.spent.cents() - self.refunded.cents())
+    }
+}
+
+/// Holds what the market says (`held`: the purchases it knows, by id) against the attempts: a
+/// purchase under an id recorded `not_bought`, two purchases for one withdrawal, a price over its
+/// cap, a live purchase for a withdrawal that is neither in flight nor delivered, and dollars spent
+/// beyond the caps of the withdrawals delivered, settling or in flight.
+pub fn reconcile(attempts: &[Attempt], held: &HashMap<CustomId, PurchaseStatus>) -> MoneyOut {
+    let mut out = MoneyOut { attempts: attempts.len(), ..MoneyOut::default() };
+    let in_flight: BTreeSet<i64> =
+        attempts.iter().filter(|a| MAY_HAVE_BOUGHT.contains(&a.outcome.as_str())).map(|a| a.withdrawal_id).collect();
+    let spending =
+        |a: &Attempt| a.market_state.as_deref().is_some_and(|s| SPENDING_STATES.contains(&s)) || in_flight.contains(&a.withdrawal_id);
+    let mut bought_by: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+    let mut covered: BTreeMap<i64, i64> = BTreeMap::new();
+    for a in attempts {
+        if spending(a) {
+            // The withdrawal's cap counts once, however many attempts it took.
+            let cap = a.withdrawal_cap.unwrap_or(a.cap).cents();
+            covered.entry(a.withdrawal_id).and_modify(|c| *c = (*c).max(cap)).or_insert(cap);
+        }
+        let Some(status) = CustomId::parse(&a.custom_id).and_then(|id| held.get(&id)) else { continue };
+        out.known += 1;
+        bought_by.entry(a.withdrawal_id).or_default().push(&a.custom_id);
+        let paid = status.paid.unwrap_or(a.cap);
+        out.spent = Usd::from_cents(out.spent.cents() + paid.cents());
+        let refunded = matches!(status.stage, Stage::TimedOut { .. }) && a.market_state.as_deref() != Some("player_reversed");
+        if refunded {
+            out.refunded = Usd::from_cents(out.refunded.cents() + paid.cents());
+        }
+        let what = format!("attempt {} of withdrawal {} ({}, paid {})", a.custom_id, a.withdrawal_id, stage_name(&status.stage), paid);
+        if a.outcome == "not_bought" {
+            out.violations.push(format!("purchase under an id the shop recorded as not bought: {what}"));
+        } else if !refunded && !spending(a) {
+            let state = a.market_state.as_deref().unwrap_or("taken over by hand");
+            out.violations.push(format!("live purchase for a withdrawal neither in flight nor delivered ({state}): {what}"));
+        }
+        if status.paid.is_some_and(|p| p > a.cap) {
+            out.violations.push(format!("market price paid over its cap: {what} > cap {}", a.cap));
+        }
+    }
+    for (withdrawal, ids) in &bought_by {
+        if ids.len() > 1 {
+            out.violations.push(format!("two purchases for one withdrawal: withdrawal {withdrawal} under {}", ids.join(", ")));
+        }
+    }
+    out.covered = Usd::from_cents(covered.values().sum());
+    if out.net() > out.covered {
+        out.violations.push(format!(
+            "dollars spent beyond the value of withdrawals delivered, settling or in flight: {} net ({} spent, {} refunded) > {} at their caps",
+            out.net(),
+            out.spent,
+            out.refunded,
+            out.covered
+        ));
+    }
+    out
+}
+
+fn stage_name(stage: &Stage) -> String {
+    match stage {
+        Stage::New => "stage 1".into(),
+        Stage::Delivered => "stage 2".into(),
+        Stage::TimedOut { causer } => format!("stage 5 by {causer:?}").to_lowercase(),
+        Stage::Other(s) => format!("stage {s:?}"),
+    }
+}
+
+/// Asks the market about every attempt, in batches of its size (one paced request each, through
+/// the port). An id we stored that is not a valid id cannot be asked about: a violation.
+pub async fn money_out(market: &dyn Market, attempts: &[Attempt]) -> MarketResult<MoneyOut> {
+    let ids: Vec<CustomId> = attempts.iter().filter_map(|a| CustomId::parse(&a.custom_id)).collect();
+    let held = market::statuses_batched(market, &ids).await?;
+    let mut out = reconcile(attempts, &held);
+    for a in attempts.iter().filter(|a| CustomId::parse(&a.custom_id).is_none()) {
+        out.violations.push(format!("attempt id the market cannot be asked about: {:?} of withdrawal {}", a.custom_id, a.withdrawal_id));
+    }
+    Ok(out)
+}
+
+// --- Provenance: only paid value leaves, and a refund settles what its tokens funded. ---
+
+/// Each query answers the skins that left (or are leaving) without the paid value behind them.
+const PAID_ONLY_CHECKS: &[(&str, &str)] = &[(
+    "skin won with bonus tokens left or is leaving",
+    "SELECT 'item ' || i.id || ' (bonus ' || i.bonus_cost || ') in withdrawal ' || w.id || ', ' || w.status
+     FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id
+     WHERE i.bonus_cost > 0 AND w.status IN ('pending', 'sent') ORDER BY w.id",
+)];
+
+const REFUND_CHECKS: &[(&str, &str)] = &[
+    (
+        // The simplest sound test of FIFO attribution: a settlement that took back (balance),
+        // revoked (skins) or recorded as debt the payment's whole value leaves nothing funded by
+        // it unaccounted for, whichever skins those tokens paid for. Without one, every skin won
+        // since the purchase (in ledger order, as the refund walks them) that left is suspect.
+        "skin won since a refunded purchase left, and the refund did not settle the purchase",
+        "SELECT 'payment ' || p.id || ': item ' || i.id || ' in withdrawal ' || w.id || ', ' || w.status
+         FROM payments p JOIN ledger_entries c ON c.idempotency_key = 'stars:' || p.charge_id
+         JOIN inventory_items i ON i.user_id = p.user_id
+         JOIN case_opens o ON o.id = i.open_id
+         JOIN ledger_entries l ON l.idempotency_key = 'open:' || COALESCE(o.batch_open_id, o.id)
+         JOIN withdrawals w ON w.inventory_item_id = i.id AND w.status IN ('pending', 'sent')
+         WHERE p.status = 'refunded' AND l.id > c.id
+           AND NOT EXISTS (SELECT 1 FROM refund_settlements s WHERE s.payment_id = p.id AND s.tokens = p.tokens
+                             AND s.taken + s.revoked + s.debt >= s.tokens)
+         ORDER BY p.id, w.id",
+    ),
+    (
+        "skin a refund revoked is in a live or delivered withdrawal",
+        "SELECT 'item ' || r.inventory_item_id || ' (payment ' || r.payment_id || ') in withdrawal ' || w.id || ', ' || w.status
+         FROM item_revocations r JOIN withdrawals w ON w.inventory_item_id = r.inventory_item_id
+         WHERE w.status IN ('pending', 'sent') ORDER BY w.id",
+    ),
+];
+
+/// Skins that left, or are in a live withdrawal, without paid value behind them: won with bonus
+/// tokens while `paid_only` is on, or funded by a refunded purchase the refund did not settle.
+/// More value leaving than was paid is not one of them: that is `leakage`, information only.
+pub async fn provenance(pool: &Pool, paid_only: bool) -> DomainResult<Vec<String>> {
+    let checks = if paid_only { PAID_ONLY_CHECKS } else { &[] };
+    let mut found = Vec::new();
+    for (name, sql) in checks.iter().chain(REFUND_CHECKS) {
+        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(pool).await?;
+        found.extend(rows.into_iter().map(|(detail,)| format!("{name}: {detail}")));
+    }
+    Ok(found)
+}
+
+// --- The whole audit and its exit status. ---
+
+/// What the audit could say about the market.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MarketPart {
+    /// No market configured and no attempt ever made: nothing to ask.
+    NotConfigured,
+    /// Every attempt looked up.
+    Checked { provider: &'static str, money: MoneyOut },
+    /// Attempts exist but the market could not be asked (none configured, unreachable, 5xx, the
+    /// key refused): the money out is not proven.
+    Unchecked { attempts: usize, why: String },
+}
+
+/// The audit's findings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The books (`run`): each line a violation.
+    pub integrity: Vec<String>,
+    pub market: MarketPart,
+    /// Skins that left without paid value behind them (`provenance`).
+    pub provenance: Vec<String>,
+    /// The paid-only rule was on (bonus-won skins count as provenance failures).
+    pub paid_only: bool,
+}
+
+/// The audit's verdict, one exit status each. When several apply the worst wins, in the order
+/// integrity (2) > market not checked (4) > provenance (3) > clean (0): a proven violation of
+/// the books or the money out is the worst; a market that could not be asked may hide one, so it
+/// outranks a provenance finding, which is proven but smaller (value left, the books still hold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Clean,
+    Integrity,
+    MarketUnchecked,
+    Provenance,
+}
+
+impl Verdict {
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Verdict::Clean => 0,
+            Verdict::Integrity => 2,
+            Verdict::Provenance => 3,
+            Verdict::MarketUnchecked => 4,
+        }
+    }
+}
+
+impl Report {
+    /// Every integrity violation: the books', then the market's.
+    pub fn violations(&self) -> Vec<&str> {
+        let market: &[String] = match &self.market {
+            MarketPart::Checked { money, .. } => &money.violations,
+            _ => &[],
+        };
+        self.integrity.iter().chain(market).map(String::as_str).collect()
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        if !self.violations().is_empty() {
+            Verdict::Integrity
+        } else if matches!(self.market, MarketPart::Unchecked { .. }) {
+            Verdict::MarketUnchecked
+        } else if !self.provenance.is_empty() {
+            Verdict::Provenance
+        } else {
+            Verdict::Clean
+        }
+    }
+}
+
+/// The whole audit: the books, the money out on `market` (`None`: none configured; `Some(Err)`:
+/// configured but unusable) and the provenance of what left.
+pub async fn check(pool: &Pool, market: Option<MarketResult<&dyn Market>>, paid_only: bool) -> DomainResult<Report> {
+    let integrity = run(pool).await?;
+    let attempts = market_attempts(pool).await?;
+    let market = match market {
+        None if attempts.is_empty() => MarketPart::NotConfigured,
+        None => MarketPart::Unchecked {
+            attempts: attempts.len(),
+            why: "no market configured (MARKET_API_KEY unset): the purchases cannot be looked up".into(),
+        },
+        Some(Err(e)) => MarketPart::Unchecked { attempts: attempts.len(), why: e.to_string() },
+        Some(Ok(m)) => match money_out(m, &attempts).await {
+            Ok(money) => MarketPart::Checked { provider: m.provider(), money },
+            Err(e) => MarketPart::Unchecked { attempts: attempts.len(), why: e.to_string() },
+        },
+    };
+    let provenance = provenance(pool, paid_only).await?;
+    Ok(Report { integrity, market, provenance, paid_only })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::market::Causer;
+
+    fn attempt(id: &str, withdrawal: i64, cap: i64, outcome: &str, state: &str) -> Attempt {
+        Attempt {
+            custom_id: id.into(),
+            withdrawal_id: withdrawal,
+            cap: Usd::from_cents(cap),
+            outcome: outcome.into(),
+            market_state: Some(state.into()),
+            withdrawal_cap: Some(Usd::from_cents(cap)),
+        }
+    }
+
+    fn held(entries: &[(&str, Stage, i64)]) -> HashMap<CustomId, PurchaseStatus> {
+        entries
+            .iter()
+            .map(|(id, stage, paid)| {
+                let status = PurchaseStatus { stage: stage.clone(), trade_id: None, paid: Some(Usd::from_cents(*paid)), settled_at: None };
+                (CustomId::parse(id).unwrap(), status)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_delivered_purchase_under_its_cap_is_clean() {
+        let out = reconcile(&[attempt("a", 1, 110, "bought", "settling")], &held(&[("a", Stage::Delivered, 100)]));
+        assert!(out.violations.is_empty(), "{:?}", out.violations);
+        assert_eq!((out.known, out.net(), out.covered), (1, Usd::from_cents(100), Usd::from_cents(110)));
+    }
+
+    #[test]
+    fn a_purchase_under_an_id_recorded_not_bought_is_a_violation() {
+        let attempts = [attempt("a", 1, 110, "not_bought", "bounced")];
+        let out = reconcile(&attempts, &held(&[("a", Stage::New, 100)]));
+        assert!(
+            out.violations.iter().any(|v| v.starts_with("purchase under an id the shop recorded as not bought")),
+            "{:?}",
+            out.violations
+        );
+    }
+
+    #[test]
+    fn two_purchases_for_one_withdrawal_are_a_violation_even_when_one_was_refunded() {
+        let attempts = [attempt("a", 1, 110, "unknown", "bought"), attempt("b", 1, 110, "bought", "bought")];
+        let out = reconcile(&attempts, &held(&[("a", Stage::TimedOut { causer: Causer::Seller }, 100), ("b", Stage::New, 100)]));
+        assert!(out.violations.iter().any(|v| v.contains("two purchases for one withdrawal: withdrawal 1")), "{:?}", out.violations);
+    }
+
+    #[test]
+    fn a_price_over_its_cap_is_a_violation() {
+        let out = reconcile(&[attempt("a", 1, 110, "bought", "bought")], &held(&[("a", Stage::New, 111)]));
+        assert!(out.violations.iter().any(|v| v.starts_with("market price paid over its cap")), "{:?}", out.violations);
+    }
+
+    #[test]
+    fn refunded_purchases_do_not_count_as_spent_but_a_players_reversal_does() {
+        let attempts = [attempt("a", 1, 110, "bought", "bounced"), attempt("b", 2, 110, "bought", "player_reversed")];
+        let out = reconcile(
+            &attempts,
+            &held(&[("a", Stage::TimedOut { causer: Causer::Seller }, 100), ("b", Stage::TimedOut { causer: Causer::Buyer }, 100)]),
+        );
+        assert!(out.violations.is_empty(), "{:?}", out.violations);
+        assert_eq!((out.spent, out.refunded, out.covered), (Usd::from_cents(200), Usd::from_cents(100), Usd::from_cents(110)));
+    }
+
+    #[test]
+    fn a_live_purchase_of_a_withdrawal_that_came_back_is_money_out_for_nothing() {
+        let attempts = [attempt("a", 1, 110, "bought", "reversed")];
+        let out = reconcile(&attempts, &held(&[("a", Stage::Delivered, 100)]));
+        assert!(out.violations.iter().any(|v| v.starts_with("live purchase for a withdrawal neither in flight nor delivered")));
+        assert!(out.violations.iter().any(|v| v.starts_with("dollars spent beyond")), "{:?}", out.violations);
+    }
+
+    #[test]
+    fn an_attempt_in_flight_counts_its_withdrawal_as_spending() {
+        let attempts = [attempt("a", 1, 110, "unknown", "manual")];
+        let out = reconcile(&attempts, &held(&[("a", Stage::New, 100)]));
+        assert!(out.violations.is_empty(), "{:?}", out.violations);
+        assert_eq!(out.covered, Usd::from_cents(110));
+    }
+
+    #[test]
+    fn the_worst_verdict_wins_integrity_then_market_then_provenance() {
+        let report = |integrity: bool, unchecked: bool, provenance: bool| Report {
+            integrity: if integrity { vec!["x".into()] } else { vec![] },
+            market: if unchecked { MarketPart::Unchecked { attempts: 1, why: "down".into() } } else { MarketPart::NotConfigured },
+            provenance: if provenance { vec!["p".into()] } else { vec![] },
+            paid_only: true,
+        };
+        assert_eq!(report(true, true, true).verdict().exit_code(), 2);
+        assert_eq!(report(false, true, true).verdict().exit_code(), 4);
+        assert_eq!(report(false, false, true).verdict().exit_code(), 3);
+        assert_eq!(report(false, false, false).verdict().exit_code(), 0);
+        let market_violation = Report {
+            market: MarketPart::Checked { provider: "marketcsgo", money: MoneyOut { violations: vec!["v".into()], ..MoneyOut::default() } },
+            ..report(false, false, true)
+        };
+        assert_eq!(market_violation.verdict(), Verdict::Integrity);
+    }
 }
