@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::domain::market::{self, CustomId, Market, MarketResult, PurchaseStatus, Stage, Usd};
 use crate::domain::store::Pool;
+use crate::domain::withdrawals::{MarketState, Outcome};
 use crate::domain::{DomainResult, Tokens};
 
 /// Each check is a query that returns offending rows as text; an empty report is a clean bill.
@@ -286,10 +287,9 @@ pub async fn leakage(pool: &Pool) -> DomainResult<Vec<Leakage>> {
 
 /// Market states of a withdrawal whose purchase is in flight, delivered or settling: the
 /// withdrawals whose caps may be spent.
-const SPENDING_STATES: &[&str] = &["buying", "bought", "offer_sent", "settling", "settled", "player_reversed"];
-/// Attempt outcomes that may have bought (`buying`: the call is in flight; `unknown`: its answer
-/// was lost and the id is being looked up).
-const MAY_HAVE_BOUGHT: &[&str] = &["buying", "unknown"];
+fn spending(state: &str) -> bool {
+    MarketState::parse(state).is_some_and(|s| s.is_live() || MarketState::DELIVERED.contains(&s))
+}
 
 /// One purchase attempt the shop issued (a row of `market_attempts`), with what its withdrawal
 /// became.
@@ -361,9 +361,8 @@ impl MoneyOut {
 pub fn reconcile(attempts: &[Attempt], held: &HashMap<CustomId, PurchaseStatus>) -> MoneyOut {
     let mut out = MoneyOut { attempts: attempts.len(), ..MoneyOut::default() };
     let in_flight: BTreeSet<i64> =
-        attempts.iter().filter(|a| MAY_HAVE_BOUGHT.contains(&a.outcome.as_str())).map(|a| a.withdrawal_id).collect();
-    let spending =
-        |a: &Attempt| a.market_state.as_deref().is_some_and(|s| SPENDING_STATES.contains(&s)) || in_flight.contains(&a.withdrawal_id);
+        attempts.iter().filter(|a| Outcome::UNRESOLVED.iter().any(|o| o.as_str() == a.outcome)).map(|a| a.withdrawal_id).collect();
+    let spending = |a: &Attempt| a.market_state.as_deref().is_some_and(spending) || in_flight.contains(&a.withdrawal_id);
     let mut bought_by: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
     let mut covered: BTreeMap<i64, i64> = BTreeMap::new();
     for a in attempts {
@@ -382,7 +381,7 @@ pub fn reconcile(attempts: &[Attempt], held: &HashMap<CustomId, PurchaseStatus>)
             out.refunded = Usd::from_cents(out.refunded.cents() + paid.cents());
         }
         let what = format!("attempt {} of withdrawal {} ({}, paid {})", a.custom_id, a.withdrawal_id, stage_name(&status.stage), paid);
-        if a.outcome == "not_bought" {
+        if a.outcome == Outcome::NotBought.as_str() {
             out.violations.push(format!("purchase under an id the shop recorded as not bought: {what}"));
         } else if !refunded && !spending(a) {
             let state = a.market_state.as_deref().unwrap_or("taken over by hand");
