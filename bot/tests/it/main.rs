@@ -24,6 +24,7 @@ mod operator;
 mod paid;
 mod payments;
 mod promo;
+mod refunds;
 mod replicas;
 mod reprice;
 mod responsible;
