@@ -650,7 +650,7 @@ const SETTLEMENT_REASONS: &[&str] = &["stars_refund", "refund_hold", "refund_rel
 async fn skins_paid_by(tx: &mut dyn Exec, user_id: i64, charge_id: &str) -> DomainResult<Vec<PaidSkin>> {
     let (opening,): (i64,) = query("SELECT bonus_opening FROM users WHERE id = $1").bind(user_id).fetch_one(tx).await?;
     let refunded: Vec<(String,)> =
-        query("SELECT 'stars:' || charge_id FROM payments WHERE user_id = $1 AND status = 'refunded' AND charge_id <> $2")
+        query("SELECT 'stars:' || charge_id FROM payments WHERE user_id = $1 AND status = 'refunded' AND charge_id IS NOT NULL AND charge_id <> $2")
             .bind(user_id)
             .bind(charge_id)
             .fetch_all(tx)
