@@ -21,7 +21,7 @@ const TRADE_URL: &str = "https://steamcommunity.com/tradeoffer/new/?partner=1234
 /// Generous: a busy machine is slow, never wrong.
 const DEADLINE: Duration = Duration::from_secs(60);
 
-fn market_env(fake: &FakeMarket) -> Vec<(&'static str, String)> {
+pub fn market_env(fake: &FakeMarket) -> Vec<(&'static str, String)> {
     vec![
         ("MARKET_PROVIDER", "marketcsgo".into()),
         ("MARKET_API_KEY", KEY.into()),
@@ -99,17 +99,17 @@ async fn withdraw(app: &TestApp, t: &str, item: i64) -> i64 {
 }
 
 #[derive(Debug)]
-struct Row {
-    status: String,
-    state: Option<String>,
-    reason: Option<String>,
-    custom_id: Option<String>,
-    attempt: i64,
-    paid: Option<i64>,
-    cap: Option<i64>,
+pub struct Row {
+    pub status: String,
+    pub state: Option<String>,
+    pub reason: Option<String>,
+    pub custom_id: Option<String>,
+    pub attempt: i64,
+    pub paid: Option<i64>,
+    pub cap: Option<i64>,
 }
 
-async fn row(app: &TestApp, wid: i64) -> Row {
+pub async fn row(app: &TestApp, wid: i64) -> Row {
     type R = (String, Option<String>, Option<String>, Option<String>, i64, Option<i64>, Option<i64>);
     let r: R = sqlx::query_as(
         "SELECT status, market_state, market_reason, custom_id, attempt, price_paid_cents, max_price_cents FROM withdrawals WHERE id = $1",
@@ -122,7 +122,7 @@ async fn row(app: &TestApp, wid: i64) -> Row {
 }
 
 /// Polls until withdrawal `wid` is in market state `want` (generous deadline, no fixed sleeps).
-async fn wait_state(app: &TestApp, wid: i64, want: &str) -> Row {
+pub async fn wait_state(app: &TestApp, wid: i64, want: &str) -> Row {
     let started = Instant::now();
     loop {
         let r = row(app, wid).await;

@@ -25,6 +25,7 @@ mod operator;
 mod paid;
 mod payments;
 mod promo;
+mod refunds;
 mod replicas;
 mod reprice;
 mod responsible;

@@ -143,30 +143,33 @@ async fn a_forced_refund_records_a_debt_that_later_credits_repay_first() {
     let name = opened["item"]["marketHashName"].as_str().unwrap();
     assert!(refused["text"].as_str().unwrap().contains(name), "{refused}");
     assert_eq!(app.balance(user).await, 20_000, "a refused refund holds nothing");
+    // The paid balance (100 of pack-l's 1 100) is taken; the first-case reward (100 bonus) is not:
+    // bonus tokens never pay a refund, so the 1 000 the sent skin cost is the debt.
     let answer = say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 500 ⭐ to user 9102").await;
-    assert!(answer["text"].as_str().unwrap().contains("Debt recorded: 900"), "{answer}");
-    wait_message(&app, user, "900 frags are still owed").await;
-    assert_eq!(app.balance(user).await, 0);
+    assert!(answer["text"].as_str().unwrap().contains("Debt recorded: 1000"), "{answer}");
+    wait_message(&app, user, "1000 frags are still owed").await;
+    assert_eq!(app.balance(user).await, 10_000);
     let profile = me(&app, &t).await;
-    assert_eq!((profile["debt"].clone(), profile["withdrawalsUnlocked"].clone()), (json!(900), json!(false)), "{profile}");
-    let card = say(&app, ADMIN_ID, &format!("/user {user}"), "Debt: 900").await;
+    assert_eq!((profile["debt"].clone(), profile["withdrawalsUnlocked"].clone()), (json!(1000), json!(false)), "{profile}");
+    assert_eq!(profile["bonusBalance"], json!(100), "{profile}");
+    let card = say(&app, ADMIN_ID, &format!("/user {user}"), "Debt: 1000").await;
     assert!(card["text"].as_str().unwrap().contains("Open debt"), "{card}");
 
     // Every credit repays the debt first: a grant, a daily reward, a sale.
-    say(&app, ADMIN_ID, &format!("/grant {user} 300 goodwill"), "balance 0").await;
-    assert_eq!(me(&app, &t).await["debt"], json!(600));
+    say(&app, ADMIN_ID, &format!("/grant {user} 300 goodwill"), "balance 100").await;
+    assert_eq!(me(&app, &t).await["debt"], json!(700));
     let (s, b) = app.post("/api/v1/daily-reward/claim", Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let debt_after_daily = me(&app, &t).await["debt"].as_f64().unwrap();
-    assert!(debt_after_daily < 600.0, "{debt_after_daily}");
-    assert_eq!(app.balance(user).await, 0);
+    assert!(debt_after_daily < 700.0, "{debt_after_daily}");
+    assert_eq!(app.balance(user).await, 10_000);
     let price = 1000.0;
     say(&app, ADMIN_ID, &format!("/grant {user} 1000 paid compensation"), "balance").await;
     let profile = me(&app, &t).await;
     let debt = profile["debt"].as_f64().unwrap();
     let balance = profile["balance"].as_f64().unwrap();
     assert_eq!(debt, (debt_after_daily - price).max(0.0), "{profile}");
-    assert_eq!(balance, (price - debt_after_daily).max(0.0), "{profile}");
+    assert_eq!(balance, 100.0 + (price - debt_after_daily).max(0.0), "{profile}");
     assert_eq!(profile["withdrawalsUnlocked"], json!(debt == 0.0));
     app.audit_clean().await;
     cli_audit_clean(&app);

@@ -305,12 +305,29 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
     say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refund refused").await;
     assert_eq!(app.fake().calls("refundStarPayment").len(), 1);
     assert_eq!(status(&app, &t, &tx).await, "success");
-    // What the player holds in value (balance plus what they can sell) drops by at least the
-    // refunded credit (a revoked skin counts whole), or to nothing when it held less.
-    let held_before = app.balance(7051).await + app.sellable(7051).await;
+    // What the player holds in paid value (balance plus what they can sell, less the bonus
+    // tokens and the skins bonus tokens alone won) drops by at least the refunded credit (a
+    // revoked skin counts whole), or to nothing when it held less. Bonus value is never taken.
+    let free = |app: &TestApp| {
+        let db = app.domain().db.clone();
+        async move {
+            let (bonus, skins): (i64, i64) = sqlx::query_as(
+                "SELECT bonus_balance, CAST(COALESCE((SELECT SUM(i.token_price) FROM inventory_items i JOIN case_opens o ON o.id = i.open_id
+                 WHERE i.user_id = u.id AND i.status IN ('received', 'error') AND i.bonus_cost = o.price), 0) AS BIGINT)
+                 FROM users u WHERE u.id = 7051",
+            )
+            .fetch_one(&db)
+            .await
+            .unwrap();
+            (bonus, skins)
+        }
+    };
+    let (bonus, bonus_skins) = free(&app).await;
+    let paid_before = app.balance(7051).await + app.sellable(7051).await - bonus - bonus_skins;
     say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 125 ⭐ to user 7051").await;
     let (bal, sel) = (app.balance(7051).await, app.sellable(7051).await);
-    assert!(bal + sel <= (held_before - 25_000).max(0), "balance {bal} + sellable {sel}, held {held_before} before");
+    assert_eq!((bal, free(&app).await), (bonus, (bonus, bonus_skins)), "the bonus balance and the bonus-won skins stay");
+    assert!(bal + sel - bonus - bonus_skins <= (paid_before - 25_000).max(0), "balance {bal} + sellable {sel}, paid {paid_before} before");
     assert_eq!(status(&app, &t, &tx).await, "refunded");
 
     // Telegram says it was refunded already: that counts as done.

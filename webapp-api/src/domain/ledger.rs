@@ -93,6 +93,19 @@ pub async fn debit(tx: &mut dyn Exec, user_id: i64, amount: Tokens, reason: &str
     })
 }
 
+/// Debits `amount` (positive) from the paid part of a user's balance only, and records the entry
+/// once per key: a refund takes back paid value, and bonus tokens never pay for it. A debit
+/// larger than the paid part fails with `InsufficientTokens`.
+pub async fn debit_paid(tx: &mut dyn Exec, user_id: i64, amount: Tokens, reason: &str, key: &str, now: i64) -> DomainResult<Posted> {
+    if amount.0 <= 0 {
+        return Err(DomainError::Internal(format!("a debit must be positive: {key}")));
+    }
+    Ok(match apply(tx, user_id, -amount.0, Part::PaidOnly, reason, key, now).await? {
+        Some((balance, _)) => Posted::Applied(balance),
+        None => Posted::Duplicate,
+    })
+}
+
 /// The bonus part of a change.
 #[derive(Clone, Copy)]
 enum Part {
@@ -100,6 +113,8 @@ enum Part {
     Bonus(i64),
     /// A debit spends the paid part of the balance first.
     PaidFirst,
+    /// A debit of the paid part alone (a refund).
+    PaidOnly,
 }
 
 /// The one place a balance changes, on every store and every connection alike (`store::Exec`):
@@ -120,7 +135,8 @@ async fn apply(
         let row: Option<(i64, i64, i64)> = query(ROW).bind(user_id).fetch_optional(tx).await?;
         let Some((balance, bonus, debt)) = row else { return Err(DomainError::NotFound) };
         let after = balance + amount;
-        if after < 0 {
+        let paid_short = matches!(part, Part::PaidOnly) && balance - bonus + amount < 0;
+        if after < 0 || paid_short {
             // Refused: a key already posted is still a duplicate, whatever the balance.
             if query(KEY_POSTED).bind(key).fetch_optional::<(i64,)>(tx).await?.is_some() {
                 return Ok(None);
@@ -131,6 +147,7 @@ async fn apply(
             Part::Bonus(b) => b,
             // What the paid part cannot cover comes from the bonus part.
             Part::PaidFirst => -((-amount) - (balance - bonus)).max(0),
+            Part::PaidOnly => 0,
         };
         let bonus_after = bonus + bonus_part;
         if bonus_after < 0 || bonus_after > after {
@@ -228,6 +245,13 @@ pub async fn open_debt(
 pub async fn debt(tx: &mut dyn Exec, user_id: i64) -> DomainResult<Tokens> {
     let row: Option<(i64,)> = query("SELECT debt FROM users WHERE id = $1").bind(user_id).fetch_optional(tx).await?;
     row.map(|(d,)| Tokens(d)).ok_or(DomainError::NotFound)
+}
+
+/// The paid part of a user's balance: what purchases, paid grants and sales of paid skins left
+/// in it (`balance - bonus_balance`).
+pub async fn paid_balance(tx: &mut dyn Exec, user_id: i64) -> DomainResult<Tokens> {
+    let row: Option<(i64,)> = query("SELECT balance - bonus_balance FROM users WHERE id = $1").bind(user_id).fetch_optional(tx).await?;
+    row.map(|(b,)| Tokens(b)).ok_or(DomainError::NotFound)
 }
 
 /// A user's current balance.

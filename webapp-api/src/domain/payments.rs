@@ -3,6 +3,8 @@
 //! A purchase is a `payments` row: created `pending` with a 32-hex transaction id (the invoice
 //! payload), credited once on `successful_payment` under the ledger key `stars:{charge_id}`, and
 //! reversed on a refund under `stars-refund:{charge_id}`. Nothing is credited on the client's word.
+use std::collections::{HashSet, VecDeque};
+
 use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
@@ -339,11 +341,13 @@ pub enum Refunded {
 }
 
 /// Takes back a refunded payment's value, marks it refunded and tells the player. `None` when it
-/// was not a credited payment. In order: the purchase's tokens from the balance; if the balance
-/// is short, the player's skins acquired at or after the purchase that are still held (received
-/// or error), newest first, each counted at its token price, until the shortfall is covered (no
-/// change is given: those skins were won with the refunded tokens); what still lacks becomes a
-/// debt that later credits repay first. One settlement row records the split; a repeated refund changes nothing.
+/// was not a credited payment. In order: the purchase's tokens from the paid part of the balance
+/// (bonus tokens never settle a refund); if it is short, the skins those tokens paid for
+/// (`skins_paid_by`) that are still here or in a withdrawal nothing has bought yet (cancelled),
+/// newest first, each counted at its token price, until the shortfall is covered (no change is
+/// given: those skins were won with the refunded tokens); what still lacks — skins that left, are
+/// leaving or were sold — becomes a debt that later credits repay first. One settlement row
+/// records the split; a repeated refund changes nothing.
 async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainResult<Option<Refunded>> {
     let row: Option<(String, i64, i64, i64, String, Option<i64>)> =
         query("SELECT id, user_id, tokens, stars, status, paid_at FROM payments WHERE charge_id = $1")
@@ -367,17 +371,18 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
     let credited = Tokens(tokens);
     // A refund without `force` held the tokens before Telegram was asked: that hold is what is
     // taken back from the balance. Otherwise (forced, or a refund Telegram reported) as much as
-    // the balance holds now.
+    // the paid part of the balance holds now: bonus tokens were not bought with these Stars, and
+    // taking them would let the skins the Stars bought stay and leave.
     let taken = match active_hold(conn, charge_id).await? {
         Some(held) => {
             mark_hold(conn, charge_id, "used", now).await?;
             held
         }
         None => {
-            let balance = ledger::balance(conn, user_id).await?;
-            let taken = Tokens(credited.0.min(balance.0));
+            let paid = ledger::paid_balance(conn, user_id).await?;
+            let taken = Tokens(credited.0.min(paid.0).max(0));
             if taken.0 > 0 {
-                ledger::debit(conn, user_id, taken, "stars_refund", &format!("stars-refund:{charge_id}"), now).await?;
+                ledger::debit_paid(conn, user_id, taken, "stars_refund", &format!("stars-refund:{charge_id}"), now).await?;
             }
             taken
         }
@@ -386,66 +391,57 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
     let mut revoked = Vec::new();
     let mut revoked_value = 0i64;
     if shortfall > 0 {
-        // Skins won after the purchase, in the ledger's order (not by clock: a skin won in the same
-        // second before the purchase is not one of them), newest first: held ones, and ones in a
-        // withdrawal that nothing has bought or sent yet (the withdrawal is cancelled).
-        let held: Vec<(i64, String, i64, String)> = query(
-            "SELECT i.id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), i.token_price, i.status
-             FROM inventory_items i JOIN case_opens o ON o.id = i.open_id
-             JOIN ledger_entries l ON l.idempotency_key = 'open:' || COALESCE(o.batch_open_id, o.id)
-             WHERE i.user_id = $1 AND i.status IN ('received', 'error', 'pending')
-               AND l.id > (SELECT p.id FROM ledger_entries p WHERE p.idempotency_key = 'stars:' || $2)
-               AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.inventory_item_id = i.id AND w.status = 'pending'
-                               AND w.market_state IN ('buying', 'bought', 'offer_sent'))
-             ORDER BY l.id DESC, i.id DESC",
-        )
-        .bind(user_id)
-        .bind(charge_id)
-        .fetch_all(conn)
-        .await?;
-        for (item_id, name, price, status) in held {
+        // The skins these tokens paid for, newest first: the ones here, and the ones in a
+        // withdrawal nothing has bought yet (the withdrawal is cancelled). A skin the market is
+        // buying or delivering is not taken from under it: it counts as gone, like a sent one.
+        let skins = skins_paid_by(conn, user_id, charge_id).await?;
+        for skin in skins.iter().rev() {
             if revoked_value >= shortfall {
                 break;
             }
-            if status == "pending" {
-                let cancelled = query(
-                    "UPDATE withdrawals SET status = 'error', reason = NULL, reason_code = 'refund', resolved_at = $1,
-                            market_state = CASE WHEN market_state IS NULL THEN NULL ELSE 'manual' END,
-                            market_reason = CASE WHEN market_state IS NULL THEN NULL ELSE 'refund' END,
-                            lease_holder = NULL, lease_until = NULL
-                     WHERE inventory_item_id = $2 AND status = 'pending'
-                       AND (market_state IS NULL OR market_state NOT IN ('buying', 'bought', 'offer_sent'))",
-                )
-                .bind(now)
-                .bind(item_id)
-                .execute(conn)
-                .await?;
-                if cancelled != 1 {
-                    continue;
+            match skin.place() {
+                Place::Here => {}
+                Place::Waiting => {
+                    let cancelled = query(
+                        "UPDATE withdrawals SET status = 'error', reason = NULL, reason_code = 'refund', resolved_at = $1,
+                                market_state = CASE WHEN market_state IS NULL THEN NULL ELSE 'manual' END,
+                                market_reason = CASE WHEN market_state IS NULL THEN NULL ELSE 'refund' END,
+                                lease_holder = NULL, lease_until = NULL
+                         WHERE inventory_item_id = $2 AND status = 'pending'
+                           AND (market_state IS NULL OR market_state NOT IN ('buying', 'bought', 'offer_sent'))",
+                    )
+                    .bind(now)
+                    .bind(skin.id)
+                    .execute(conn)
+                    .await?;
+                    if cancelled != 1 {
+                        continue;
+                    }
+                    notifications::enqueue(conn, user_id, &Notice::WithdrawalCancelled { item: skin.name.clone() }, now).await?;
                 }
-                notifications::enqueue(conn, user_id, &Notice::WithdrawalCancelled { item: name.clone() }, now).await?;
+                Place::Leaving(_) | Place::Left(_) => continue,
             }
             let gone = query(
                 "UPDATE inventory_items SET status = 'revoked', status_reason_code = 'refund', status_reason = NULL, updated_at = $1
                  WHERE id = $2 AND status IN ('received', 'error', 'pending')",
             )
             .bind(now)
-            .bind(item_id)
+            .bind(skin.id)
             .execute(conn)
             .await?;
             if gone != 1 {
                 continue;
             }
             query("INSERT INTO item_revocations(inventory_item_id, user_id, payment_id, value, created_at) VALUES ($1, $2, $3, $4, $5)")
-                .bind(item_id)
+                .bind(skin.id)
                 .bind(user_id)
                 .bind(&id)
-                .bind(price)
+                .bind(skin.price)
                 .bind(now)
                 .execute(conn)
                 .await?;
-            revoked_value += price;
-            revoked.push(name);
+            revoked_value += skin.price;
+            revoked.push(skin.name.clone());
         }
     }
     let debt = Tokens((shortfall - revoked_value).max(0));
@@ -481,12 +477,13 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
 }
 
 /// `/refund <charge_id> [force]`: returns the Stars through Telegram, then takes the value back.
-/// Without `force` it is refused before Telegram is asked when skins won since the purchase
-/// already left as withdrawals (listed) or the tokens were already spent; otherwise the tokens
-/// are held (taken off the balance, so they cannot be spent or withdrawn during the call) and
-/// the hold is released if Telegram refuses. `force` claws back after the call: the balance,
-/// then the skins won since, then a debt. `CHARGE_ALREADY_REFUNDED` from Telegram counts as done
-/// (the port maps it to success).
+/// Without `force` it is refused before Telegram is asked while a skin the purchase's tokens paid
+/// for is being bought, offered or delivered, or already left as a withdrawal (listed), and when
+/// the paid part of the balance no longer holds the purchase's tokens; otherwise those paid
+/// tokens are held (taken off the balance, so they cannot be spent or withdrawn during the call)
+/// and the hold is released if Telegram refuses. `force` claws back after the call: the paid
+/// balance, then the skins the purchase paid for, then a debt. `CHARGE_ALREADY_REFUNDED` from
+/// Telegram counts as done (the port maps it to success).
 pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool) -> DomainResult<Refunded> {
     admin::ensure(domain, actor)?;
     let charge_id = charge_id.trim();
@@ -550,27 +547,24 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
 }
 
 /// Holds a refund's tokens before Telegram is asked (`refund` without `force`), in one write
-/// with its checks: refused when skins won since the purchase already left as withdrawals, or
-/// when the balance no longer holds the purchase's tokens.
+/// with its checks: refused while a skin the purchase's tokens paid for is being bought, offered
+/// or delivered, or already left as a withdrawal, and when the paid part of the balance no longer
+/// holds the purchase's tokens (bonus tokens never pay a refund, not even held).
 async fn hold_in(tx: &mut dyn Exec, user_id: i64, charge_id: &str, tokens: Tokens, now: i64) -> DomainResult<()> {
     store::lock_users(tx, &[user_id]).await?;
-    let gone: Vec<(String,)> = query(
-        "SELECT COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish)
-         FROM inventory_items i JOIN case_opens o ON o.id = i.open_id
-         JOIN ledger_entries l ON l.idempotency_key = 'open:' || COALESCE(o.batch_open_id, o.id)
-         WHERE i.user_id = $1 AND i.status = 'sent'
-           AND l.id > (SELECT p.id FROM ledger_entries p WHERE p.idempotency_key = 'stars:' || $2)
-         ORDER BY l.id, i.id",
-    )
-    .bind(user_id)
-    .bind(charge_id)
-    .fetch_all(tx)
-    .await?;
-    if !gone.is_empty() {
-        let names: Vec<String> = gone.into_iter().map(|(n,)| n).collect();
+    let leaving: Vec<String> = skins_paid_by(tx, user_id, charge_id)
+        .await?
+        .into_iter()
+        .filter_map(|skin| match skin.place() {
+            Place::Leaving(state) => Some(format!("{} ({state})", skin.name)),
+            Place::Left(state) if state != "sold" => Some(format!("{} ({state})", skin.name)),
+            _ => None,
+        })
+        .collect();
+    if !leaving.is_empty() {
         return Err(DomainError::RefundRefused(format!(
-            "skins won since this purchase already left as withdrawals ({}); /refund <charge_id> force takes the balance, then the skins still here, then records a debt",
-            names.join(", ")
+            "skins won with this purchase's tokens are being delivered or already left as withdrawals: {}; /refund <charge_id> force takes the paid balance, then the skins still here, then records a debt",
+            leaving.join(", ")
         )));
     }
     if active_hold(tx, charge_id).await?.is_some() {
@@ -578,29 +572,211 @@ async fn hold_in(tx: &mut dyn Exec, user_id: i64, charge_id: &str, tokens: Token
     }
     let (attempt,): (i64,) = query("SELECT COUNT(*) + 1 FROM refund_holds WHERE charge_id = $1").bind(charge_id).fetch_one(tx).await?;
     let key = format!("refund-hold:{charge_id}:{attempt}");
-    let bonus =
-        match ledger::debit(tx, user_id, tokens, "refund_hold", &key, now).await {
-            Ok(ledger::Debited::Applied { bonus, .. }) => bonus,
-            Ok(ledger::Debited::Duplicate) => return Err(DomainError::Internal(format!("{key} posted twice"))),
-            Err(DomainError::InsufficientTokens) => return Err(DomainError::RefundRefused(
-                "the tokens were already spent; /refund <charge_id> force takes the balance, then the skins won since, then records a debt"
-                    .into(),
-            )),
-            Err(e) => return Err(e),
-        };
+    match ledger::debit_paid(tx, user_id, tokens, "refund_hold", &key, now).await {
+        Ok(ledger::Posted::Applied(_)) => {}
+        Ok(ledger::Posted::Duplicate) => return Err(DomainError::Internal(format!("{key} posted twice"))),
+        Err(DomainError::InsufficientTokens) => return Err(DomainError::RefundRefused(
+            "the purchase's tokens are no longer in the paid balance (spent; bonus tokens do not pay a refund); /refund <charge_id> force takes the paid balance, then the skins won with the purchase, then records a debt"
+                .into(),
+        )),
+        Err(e) => return Err(e),
+    }
     query(
         "INSERT INTO refund_holds(charge_id, attempt, user_id, amount, bonus, state, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, 'held', $6, $6)",
+         VALUES ($1, $2, $3, $4, 0, 'held', $5, $5)",
     )
     .bind(charge_id)
     .bind(attempt)
     .bind(user_id)
     .bind(tokens.0)
-    .bind(bonus.0)
     .bind(now)
     .execute(tx)
     .await?;
     Ok(())
+}
+
+/// A skin a purchase's paid tokens paid for, at least in part, as a refund finds it.
+#[derive(Clone, Debug)]
+struct PaidSkin {
+    id: i64,
+    name: String,
+    /// Its token price: what it counts for when it is taken back.
+    price: i64,
+    status: String,
+    /// The market state of its live withdrawal (pending or sent), if that one is automatic.
+    market_state: Option<String>,
+}
+
+/// Where a skin stands for a refund.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Place {
+    /// In the inventory (received, or back after a failed withdrawal): the refund takes it.
+    Here,
+    /// In a withdrawal nothing has bought or sent yet (manual, queued or in the admins' queue):
+    /// the withdrawal is cancelled and the skin taken.
+    Waiting,
+    /// A market purchase of it may be live (the state): it must not be taken from under the
+    /// market, so it counts as gone.
+    Leaving(String),
+    /// Gone: sent (the market state, e.g. settling, or `sent`) or `sold`.
+    Left(String),
+}
+
+impl PaidSkin {
+    fn place(&self) -> Place {
+        match (self.status.as_str(), self.market_state.as_deref()) {
+            ("received" | "error", _) => Place::Here,
+            ("pending", None | Some("queued" | "manual")) => Place::Waiting,
+            ("pending", Some(state)) => Place::Leaving(state.to_owned()),
+            ("sent", Some(state)) => Place::Left(state.to_owned()),
+            (status, _) => Place::Left(status.to_owned()),
+        }
+    }
+}
+
+/// A skin as `skins_paid_by` reads it: its open's ledger entry, its id, its share of the open's
+/// paid tokens, status, name, token price, the market state of its live withdrawal.
+type SkinRow = (i64, i64, i64, String, String, i64, Option<String>);
+
+/// Ledger reasons that settle refunds (a refund's take, its holds and their releases) or repay
+/// the debts refunds left: they buy nothing, so they spend no one's tokens in `paid_for`.
+const SETTLEMENT_REASONS: &[&str] = &["stars_refund", "refund_hold", "refund_release", "debt_repayment"];
+
+/// The player's skins the purchase credited under `stars:{charge_id}` paid for (`paid_for`), in
+/// ledger order, as they are now. Each other refunded purchase was settled on its own: its
+/// credit, its settlement and the skins it took back are left out, so a purchase whose
+/// refund took another purchase's tokens from the balance is found to have paid for the first
+/// one's skins.
+async fn skins_paid_by(tx: &mut dyn Exec, user_id: i64, charge_id: &str) -> DomainResult<Vec<PaidSkin>> {
+    let (opening,): (i64,) = query("SELECT bonus_opening FROM users WHERE id = $1").bind(user_id).fetch_one(tx).await?;
+    let refunded: Vec<(String,)> =
+        query("SELECT 'stars:' || charge_id FROM payments WHERE user_id = $1 AND status = 'refunded' AND charge_id IS NOT NULL AND charge_id <> $2")
+            .bind(user_id)
+            .bind(charge_id)
+            .fetch_all(tx)
+            .await?;
+    let refunded: HashSet<String> = refunded.into_iter().map(|(k,)| k).collect();
+    let entries: Vec<(i64, i64, i64, String, String)> =
+        query("SELECT id, amount, bonus_amount, reason, idempotency_key FROM ledger_entries WHERE user_id = $1 ORDER BY id")
+            .bind(user_id)
+            .fetch_all(tx)
+            .await?;
+    // A skin's share of its open's debit is its case's price less the bonus its open spent; the
+    // skins of one debit (several opened at once) are spent in draw order, as the debit split them.
+    let rows: Vec<SkinRow> = query(
+        "SELECT l.id, i.id, o.price - i.bonus_cost, i.status, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), i.token_price,
+                (SELECT w.market_state FROM withdrawals w WHERE w.inventory_item_id = i.id AND w.status IN ('pending', 'sent')
+                 ORDER BY w.id DESC LIMIT 1)
+         FROM inventory_items i JOIN case_opens o ON o.id = i.open_id
+         JOIN ledger_entries l ON l.idempotency_key = 'open:' || COALESCE(o.batch_open_id, o.id)
+         WHERE i.user_id = $1 AND i.status <> 'revoked'
+         ORDER BY l.id, o.id",
+    )
+    .bind(user_id)
+    .fetch_all(tx)
+    .await?;
+    let ours = format!("stars:{charge_id}");
+    let mut skins = rows.iter().peekable();
+    let mut steps = Vec::new();
+    for (entry, amount, bonus, reason, key) in &entries {
+        if SETTLEMENT_REASONS.contains(&reason.as_str()) || refunded.contains(key) {
+            continue;
+        }
+        if key.starts_with("open:") {
+            // An open spends through its skins; skins another refund took back are left out with it.
+            while let Some(skin) = skins.next_if(|s| s.0 <= *entry) {
+                if skin.0 == *entry {
+                    steps.push(Step::Spend { paid: skin.2.max(0), item: Some(skin.1) });
+                }
+            }
+            continue;
+        }
+        let paid = amount - bonus;
+        if *amount > 0 {
+            steps.push(Step::Credit { paid, ours: *key == ours });
+        } else {
+            steps.push(Step::Spend { paid: -paid, item: None });
+        }
+    }
+    let paid: HashSet<i64> = paid_for(opening, steps).into_iter().collect();
+    Ok(rows
+        .into_iter()
+        .filter(|r| paid.contains(&r.1))
+        .map(|(_, id, _, status, name, price, market_state)| PaidSkin { id, name, price, status, market_state })
+        .collect())
+}
+
+/// One step of a player's paid history, in ledger order, as a refund reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Paid tokens credited; `ours` marks the refunded purchase's own credit.
+    Credit { paid: i64, ours: bool },
+    /// Paid tokens spent: a skin's share of its open (`item`), or anything else (`None`).
+    Spend { paid: i64, item: Option<i64> },
+}
+
+/// The skins the refunded purchase's paid tokens paid for, at least in part, in the order their
+/// spends were paid. Paid tokens are spent first in, first out: each spend takes the oldest paid
+/// credit not yet spent, so the purchase paid for what was spent once the paid tokens ahead of it
+/// were gone, until its own were. A spend that finds no paid credit (the one that paid for it was
+/// refunded and left out) waits, and the next credit pays for it first. `opening` waits before
+/// everything: the bonus part of the balance when the ledger began to split paid and bonus
+/// (migration 0010), whose earlier entries all read as paid.
+fn paid_for(opening: i64, steps: impl IntoIterator<Item = Step>) -> Vec<i64> {
+    // Paid credits not yet spent, oldest first: (the purchase's own, tokens left).
+    let mut credits: VecDeque<(bool, i64)> = VecDeque::new();
+    // Spends no credit has paid for yet, oldest first: (skin, tokens unpaid).
+    let mut waiting: VecDeque<(Option<i64>, i64)> = VecDeque::new();
+    if opening > 0 {
+        waiting.push_back((None, opening));
+    }
+    let mut seen = false;
+    let mut items = Vec::new();
+    for step in steps {
+        match step {
+            Step::Credit { paid, ours } => {
+                seen |= ours;
+                let mut left = paid;
+                while left > 0 {
+                    let Some(front) = waiting.front_mut() else { break };
+                    let n = left.min(front.1);
+                    (left, front.1) = (left - n, front.1 - n);
+                    if let (true, Some(item)) = (ours, front.0) {
+                        items.push(item);
+                    }
+                    if front.1 == 0 {
+                        waiting.pop_front();
+                    }
+                }
+                if left > 0 {
+                    credits.push_back((ours, left));
+                }
+            }
+            Step::Spend { paid, item } => {
+                if seen && !credits.iter().any(|c| c.0) {
+                    // The purchase's tokens are all spent: nothing later was paid with them.
+                    break;
+                }
+                let (mut left, mut ours) = (paid, false);
+                while left > 0 {
+                    let Some(front) = credits.front_mut() else { break };
+                    let n = left.min(front.1);
+                    (left, front.1) = (left - n, front.1 - n);
+                    ours |= front.0;
+                    if front.1 == 0 {
+                        credits.pop_front();
+                    }
+                }
+                if let (true, Some(item)) = (ours, item) {
+                    items.push(item);
+                }
+                if left > 0 {
+                    waiting.push_back((item, left));
+                }
+            }
+        }
+    }
+    items
 }
 
 /// The tokens a refund of `charge_id` holds now, if any.
@@ -620,7 +796,8 @@ async fn mark_hold(tx: &mut dyn Exec, charge_id: &str, state: &str, now: i64) ->
     Ok(())
 }
 
-/// Telegram refused the refund: the held tokens go back, paid and bonus parts as they were.
+/// Telegram refused the refund: the held tokens go back, paid and bonus parts as they were (a
+/// hold is paid tokens only now; one taken before may carry bonus).
 async fn release_in(tx: &mut dyn Exec, charge_id: &str, now: i64) -> DomainResult<()> {
     let row: Option<(i64, i64, i64, i64)> =
         query("SELECT attempt, user_id, amount, bonus FROM refund_holds WHERE charge_id = $1 AND state = 'held'")
@@ -635,7 +812,8 @@ async fn release_in(tx: &mut dyn Exec, charge_id: &str, now: i64) -> DomainResul
 }
 
 /// A `refunded_payment` service message: Telegram already returned the Stars (a refund made
-/// outside our command), so its value is clawed back (balance, skins, then a debt). Only the
+/// outside our command), so its value is clawed back by the forced rule (paid balance, the skins
+/// the purchase paid for, then a debt). Only the
 /// payer's own message counts (`from_user`): anyone else's is ignored (`None`).
 pub async fn record_refunded(domain: &Domain, charge_id: &str, from_user: i64) -> DomainResult<Option<Refunded>> {
     let payer: Option<(i64,)> = sqlx::query_as(
@@ -687,5 +865,49 @@ mod tests {
         assert!(!valid_transaction_id("0123456789ABCDEF0123456789abcdef"));
         assert!(!valid_transaction_id("0123456789abcdef"));
         assert!(!valid_transaction_id("../etc/passwd0123456789abcdef012"));
+    }
+
+    fn credit(paid: i64) -> Step {
+        Step::Credit { paid, ours: false }
+    }
+
+    fn skin(item: i64, paid: i64) -> Step {
+        Step::Spend { paid, item: Some(item) }
+    }
+
+    const OURS: Step = Step::Credit { paid: 1000, ours: true };
+
+    #[test]
+    fn a_purchase_pays_for_what_is_spent_once_the_paid_tokens_ahead_of_it_are_gone() {
+        // 300 paid tokens before the purchase: skin 1 spends them and 100 of the purchase's.
+        let steps = [credit(300), OURS, skin(1, 400), skin(2, 500), skin(3, 400), skin(4, 400)];
+        assert_eq!(paid_for(0, steps), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn skins_won_before_the_purchase_or_with_bonus_tokens_alone_are_not_the_purchases() {
+        let steps = [credit(500), skin(1, 500), OURS, skin(2, 0), skin(3, 700), skin(4, 0), skin(5, 300)];
+        assert_eq!(paid_for(0, steps), vec![3, 5]);
+    }
+
+    #[test]
+    fn a_later_paid_credit_waits_behind_the_purchase() {
+        // A sale or another purchase after it is spent only once the purchase's tokens are.
+        let steps = [OURS, credit(2000), skin(1, 600), Step::Spend { paid: 300, item: None }, skin(2, 200), skin(3, 900)];
+        assert_eq!(paid_for(0, steps), vec![1, 2]);
+    }
+
+    #[test]
+    fn a_spend_no_credit_paid_for_is_paid_by_the_next_credit_first() {
+        // Skin 1's own purchase was refunded and left out: the purchase pays for it first.
+        let steps = [skin(1, 600), OURS, skin(2, 400), skin(3, 100)];
+        assert_eq!(paid_for(0, steps), vec![1, 2]);
+    }
+
+    #[test]
+    fn the_opening_bonus_is_spent_before_any_credit() {
+        // Of the 500 paid before the purchase, 200 were bonus: skin 1 spends the other 300.
+        let steps = [credit(500), OURS, skin(1, 300), skin(2, 400)];
+        assert_eq!(paid_for(200, steps), vec![2]);
     }
 }
