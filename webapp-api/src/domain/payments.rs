@@ -17,7 +17,7 @@ use crate::domain::notifications::{self, Notice};
 use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::telegram::{Invoice, TelegramError};
-use crate::domain::{responsible, store, users, Domain, DomainError, DomainResult, Tokens};
+use crate::domain::{responsible, store, users, withdrawals, Domain, DomainError, DomainResult, Tokens};
 
 /// Stars are the only currency for digital goods.
 pub const CURRENCY: &str = "XTR";
@@ -402,36 +402,42 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
             match skin.place() {
                 Place::Here => {}
                 Place::Waiting => {
-                    let cancelled = query(
-                        "UPDATE withdrawals SET status = 'error', reason = NULL, reason_code = 'refund', resolved_at = $1,
-                                market_state = CASE WHEN market_state IS NULL THEN NULL ELSE 'manual' END,
-                                market_reason = CASE WHEN market_state IS NULL THEN NULL ELSE 'refund' END,
-                                lease_holder = NULL, lease_until = NULL
-                         WHERE inventory_item_id = $2 AND status = 'pending'
-                           AND (market_state IS NULL OR market_state NOT IN ('buying', 'bought', 'offer_sent'))",
+                    let wid: Option<(i64,)> =
+                        query("SELECT id FROM withdrawals WHERE inventory_item_id = $1 AND status = 'pending' ORDER BY id DESC LIMIT 1")
+                            .bind(skin.id)
+                            .fetch_optional(conn)
+                            .await?;
+                    let Some((wid,)) = wid else { continue };
+                    let set = vec![
+                        ("status", "error".into()),
+                        ("reason", None::<String>.into()),
+                        ("reason_code", "refund".into()),
+                        ("resolved_at", now.into()),
+                        ("market_reason", if skin.market_state.is_some() { Some("refund") } else { None }.into()),
+                        ("lease_holder", None::<String>.into()),
+                        ("lease_until", None::<i64>.into()),
+                    ];
+                    let cancelled = withdrawals::transition(
+                        conn,
+                        withdrawals::Move {
+                            id: wid,
+                            from: withdrawals::From::NotLive,
+                            to: withdrawals::MarketState::Manual,
+                            when: vec![withdrawals::Cond::Pending, withdrawals::Cond::NoOpenAttempt],
+                            set,
+                        },
                     )
-                    .bind(now)
-                    .bind(skin.id)
-                    .execute(conn)
                     .await?;
-                    if cancelled != 1 {
+                    if !cancelled {
                         continue;
                     }
                     notifications::enqueue(conn, user_id, &Notice::WithdrawalCancelled { item: skin.name.clone() }, now).await?;
                 }
                 Place::Leaving(_) | Place::Left(_) => continue,
             }
-            let gone = query(
-                "UPDATE inventory_items SET status = 'revoked', status_reason_code = 'refund', status_reason = NULL, updated_at = $1
-                 WHERE id = $2 AND status IN ('received', 'error', 'pending')",
-            )
-            .bind(now)
-            .bind(skin.id)
-            .execute(conn)
-            .await?;
-            if gone != 1 {
-                continue;
-            }
+            use withdrawals::ItemStatus;
+            let from = [ItemStatus::Received, ItemStatus::Error, ItemStatus::Pending];
+            withdrawals::move_item(conn, skin.id, &from, ItemStatus::Revoked, Some("refund"), None, now).await?;
             query("INSERT INTO item_revocations(inventory_item_id, user_id, payment_id, value, created_at) VALUES ($1, $2, $3, $4, $5)")
                 .bind(skin.id)
                 .bind(user_id)
@@ -603,7 +609,8 @@ struct PaidSkin {
     /// Its token price: what it counts for when it is taken back.
     price: i64,
     status: String,
-    /// The market state of its live withdrawal (pending or sent), if that one is automatic.
+    /// The market state of its live withdrawal (pending or sent), if that one is automatic;
+    /// `buying` while an attempt of it may still have bought (even from the admins' queue).
     market_state: Option<String>,
 }
 
@@ -665,7 +672,9 @@ async fn skins_paid_by(tx: &mut dyn Exec, user_id: i64, charge_id: &str) -> Doma
     // skins of one debit (several opened at once) are spent in draw order, as the debit split them.
     let rows: Vec<SkinRow> = query(
         "SELECT l.id, i.id, o.price - i.bonus_cost, i.status, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), i.token_price,
-                (SELECT w.market_state FROM withdrawals w WHERE w.inventory_item_id = i.id AND w.status IN ('pending', 'sent')
+                (SELECT CASE WHEN EXISTS (SELECT 1 FROM market_attempts a WHERE a.withdrawal_id = w.id AND a.outcome IN ('buying', 'unknown'))
+                             THEN 'buying' ELSE w.market_state END
+                 FROM withdrawals w WHERE w.inventory_item_id = i.id AND w.status IN ('pending', 'sent')
                  ORDER BY w.id DESC LIMIT 1)
          FROM inventory_items i JOIN case_opens o ON o.id = i.open_id
          JOIN ledger_entries l ON l.idempotency_key = 'open:' || COALESCE(o.batch_open_id, o.id)
