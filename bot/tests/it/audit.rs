@@ -10,23 +10,8 @@ use serde_json::json;
 use webapp_api::domain::withdrawals::{self, Resolution};
 
 use crate::common::*;
-use crate::fake_market::{BuyScript, FakeMarket, KEY};
-
-const TRADE_URL: &str = "https://steamcommunity.com/tradeoffer/new/?partner=123456&token=abc_D-1";
-/// Generous: a busy machine is slow, never wrong.
-const DEADLINE: Duration = Duration::from_secs(60);
-
-fn market_env(fake: &FakeMarket) -> Vec<(&'static str, String)> {
-    vec![
-        ("MARKET_PROVIDER", "marketcsgo".into()),
-        ("MARKET_API_KEY", KEY.into()),
-        ("MARKET_API_URL", fake.url.clone()),
-        ("MARKET_POLL_SECS", "0.05".into()),
-        ("MARKET_TIMEOUT_SECS", "1".into()),
-        ("MARKET_LEASE_SECS", "3".into()),
-        ("MARKET_REQUESTS_PER_SEC", "50".into()),
-    ]
-}
+use crate::delivery::{market_env, DEADLINE, TRADE_URL};
+use crate::fake_market::{BuyScript, FakeMarket};
 
 /// Runs `fragbox audit` (the real binary) on `db_url` with `env`: (exit status, its output).
 /// Beside the test's runtime, which keeps serving the fake market the command asks.
@@ -59,14 +44,7 @@ async fn shop_with_skin(user: i64) -> (TestApp, FakeMarket, String, i64, String,
     let app = TestApp::start(Options { env: market_env(&fake), ..Options::default() }).await;
     let t = app.sign_in(user, "Audited").await;
     app.grant(user, cheap_case_price() / 100 + 1).await;
-    let (s, b) = app.post(open_path(), Some(&t), json!({})).await;
-    assert_eq!(s, StatusCode::OK, "{b}");
-    let item = b["item"]["id"].as_i64().unwrap();
-    let (name, price): (String, i64) = sqlx::query_as("SELECT market_hash_name, token_price FROM inventory_items WHERE id = $1")
-        .bind(item)
-        .fetch_one(&app.domain().db)
-        .await
-        .unwrap();
+    let (item, name, price) = app.open_skin(open_path(), &t).await;
     // TOKENS_PER_USD 100: a token is a cent; offered at its price, under the cap.
     let cents = price / 100;
     fake.offer(&name, cents * 10);

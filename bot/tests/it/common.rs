@@ -300,6 +300,20 @@ impl TestApp {
         assert_eq!(s, reqwest::StatusCode::OK, "share: {b}");
     }
 
+    /// Opens the case at `path` (one open) for the signed-in player `t`: the skin's id, Steam
+    /// name and token price (hundredths).
+    pub async fn open_skin(&self, path: &str, t: &str) -> (i64, String, i64) {
+        let (s, b) = self.post(path, Some(t), json!({})).await;
+        assert_eq!(s, StatusCode::OK, "{b}");
+        let item = b["item"]["id"].as_i64().unwrap();
+        let (name, price): (String, i64) = sqlx::query_as("SELECT market_hash_name, token_price FROM inventory_items WHERE id = $1")
+            .bind(item)
+            .fetch_one(&self.domain().db)
+            .await
+            .unwrap();
+        (item, name, price)
+    }
+
     /// A bonus grant (what rewards and promo codes credit): skins won with it stay in the shop.
     pub async fn grant_bonus(&self, user_id: i64, tokens: i64) {
         fragbox::cli::grant(self.domain(), user_id, webapp_api::domain::Tokens::whole(tokens), "test", false).await.unwrap();

@@ -17,9 +17,9 @@ use webapp_api::domain::DomainError;
 use crate::common::*;
 use crate::fake_market::{BuyScript, FakeMarket, KEY};
 
-const TRADE_URL: &str = "https://steamcommunity.com/tradeoffer/new/?partner=123456&token=abc_D-1";
+pub const TRADE_URL: &str = "https://steamcommunity.com/tradeoffer/new/?partner=123456&token=abc_D-1";
 /// Generous: a busy machine is slow, never wrong.
-const DEADLINE: Duration = Duration::from_secs(60);
+pub const DEADLINE: Duration = Duration::from_secs(60);
 
 pub fn market_env(fake: &FakeMarket) -> Vec<(&'static str, String)> {
     vec![
@@ -71,14 +71,7 @@ impl Skin {
 
 async fn win(app: &TestApp, t: &str, user: i64) -> Skin {
     app.grant(user, cheap_case_price() / 100 + 1).await;
-    let (s, b) = app.post(open_path(), Some(t), json!({})).await;
-    assert_eq!(s, StatusCode::OK, "{b}");
-    let item = b["item"]["id"].as_i64().unwrap();
-    let (name, price): (String, i64) = sqlx::query_as("SELECT market_hash_name, token_price FROM inventory_items WHERE id = $1")
-        .bind(item)
-        .fetch_one(&app.domain().db)
-        .await
-        .unwrap();
+    let (item, name, price) = app.open_skin(open_path(), t).await;
     // TOKENS_PER_USD 100: a token is a cent.
     Skin { item, name, cents: price / 100 }
 }

@@ -46,15 +46,7 @@ async fn shop(extra: Vec<(&'static str, String)>) -> (TestApp, TempDir) {
 
 /// Opens `one-skin`: the skin's id, Steam name and token price (hundredths).
 async fn open(app: &TestApp, t: &str) -> (i64, String, i64) {
-    let (s, b) = app.post(&format!("/api/v1/cases/{CASE}/open"), Some(t), json!({})).await;
-    assert_eq!(s, StatusCode::OK, "{b}");
-    let item = b["item"]["id"].as_i64().unwrap();
-    let (name, price): (String, i64) = sqlx::query_as("SELECT market_hash_name, token_price FROM inventory_items WHERE id = $1")
-        .bind(item)
-        .fetch_one(&app.domain().db)
-        .await
-        .unwrap();
-    (item, name, price)
+    app.open_skin(&format!("/api/v1/cases/{CASE}/open"), t).await
 }
 
 async fn withdraw(app: &TestApp, t: &str, item: i64) -> (StatusCode, Value) {
