@@ -762,11 +762,10 @@ async fn two_processes_on_one_database_buy_each_withdrawal_once() {
     std::fs::create_dir_all(&da).unwrap();
     std::fs::create_dir_all(&db).unwrap();
     let (ea, eb) = (delivery_env(&da, &db_url, &fake), delivery_env(&db, &db_url, &fake));
-    let (a, b) = tokio::join!(
-        tokio::task::spawn_blocking(move || Proc::start(&da, &ea)),
-        tokio::task::spawn_blocking(move || Proc::start(&db, &eb))
-    );
-    let (a, b) = (a.unwrap(), b.unwrap());
+    // One after the other: the first creates the shop (a fresh SQLite file is created and
+    // migrated by one process), then both work it together.
+    let a = tokio::task::spawn_blocking(move || Proc::start(&da, &ea)).await.unwrap();
+    let b = tokio::task::spawn_blocking(move || Proc::start(&db, &eb)).await.unwrap();
     let http = reqwest::Client::new();
     // Some answers are lost on the way, one purchase exists only once its slow answer comes:
     // found by look-up, by whichever process polls.
