@@ -487,7 +487,8 @@ async fn a_hold_is_told_again_after_seven_days_and_the_baseline_moves_with_the_w
     // Day 6 told b's new hold, not a's again.
     let told = notices(&app).await;
     assert_eq!(told.len(), 2, "{told:?}");
-    assert!(told[1].contains(&b.1) && !told[1].contains(&a.1), "{}", told[1]);
+    // (Lines start "• {name}:": a's name is inside b's StatTrak™ one.)
+    assert!(told[1].contains(&format!("• {}:", b.1)) && !told[1].contains(&format!("• {}:", a.1)), "{}", told[1]);
 
     // Day 8: a has waited 7 days since it was told: told again, still not applied. b's baseline
     // is now the price in effect 7 days ago (×2): ×5 is ×2.5 from it, applied.
@@ -498,7 +499,7 @@ async fn a_hold_is_told_again_after_seven_days_and_the_baseline_moves_with_the_w
     assert_eq!(stored(&app).await[&b.0], Tokens(b.2 .0 * 5));
     let told = notices(&app).await;
     assert_eq!(told.len(), 3, "{told:?}");
-    assert!(told[2].contains("Still held, told again") && told[2].contains(&a.1), "{}", told[2]);
+    assert!(told[2].contains("Still held, told again") && told[2].contains(&format!("• {}:", a.1)), "{}", told[2]);
     app.stop().await;
 }
 
@@ -568,8 +569,14 @@ async fn a_stored_price_that_cannot_be_used_takes_its_case_off_sale_and_the_serv
     // Off sale: out of the list, no page, no open; the others serve.
     let (_, list) = next.get("/api/v1/cases", None).await;
     let ids: Vec<&str> = list["data"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
-    assert!(!ids.contains(&case.id.as_str()), "{ids:?}");
-    assert_eq!(ids.len(), repo_catalog().cases.len() - 1);
+    // Every case that can drop one of those skins is off sale.
+    let mut affected: Vec<String> =
+        case.entries.iter().flat_map(|&(i, _)| repo_catalog().cases_with_item(&repo_catalog().items[i].id)).collect();
+    affected.sort();
+    affected.dedup();
+    assert!(affected.contains(&case.id));
+    assert!(ids.iter().all(|id| !affected.iter().any(|a| a == id)), "{ids:?}");
+    assert_eq!(ids.len(), repo_catalog().cases.len() - affected.len());
     let (status, _) = next.get(&format!("/api/v1/cases/{}", case.id), None).await;
     assert_eq!(status, 404);
     let token = next.sign_in(9_001, "Ann").await;
@@ -577,8 +584,8 @@ async fn a_stored_price_that_cannot_be_used_takes_its_case_off_sale_and_the_serv
     let (s, b) = next.post(&format!("/api/v1/cases/{}/open", case.id), Some(&token), json!({"requestId": "off-1"})).await;
     assert_error(s, &b, 404, "case_not_found");
     let off: Vec<(String, String)> =
-        sqlx::query_as("SELECT case_id, reason FROM cases_off_sale").fetch_all(&app.domain().db).await.unwrap();
-    assert_eq!(off, vec![(case.id.clone(), "price".to_owned())]);
+        sqlx::query_as("SELECT case_id, reason FROM cases_off_sale ORDER BY case_id").fetch_all(&app.domain().db).await.unwrap();
+    assert_eq!(off, affected.iter().map(|a| (a.clone(), "price".to_owned())).collect::<Vec<_>>());
     let told = notices(&next).await;
     assert_eq!(told.len(), 1, "{told:?}");
     assert!(told[0].contains(&case.id) && told[0].contains("off sale"), "{}", told[0]);
@@ -597,8 +604,10 @@ async fn a_stored_price_that_cannot_be_used_takes_its_case_off_sale_and_the_serv
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("still unusable"), "{out}");
     sqlx::query("DELETE FROM catalog_prices").execute(&app.domain().db).await.unwrap();
-    let (code, out) = fragbox(&app, &fake, &["catalog", "on", &case.id], &[]).await;
-    assert_eq!(code, 0, "{out}");
+    for a in &affected {
+        let (code, out) = fragbox(&app, &fake, &["catalog", "on", a], &[]).await;
+        assert_eq!(code, 0, "{out}");
+    }
     let mut fixed = start().await;
     let (_, list) = fixed.get("/api/v1/cases", None).await;
     assert_eq!(list["data"].as_array().unwrap().len(), repo_catalog().cases.len());
