@@ -100,10 +100,8 @@ impl FakeMarket {
             listed: HashMap::new(),
         };
         let fake = FakeMarket { inner: Arc::new(Mutex::new(inner)), url };
-        let app = Router::new()
-            .route("/api/v2/prices/{file}", get(price_list))
-            .route("/api/v2/{method}", get(handle))
-            .with_state(fake.clone());
+        let app =
+            Router::new().route("/api/v2/prices/{file}", get(price_list)).route("/api/v2/{method}", get(handle)).with_state(fake.clone());
         tokio::spawn(async move { axum::serve(listener, app).await.ok() });
         fake
     }
@@ -334,7 +332,8 @@ async fn price_list(State(fake): State<FakeMarket>, Path(file): Path<String>, he
     let mut prices: HashMap<String, String> =
         inner.offers.iter().map(|(name, mills)| (name.clone(), format!("{}.{:03}", mills / 1000, mills % 1000))).collect();
     prices.extend(inner.listed.clone());
-    let items: Vec<Value> = prices.into_iter().map(|(name, price)| json!({"market_hash_name": name, "volume": "3", "price": price})).collect();
+    let items: Vec<Value> =
+        prices.into_iter().map(|(name, price)| json!({"market_hash_name": name, "volume": "3", "price": price})).collect();
     Json(json!({"success": true, "time": 1_767_225_600, "currency": "USD", "items": items})).into_response()
 }
 

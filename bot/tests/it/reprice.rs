@@ -465,7 +465,15 @@ async fn a_hold_is_told_again_after_seven_days_and_the_baseline_moves_with_the_w
     let (ka, kb) = (a.0.clone(), b.0.clone());
     let quote = move |fa: i64, fb: i64| {
         let (ka, kb) = (ka.clone(), kb.clone());
-        feed(move |k, p| Some(if k == ka { Tokens(p.0 * fa) } else if k == kb { Tokens(p.0 * fb) } else { p }))
+        feed(move |k, p| {
+            Some(if k == ka {
+                Tokens(p.0 * fa)
+            } else if k == kb {
+                Tokens(p.0 * fb)
+            } else {
+                p
+            })
+        })
     };
 
     // Day 0: a ×4 (held), b ×2 (applied).

@@ -17,6 +17,7 @@
 //! shop cannot use takes its case off sale at start (`sale`), never stops the server.
 pub mod held;
 pub mod market_list;
+pub mod notices;
 pub mod rules;
 pub mod sale;
 pub mod skinport;
@@ -27,6 +28,7 @@ use std::path::Path;
 use std::pin::Pin;
 use std::time::Duration;
 
+pub(crate) use notices::queue_notice;
 pub use rules::JUMP_FACTOR;
 
 use crate::domain::catalog::{Catalog, PriceProblem};
@@ -435,21 +437,6 @@ pub(crate) async fn set_price(
         .bind(i64::from(accepted))
         .execute(tx)
         .await?;
-    Ok(())
-}
-
-/// Queues one message to each admin chat (`admin_notices`, drained by the bot), in the caller's
-/// write.
-pub(crate) async fn queue_notice(tx: &mut dyn Exec, admins: &[i64], body: &str, now: i64) -> Result<(), DomainError> {
-    for admin in admins {
-        query("INSERT INTO admin_notices(admin_chat_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4)")
-            .bind(*admin)
-            .bind(body)
-            .bind(now)
-            .bind(now)
-            .execute(tx)
-            .await?;
-    }
     Ok(())
 }
 

@@ -5,8 +5,9 @@
 //! own write, so taking a case off stops its opens on every replica at once; the store's list
 //! leaves it out from each server's next start.
 use crate::domain::catalog::{Catalog, PriceProblem};
+use crate::domain::pricing::notices::queue_notice;
 use crate::domain::store::{self, query, Exec};
-use crate::domain::{pricing, Domain, DomainError};
+use crate::domain::{Domain, DomainError};
 
 /// Who took a case off sale.
 pub const BY_OPERATOR: &str = "operator";
@@ -152,7 +153,7 @@ async fn record_in(tx: &mut dyn Exec, problems: Vec<PriceProblem>, admins: Vec<i
             body.push_str(&format!("… and {} more\n", lines.len() - 10));
         }
         body.push_str("Fix the price (a reprice, `fragbox catalog accept`), then `fragbox catalog on <case>`.");
-        pricing::queue_notice(tx, &admins, &body, now).await?;
+        queue_notice(tx, &admins, &body, now).await?;
     }
     Ok(newly)
 }
