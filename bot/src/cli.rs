@@ -120,13 +120,44 @@ pub enum Command {
 pub enum CatalogCommand {
     /// Per case: price, expected value, return-to-player, odds. Exit 1 outside the 80-95 % band.
     Check,
-    /// Set every variant's price from the market feed (PRICE_FEED_URL), one request; case prices
-    /// follow at CASE_RTP. A change over x3 is held unless --accept. Servers charge the new
-    /// prices from their next start.
+    /// Set every variant's price from the market, one request: the delivery market's own price
+    /// list when MARKET_PROVIDER is set (cross-checked by PRICE_FEED_URL), else PRICE_FEED_URL.
+    /// Case prices follow at CASE_RTP. Held, unless --accept: a move over x3 from the 7-day
+    /// baseline, a quote the cross-check puts over x2 away. Never applied: a quote outside its
+    /// rarity's bounds. The admins are told what was held and what moved over 25 %. Servers
+    /// charge the new prices from their next start.
     Reprice {
-        /// Apply changes over x3 too (after checking them).
+        /// Apply this run's jumps and cross-check disputes too (after checking them); never a
+        /// quote outside the bounds. `fragbox catalog accept` applies held ones without a request.
         #[arg(long)]
         accept: bool,
+    },
+    /// Held price changes (what, from, to, why, since when), waiting for `catalog accept`.
+    Held,
+    /// Apply held price changes as the operator's prices (no request to any feed); they become
+    /// the baseline of the next 7 days. A quote outside its rarity's bounds is never applied.
+    Accept {
+        /// The Steam name (as `catalog held` shows it) or the variant key.
+        #[arg(required_unless_present = "all")]
+        name: Option<String>,
+        /// Every held change.
+        #[arg(long, conflicts_with = "name")]
+        all: bool,
+    },
+    /// Take a case off sale at once: opens are refused on every server now; the store lists it
+    /// no more from each server's next start. Stays off across restarts until `catalog on`.
+    Off {
+        /// The case id (as `catalog check` shows it).
+        case: String,
+        /// A note kept with it; the rest of the line.
+        #[arg(long, num_args = 1.., allow_hyphen_values = true, value_name = "TEXT")]
+        reason: Option<Vec<String>>,
+    },
+    /// Put a case back on sale (servers sell it from their next start). Refused while one of its
+    /// stored prices is still unusable.
+    On {
+        /// The case id.
+        case: String,
     },
 }
 
@@ -224,7 +255,14 @@ impl Command {
             | Command::Backup { .. }
             | Command::Promo { .. }
             | Command::Responsible { .. }
-            | Command::Catalog { command: CatalogCommand::Reprice { .. } } => true,
+            | Command::Catalog {
+                command:
+                    CatalogCommand::Reprice { .. }
+                    | CatalogCommand::Held
+                    | CatalogCommand::Accept { .. }
+                    | CatalogCommand::Off { .. }
+                    | CatalogCommand::On { .. },
+            } => true,
             // `serve` creates a new shop on purpose; `catalog check` reads files only;
             // `migrate-db` names its own databases and checks them itself.
             Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => false,
@@ -394,6 +432,77 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             Ok(0)
         }
         Command::Catalog { command: CatalogCommand::Reprice { accept } } => reprice(config, domain, accept).await,
+        Command::Catalog { command: CatalogCommand::Held } => {
+            let held = pricing::held::list(&domain.db).await.map_err(|e| e.to_string())?;
+            for h in &held {
+                let to = h.to.map_or_else(|| h.quote.to_string(), |t| format!("{} ({})", t, h.quote));
+                let cross = h.cross.map(|c| format!(", cross-check {c}")).unwrap_or_default();
+                println!(
+                    "{:<60} {:>10} -> {:<24} {:<11} from {} since {}{}",
+                    h.market_hash_name,
+                    h.from.to_string(),
+                    to,
+                    h.reason.code(),
+                    h.source,
+                    utc(h.held_at),
+                    cross
+                );
+            }
+            println!("{} held price change(s); `fragbox catalog accept <name>` or `--all` applies them (never a `bounds` one)", held.len());
+            Ok(0)
+        }
+        Command::Catalog { command: CatalogCommand::Accept { name, all } } => {
+            let which = match (name, all) {
+                (_, true) => pricing::held::Which::All,
+                (Some(n), false) => pricing::held::Which::One(n),
+                (None, false) => return Err("give a name or --all".into()),
+            };
+            let settings =
+                pricing::Settings { tokens_per_usd: config.tokens_per_usd, accept_jumps: true, notify: config.admin_ids.clone() };
+            let done = pricing::held::accept(domain, &domain.catalog, which.clone(), &settings).await.map_err(|e| match (e, &which) {
+                (webapp_api::domain::DomainError::NotFound, pricing::held::Which::One(n)) => format!("no held price change named {n}"),
+                (e, _) => e.to_string(),
+            })?;
+            for c in &done.applied {
+                println!("set  {:<60} {:>10} -> {:>10} (accepted)", c.market_hash_name, c.old.to_string(), c.new.to_string());
+            }
+            for (h, why) in &done.refused {
+                println!("KEPT {:<60} {}", h.market_hash_name, why);
+            }
+            println!(
+                "accept: {} applied, {} still held; servers charge the new prices from their next start",
+                done.applied.len(),
+                done.refused.len()
+            );
+            Ok(if done.refused.is_empty() { 0 } else { 1 })
+        }
+        Command::Catalog { command: CatalogCommand::Off { case, reason } } => {
+            let note = reason.map(|w| w.join(" ")).unwrap_or_default();
+            let changed = pricing::sale::take_off(domain, &case, &note).await.map_err(|e| match e {
+                webapp_api::domain::DomainError::CaseNotFound => format!("case {case} is not in the catalog"),
+                e => e.to_string(),
+            })?;
+            if changed {
+                println!("case {case} off sale: opens are refused now; the store lists it no more from each server's next start");
+            } else {
+                println!("case {case} was off sale already");
+            }
+            Ok(0)
+        }
+        Command::Catalog { command: CatalogCommand::On { case } } => {
+            let served = pricing::served_catalog(&domain.db, &config.catalog_dir, config.case_rtp, config.tokens_per_usd).await?;
+            match pricing::sale::put_on(domain, &served, &case).await {
+                Ok(was) => {
+                    println!("case {case} on sale again (was off: {}); servers sell it from their next start", was.why());
+                    Ok(0)
+                }
+                Err(e @ (pricing::sale::OnError::NotOff(_) | pricing::sale::OnError::StillUnusable { .. })) => {
+                    println!("{e}");
+                    Ok(1)
+                }
+                Err(e) => Err(e.to_string()),
+            }
+        }
         Command::Promo { command: PromoCommand::Create { code, tokens, uses, days, deposit_only } } => {
             let new = promo::NewPromo { code, tokens, uses, days, deposit_only };
             let p = promo::create(domain, Actor::Cli, new).await.map_err(|e| format!("promo: {e}"))?;
@@ -489,7 +598,7 @@ async fn catalog_check(config: &Config) -> Result<i32, String> {
     let catalog = match existing_shop(&config.database_url).await {
         Ok(()) => {
             let (pool, _) = crate::open_store(config).await?;
-            let served = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp).await;
+            let served = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp, config.tokens_per_usd).await;
             pool.close().await;
             served?
         }
@@ -501,17 +610,30 @@ async fn catalog_check(config: &Config) -> Result<i32, String> {
     Ok(if ok { 0 } else { 1 })
 }
 
-/// `fragbox catalog reprice [--accept]`: one request to the feed, the prices written (or
-/// nothing, on a bad answer), then the case prices the shop will serve.
+/// A unix time as `2026-01-02 03:04 UTC`.
+fn utc(at: i64) -> String {
+    chrono::DateTime::from_timestamp(at, 0).map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string()).unwrap_or_else(|| at.to_string())
+}
+
+/// `fragbox catalog reprice [--accept]`: one request to each feed, the prices written (or
+/// nothing, on a bad answer), then the case prices the shop will serve. The admins are told
+/// what the run held and applied over 25 % (the bot's outbox delivers it).
 async fn reprice(config: &Config, domain: &Domain, accept: bool) -> Result<i32, String> {
-    let feed = pricing::skinport::Skinport::new(&config.price_feed_url, std::time::Duration::from_millis(config.price_feed_timeout_ms))?;
-    let settings = pricing::Settings { tokens_per_usd: config.tokens_per_usd, accept_jumps: accept, notify: Vec::new() };
-    let outcome = pricing::reprice(domain, &domain.catalog, &feed, &settings).await.map_err(|e| format!("reprice: {e}"))?;
+    let feeds = crate::price_feeds(config, domain)?;
+    let settings = pricing::Settings { tokens_per_usd: config.tokens_per_usd, accept_jumps: accept, notify: config.admin_ids.clone() };
+    let outcome = pricing::reprice(domain, &domain.catalog, &feeds, &settings).await.map_err(|e| format!("reprice: {e}"))?;
+    match &outcome.cross_check {
+        pricing::CrossCheck::Off => println!("prices from {}", outcome.source),
+        pricing::CrossCheck::Checked { source } => println!("prices from {}, cross-checked by {source}", outcome.source),
+        pricing::CrossCheck::Failed { source, why } => {
+            println!("prices from {}; the cross-check {source} FAILED ({why}): the rules alone checked them", outcome.source)
+        }
+    }
     for c in &outcome.applied {
         println!("set  {:<60} {:>10} -> {:>10}", c.market_hash_name, c.old.to_string(), c.new.to_string());
     }
-    for c in &outcome.held {
-        println!("HELD {:<60} {:>10} -> {:>10} (over x{})", c.market_hash_name, c.old.to_string(), c.new.to_string(), pricing::JUMP_FACTOR);
+    for h in &outcome.held {
+        println!("HELD {} [{}]", pricing::held_line(h), h.reason.code());
     }
     const SHOWN: usize = 20;
     for name in outcome.missing.iter().take(SHOWN) {
@@ -520,10 +642,13 @@ async fn reprice(config: &Config, domain: &Domain, accept: bool) -> Result<i32, 
     if outcome.missing.len() > SHOWN {
         println!("kept {} more without a market price", outcome.missing.len() - SHOWN);
     }
-    let catalog = pricing::served_catalog(&domain.db, &config.catalog_dir, config.case_rtp).await?;
+    let catalog = pricing::served_catalog(&domain.db, &config.catalog_dir, config.case_rtp, config.tokens_per_usd).await?;
     for c in &catalog.cases {
-        let rtp = catalog.rtp_bp(c);
-        println!("case {:<24} price {:>10}  RTP {}.{:02} %", c.id, c.price.to_string(), rtp / 100, rtp % 100);
+        let off = c.off_sale.as_ref().map(|why| format!("  OFF SALE ({why})")).unwrap_or_default();
+        match catalog.rtp_bp(c) {
+            Some(rtp) => println!("case {:<24} price {:>10}  RTP {}.{:02} %{off}", c.id, c.price.to_string(), rtp / 100, rtp % 100),
+            None => println!("case {:<24} price does not compute{off}", c.id),
+        }
     }
     println!(
         "reprice: {} set, {} unchanged, {} held, {} kept without a market price; servers charge the new prices from their next start",
@@ -534,10 +659,12 @@ async fn reprice(config: &Config, domain: &Domain, accept: bool) -> Result<i32, 
     );
     if !outcome.held.is_empty() {
         println!(
-            "{} change(s) over x{} held: check them, then run `fragbox catalog reprice --accept`",
-            outcome.held.len(),
-            pricing::JUMP_FACTOR
+            "{} change(s) held: review them with `fragbox catalog held`, then `fragbox catalog accept <name>` or `--all` (no new request; `reprice --accept` asks the feed again)",
+            outcome.held.len()
         );
+    }
+    if outcome.notice.is_some() {
+        println!("the admins are told ({} chat(s))", config.admin_ids.len());
     }
     Ok(if catalog.check_report().1 { 0 } else { 1 })
 }

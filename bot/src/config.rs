@@ -189,7 +189,7 @@ pub struct Config {
     /// Open HTTP connections per client address (an IPv6 /64 counts as one address).
     #[arg(long, env = "HTTP_MAX_CONNECTIONS_PER_IP", default_value_t = 256, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub http_max_connections_per_ip: usize,
-    /// The market price feed: Skinport's /v1/items (or a compatible server).
+    /// The market price feed: Skinport's /v1/items (or a compatible server); with MARKET_PROVIDER, the cross-check of the market's own prices.
     #[arg(long, env = "PRICE_FEED_URL", default_value = "https://api.skinport.com/v1/items", value_parser = a_url)]
     pub price_feed_url: String,
     /// How long a reprice waits for the price feed's answer, in ms.
@@ -201,7 +201,7 @@ pub struct Config {
     /// Return to player computed case prices aim at: 0.80-0.95.
     #[arg(long, env = "CASE_RTP", default_value = "0.90", value_parser = a_case_rtp)]
     pub case_rtp: i64,
-    /// true reprices from PRICE_FEED_URL once a day inside the process; default true with a bot token, false in demo mode.
+    /// true reprices once a day inside the process (the market's list with MARKET_PROVIDER, else PRICE_FEED_URL); default true with a bot token, false in demo mode.
     #[arg(long, env = "REPRICE_DAILY", action = ArgAction::Set, value_parser = BoolishValueParser::new())]
     pub reprice_daily: Option<bool>,
     /// The P2P market that buys withdrawals for players: none (operators send them by hand) or marketcsgo.

@@ -31,9 +31,27 @@ pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::store::P
         .await
         .map_err(|e| format!("DATABASE_URL ({}): {e}", config::redact_password(&config.database_url)))?;
     store::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
-    // Market prices a reprice stored win over the committed defaults (read at start only).
-    let catalog = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp).await?.with_assets_url(&config.catalog_assets_url);
+    // Market prices a reprice stored win over the committed defaults (read at start only); a
+    // stored price the shop cannot use takes its cases off sale, never stops the process.
+    let catalog = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp, config.tokens_per_usd)
+        .await?
+        .with_assets_url(&config.catalog_assets_url);
     Ok((pool, catalog))
+}
+
+/// The feeds a reprice reads: with a delivery market (`MARKET_PROVIDER` set, with its key) the
+/// market's own price list, cross-checked by `PRICE_FEED_URL`; without one, `PRICE_FEED_URL`
+/// alone. The market's list is asked through `delivery::connect_market` (the key's shared pace).
+pub fn price_feeds(config: &Config, domain: &Domain) -> Result<pricing::Feeds, String> {
+    let timeout = std::time::Duration::from_millis(config.price_feed_timeout_ms);
+    let skinport = pricing::skinport::Skinport::new(&config.price_feed_url, timeout)?;
+    Ok(match config.market() {
+        Some((market, true)) => {
+            let market = webapp_api::domain::delivery::connect_market(domain, &market).map_err(|e| format!("MARKET_API_URL: {e}"))?;
+            pricing::Feeds { price: Box::new(pricing::market_list::MarketList::new(market)), cross: Some(Box::new(skinport)) }
+        }
+        _ => pricing::Feeds { price: Box::new(skinport), cross: None },
+    })
 }
 
 /// Builds the one `Domain`. With a token, Telegram is reached through teloxide; without, demo mode.
@@ -176,6 +194,13 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
         return Err(why);
     }
     let (pool, catalog) = open_store(&config).await?;
+    for p in &catalog.price_problems {
+        tracing::error!(case = %p.case_id, detail = %p.detail, "a stored price cannot be used: the case is off sale");
+    }
+    // Recorded before the upsert, which keeps what is off sale inactive.
+    pricing::sale::record_price_problems(&pool, &catalog.price_problems, &config.admin_ids, clock.now().timestamp())
+        .await
+        .map_err(|e| format!("cases off sale: {e}"))?;
     catalog.upsert(&pool).await.map_err(|e| format!("catalog upsert: {e}"))?;
     if !catalog.check_report().1 {
         tracing::warn!("a case is outside the 80-95 % return band: run `fragbox catalog check`");
@@ -223,10 +248,11 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     tasks.push(tokio::spawn(serve::serve(listener, app, serve::Limits::from_config(&config), stopped(rx))));
     tasks.push(tokio::spawn(outbox::run(domain.clone(), config.webapp_url(), stopped(stop_rx.clone()))));
     if config.reprice_daily() {
-        let timeout = std::time::Duration::from_millis(config.price_feed_timeout_ms);
-        let feed = pricing::skinport::Skinport::new(&config.price_feed_url, timeout)?;
+        let feeds = price_feeds(&config, &domain)?;
+        // The committed catalog: its defaults are the baseline of a variant never priced.
+        let committed = Catalog::load_with_rtp(&config.catalog_dir, config.case_rtp).map_err(|e| format!("CATALOG_DIR: {e}"))?;
         let settings = pricing::Settings { tokens_per_usd: config.tokens_per_usd, accept_jumps: false, notify: config.admin_ids.clone() };
-        tasks.push(tokio::spawn(pricing::run_daily(domain.clone(), Box::new(feed), settings, stopped(stop_rx.clone()))));
+        tasks.push(tokio::spawn(pricing::run_daily(domain.clone(), committed, feeds, settings, stopped(stop_rx.clone()))));
     }
     tasks.push(tokio::spawn(webapp_api::domain::feed::run(domain.clone(), stopped(stop_rx.clone()))));
     tasks.push(tokio::spawn(webapp_api::domain::feed::run_pruning(domain.clone(), stopped(stop_rx.clone()))));

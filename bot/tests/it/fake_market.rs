@@ -1,5 +1,6 @@
 //! A fake market.csgo.com on 127.0.0.1, speaking its wire format (`/api/v2/buy-for`,
-//! `get-buy-info-by-custom-id`, `get-list-buy-info-by-custom-id`, `get-money`): it keeps
+//! `get-buy-info-by-custom-id`, `get-list-buy-info-by-custom-id`, `get-money`, and the public
+//! price list `/api/v2/prices/USD.json`, which lists every offer's cheapest price): it keeps
 //! purchases by `custom_id`, charges the cheapest offer at or below the price, and can be told to
 //! answer slowly, drop an answer after recording the purchase, record a purchase only when its
 //! slow answer comes, show purchases to its status calls seconds late, fail with a code, time a
@@ -69,6 +70,9 @@ struct Inner {
     status_lag: Duration,
     /// Every call answers this HTTP status with an HTML page (the market is down).
     down: Option<u16>,
+    /// Price-list entries written as given (over the offers): a quote the market lists without
+    /// an offer to buy, or an absurd one.
+    listed: HashMap<String, String>,
 }
 
 #[derive(Clone)]
@@ -93,9 +97,11 @@ impl FakeMarket {
             next_id: 7_000_000,
             status_lag: Duration::ZERO,
             down: None,
+            listed: HashMap::new(),
         };
         let fake = FakeMarket { inner: Arc::new(Mutex::new(inner)), url };
-        let app = Router::new().route("/api/v2/{method}", get(handle)).with_state(fake.clone());
+        let app =
+            Router::new().route("/api/v2/prices/{file}", get(price_list)).route("/api/v2/{method}", get(handle)).with_state(fake.clone());
         tokio::spawn(async move { axum::serve(listener, app).await.ok() });
         fake
     }
@@ -103,6 +109,12 @@ impl FakeMarket {
     /// Lists the cheapest offer of `hash_name` at `mills` thousandths of a dollar.
     pub fn offer(&self, hash_name: &str, mills: i64) {
         self.inner.lock().unwrap().offers.insert(hash_name.into(), mills);
+    }
+
+    /// Lists `hash_name` in the price list at `price`, a decimal string of dollars as the market
+    /// writes it (`"32.393"`), whatever the offers say.
+    pub fn list_price(&self, hash_name: &str, price: &str) {
+        self.inner.lock().unwrap().listed.insert(hash_name.into(), price.into());
     }
 
     pub fn set_money(&self, mills: i64, currency: &str) {
@@ -304,6 +316,25 @@ async fn handle(State(fake): State<FakeMarket>, Path(method): Path<String>, head
         }
         _ => html(404),
     }
+}
+
+/// `GET /api/v2/prices/USD.json` (no key): every offer's cheapest price as a decimal string of
+/// dollars with three decimals, plus what `list_price` set.
+async fn price_list(State(fake): State<FakeMarket>, Path(file): Path<String>, headers: HeaderMap) -> Response {
+    let mut inner = fake.inner.lock().unwrap();
+    *inner.calls.entry(format!("prices/{file}")).or_default() += 1;
+    if let Some(status) = inner.down {
+        return html(status);
+    }
+    if file != "USD.json" || !headers.contains_key("user-agent") {
+        return html(404);
+    }
+    let mut prices: HashMap<String, String> =
+        inner.offers.iter().map(|(name, mills)| (name.clone(), format!("{}.{:03}", mills / 1000, mills % 1000))).collect();
+    prices.extend(inner.listed.clone());
+    let items: Vec<Value> =
+        prices.into_iter().map(|(name, price)| json!({"market_hash_name": name, "volume": "3", "price": price})).collect();
+    Json(json!({"success": true, "time": 1_767_225_600, "currency": "USD", "items": items})).into_response()
 }
 
 async fn buy_for(fake: &FakeMarket, one: &impl Fn(&str) -> Option<String>) -> Response {

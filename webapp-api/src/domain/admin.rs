@@ -211,7 +211,7 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
     let cases = rows
         .into_iter()
         .map(|(case_id, opens, spent, dropped)| CaseStats {
-            expected_rtp_bp: domain.catalog.case(&case_id).map(|c| domain.catalog.rtp_bp(c)),
+            expected_rtp_bp: domain.catalog.case(&case_id).and_then(|c| domain.catalog.rtp_bp(c)),
             realised_rtp_bp: if spent > 0 { (i128::from(dropped) * 10_000 / i128::from(spent)) as i64 } else { 0 },
             case_id,
             opens,

@@ -87,7 +87,8 @@ pub fn valid_request_id(s: &str) -> bool {
 /// answer and the active seed.
 pub const STATE: &str = "SELECT (SELECT o.response FROM case_opens o WHERE o.user_id = u.id AND o.request_id = $2),
         u.first_case_at, u.first_name, u.last_name, u.username,
-        s.id, s.server_seed, s.server_seed_hash, s.client_seed, s.next_nonce
+        s.id, s.server_seed, s.server_seed_hash, s.client_seed, s.next_nonce,
+        (SELECT x.reason FROM cases_off_sale x WHERE x.case_id = $3)
  FROM users u LEFT JOIN fair_seeds s ON s.user_id = u.id AND s.revealed_at IS NULL
  WHERE u.id = $1";
 
@@ -107,8 +108,19 @@ pub const INSERT_ITEM: &str =
 /// The stored answer a repeated request id replays.
 pub const STORE_ANSWER: &str = "UPDATE case_opens SET response = $1 WHERE id = $2";
 
-type StateRow =
-    (Option<String>, Option<i64>, String, String, Option<String>, Option<i64>, Option<String>, Option<String>, Option<String>, Option<i64>);
+type StateRow = (
+    Option<String>,
+    Option<i64>,
+    String,
+    String,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+);
 
 /// What the open reads before it writes.
 struct State {
@@ -118,18 +130,22 @@ struct State {
     last_name: String,
     username: Option<String>,
     seed: Option<fair::ActiveSeed>,
+    /// Why the case is stored off sale (`cases_off_sale`), read in the open's own write: an
+    /// operator's `catalog off` stops opens on every replica at once.
+    off_sale: Option<String>,
 }
 
 impl From<StateRow> for State {
     fn from(row: StateRow) -> Self {
-        let (replay, first_case_at, first_name, last_name, username, seed_id, server_seed, server_seed_hash, client_seed, nonce) = row;
+        let (replay, first_case_at, first_name, last_name, username, seed_id, server_seed, server_seed_hash, client_seed, nonce, off_sale) =
+            row;
         let seed = match (seed_id, server_seed, server_seed_hash, client_seed, nonce) {
             (Some(id), Some(server_seed), Some(server_seed_hash), Some(client_seed), Some(nonce)) => {
                 Some(fair::ActiveSeed { id, server_seed, server_seed_hash, client_seed, nonce })
             }
             _ => None,
         };
-        State { replay, first_case_at, first_name, last_name, username, seed }
+        State { replay, first_case_at, first_name, last_name, username, seed, off_sale }
     }
 }
 
@@ -290,12 +306,17 @@ impl Open {
             let locks = referrals::users_an_open_locks(tx, user_id).await?;
             store::lock_users(tx, &locks).await?;
         }
-        let state: Option<StateRow> = query(STATE).bind(user_id).bind(request_id).fetch_optional(tx).await?;
+        let state: Option<StateRow> = query(STATE).bind(user_id).bind(request_id).bind(&self.case_id).fetch_optional(tx).await?;
         let Some(state) = state.map(State::from) else {
             return Err(DomainError::NotFound);
         };
         if let Some(response) = state.replay {
             return Ok(Ran { body: response, drops: Vec::new() });
+        }
+        // Off sale (here, or stored by an operator or the price rules since this process
+        // started): gone from the store. A replay above still answers what was opened.
+        if case.off_sale.is_some() || state.off_sale.is_some() {
+            return Err(DomainError::CaseNotFound);
         }
         let seed = match state.seed.clone() {
             Some(seed) => seed,
@@ -306,7 +327,9 @@ impl Open {
         let first_id = insert_open(tx, &self, case, &seed, seed.nonce, &first, &table, None).await?;
         // One debit pays every case of the request, under the first open's key: all or nothing.
         // An error from here on undoes the whole write, the open rows included.
-        let cost = Tokens(case.price.0 * i64::from(count));
+        let cost = Tokens(
+            case.price.0.checked_mul(i64::from(count)).ok_or_else(|| DomainError::Internal(format!("case {} price overflows", case.id)))?,
+        );
         responsible::check_open(tx, user_id, cost, now).await?;
         let (mut balance, bonus) = match ledger::debit(tx, user_id, cost, "case_open", &format!("open:{first_id}"), now).await? {
             Debited::Applied { balance, bonus } => (balance, bonus),

@@ -45,6 +45,19 @@ pub struct Case {
     /// (index into `Catalog::items`, weight), in draw order (most common tier first).
     pub entries: Vec<(usize, u64)>,
     pub total_weight: u64,
+    /// Why the case is off sale (an operator's `catalog off`, or a price the shop cannot use);
+    /// `None`: on sale. An off-sale case is left out of the store and cannot be opened; past
+    /// opens of it still verify.
+    pub off_sale: Option<String>,
+}
+
+/// A case the price rules took off sale while the catalog was built (`served_catalog`): one of
+/// its variant prices is unusable, or its price does not compute. Start-up records it
+/// (`pricing::sale`) and tells the admins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PriceProblem {
+    pub case_id: String,
+    pub detail: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -69,6 +82,8 @@ pub struct Catalog {
     pub cases_json: Arc<str>,
     pub cases_etag: String,
     case_json: HashMap<String, Arc<str>>,
+    /// Cases the price rules took off sale when this catalog was built (none for the files alone).
+    pub price_problems: Vec<PriceProblem>,
 }
 
 /// An item of one case as `GET /cases/{id}` and the fairness verifier show it.
@@ -316,8 +331,12 @@ impl Catalog {
             cases_json: "".into(),
             cases_etag: String::new(),
             case_json: HashMap::new(),
+            price_problems: Vec::new(),
         };
-        catalog.price_cases();
+        // The committed files must price every case: an overflow there is the operator's to fix.
+        if let Some(p) = catalog.price_cases().into_iter().next() {
+            return Err(format!("case {}: {}", p.case_id, p.detail));
+        }
         catalog.render();
         Ok(catalog)
     }
@@ -370,7 +389,7 @@ impl Catalog {
                 .ok_or_else(|| format!("item {}: no price for {}", item.id, variant.key(&item.id)))?;
             item.prices.push(VariantPrice { variant, price });
         }
-        item.refresh_derived();
+        item.refresh_derived()?;
         Ok(item)
     }
 
@@ -424,40 +443,74 @@ impl Catalog {
             fixed_price: price.is_some(),
             entries,
             total_weight: total,
+            off_sale: None,
         })
     }
 
-    /// Sets every case without a fixed price to its expected value over `rtp_bp`.
-    fn price_cases(&mut self) {
+    /// Sets every case without a fixed price to its expected value over `rtp_bp`. A case whose
+    /// price does not compute (overflow) keeps the price it had and is answered as a problem.
+    fn price_cases(&mut self) -> Vec<PriceProblem> {
+        let mut problems = Vec::new();
         for i in 0..self.cases.len() {
-            if !self.cases[i].fixed_price {
-                self.cases[i].price = self.price_for_rtp(&self.cases[i], self.rtp_bp);
+            if self.cases[i].fixed_price {
+                continue;
+            }
+            match self.price_for_rtp(&self.cases[i], self.rtp_bp) {
+                Some(price) => self.cases[i].price = price,
+                None => problems
+                    .push(PriceProblem { case_id: self.cases[i].id.clone(), detail: "its price overflows at these variant prices".into() }),
             }
         }
+        problems
     }
 
     /// Replaces variant prices (keys as `Variant::key`; unknown keys are ignored), then re-prices
-    /// the cases without a fixed price for `rtp_bp` and re-renders the JSON. For the reprice.
-    pub fn apply_prices(&mut self, prices: &HashMap<String, Tokens>, rtp_bp: i64) {
-        for item in &mut self.items {
+    /// the cases without a fixed price for `rtp_bp` and re-renders the JSON. A skin whose new
+    /// prices overflow its expected value keeps its old prices; such skins and cases whose price
+    /// overflows are answered as problems (the caller takes those cases off sale).
+    pub fn apply_prices(&mut self, prices: &HashMap<String, Tokens>, rtp_bp: i64) -> Vec<PriceProblem> {
+        let mut bad_items = Vec::new();
+        for (idx, item) in self.items.iter_mut().enumerate() {
+            let before = item.prices.clone();
             for vp in &mut item.prices {
                 if let Some(p) = prices.get(&vp.variant.key(&item.id)).filter(|p| p.0 > 0) {
                     vp.price = *p;
                 }
             }
-            item.refresh_derived();
+            if let Err(why) = item.refresh_derived() {
+                item.prices = before;
+                bad_items.push((idx, why));
+            }
         }
         self.rtp_bp = rtp_bp;
-        self.price_cases();
+        let mut problems = self.price_cases();
+        for (idx, why) in bad_items {
+            for c in self.cases.iter().filter(|c| c.entries.iter().any(|e| e.0 == idx)) {
+                problems.push(PriceProblem { case_id: c.id.clone(), detail: why.clone() });
+            }
+        }
+        self.render();
+        problems
+    }
+
+    /// Takes the named cases off sale (case id → why) and re-renders the store's JSON without
+    /// them. Unknown ids are ignored.
+    pub fn set_off_sale(&mut self, off: &HashMap<String, String>) {
+        for case in &mut self.cases {
+            if let Some(why) = off.get(&case.id) {
+                case.off_sale = Some(why.clone());
+            }
+        }
         self.render();
     }
 
     fn render(&mut self) {
-        let all: Vec<CaseDto<SlimItemDto>> = self.cases.iter().map(|c| self.slim_case_dto(c)).collect();
+        // Off-sale cases are not in the store: neither in the list nor as a page.
+        let all: Vec<CaseDto<SlimItemDto>> = self.cases.iter().filter(|c| c.off_sale.is_none()).map(|c| self.slim_case_dto(c)).collect();
         let body = serde_json::to_string(&serde_json::json!({ "data": all })).unwrap_or_default();
         self.cases_etag = format!("\"{}\"", &hex::encode(Sha256::digest(body.as_bytes()))[..32]);
         let mut one = HashMap::new();
-        for c in &self.cases {
+        for c in self.cases.iter().filter(|c| c.off_sale.is_none()) {
             let body = serde_json::to_string(&serde_json::json!({ "data": self.case_dto(c) })).unwrap_or_default();
             one.insert(c.id.clone(), body.into());
         }
@@ -514,8 +567,20 @@ impl Catalog {
         }
     }
 
+    /// A case of the catalog, on sale or not (past opens verify, the feed names it).
     pub fn case(&self, id: &str) -> Option<&Case> {
         self.case_index.get(id).map(|&i| &self.cases[i])
+    }
+
+    /// The ids of the cases that can drop the skin `item_id`.
+    pub fn cases_with_item(&self, item_id: &str) -> Vec<String> {
+        let Some(&idx) = self.item_index.get(item_id) else { return Vec::new() };
+        self.cases.iter().filter(|c| c.entries.iter().any(|e| e.0 == idx)).map(|c| c.id.clone()).collect()
+    }
+
+    /// A case that can be opened: in the catalog and on sale.
+    pub fn case_on_sale(&self, id: &str) -> Option<&Case> {
+        self.case(id).filter(|c| c.off_sale.is_none())
     }
 
     pub fn case_json(&self, id: &str) -> Option<Arc<str>> {
@@ -530,34 +595,41 @@ impl Catalog {
         self.packages.iter().find(|p| p.id == id)
     }
 
-    /// The cheapest case (tests and demos open it).
+    /// The cheapest case on sale (tests and demos open it).
     pub fn cheapest_case(&self) -> Option<&Case> {
-        self.cases.iter().min_by_key(|c| c.price)
+        self.cases.iter().filter(|c| c.off_sale.is_none()).min_by_key(|c| c.price)
     }
 
     /// Expected market value of one drop, in hundredths × `EV_SCALE` (floored once per skin).
-    pub fn expected_value_scaled(&self, case: &Case) -> i128 {
-        let sum: i128 = case.entries.iter().map(|&(i, w)| goods::expected_value_scaled(&self.items[i]) * i128::from(w)).sum();
-        sum / i128::from(case.total_weight.max(1))
+    /// `None` when it overflows: never a wrapped number.
+    pub fn expected_value_scaled(&self, case: &Case) -> Option<i128> {
+        let mut sum: i128 = 0;
+        for &(i, w) in &case.entries {
+            sum = sum.checked_add(goods::expected_value_scaled(&self.items[i])?.checked_mul(i128::from(w))?)?;
+        }
+        Some(sum / i128::from(case.total_weight.max(1)))
     }
 
     /// Expected market value of one drop, in hundredths (rounded to the nearest).
-    pub fn expected_value(&self, case: &Case) -> Tokens {
-        Tokens(round_scaled(self.expected_value_scaled(case)))
+    pub fn expected_value(&self, case: &Case) -> Option<Tokens> {
+        self.expected_value_scaled(case).and_then(round_scaled).map(Tokens)
     }
 
     /// The case price whose return to player is `rtp_bp`: expected value ÷ RTP, rounded once to
-    /// the nearest whole token (the store shows whole tokens), at least one token.
-    pub fn price_for_rtp(&self, case: &Case, rtp_bp: i64) -> Tokens {
-        let num = self.expected_value_scaled(case) * 10_000;
+    /// the nearest whole token (the store shows whole tokens), at least one token. `None` when it
+    /// does not fit: an overflow is an error, never a wrapped (negative) price.
+    pub fn price_for_rtp(&self, case: &Case, rtp_bp: i64) -> Option<Tokens> {
+        let num = self.expected_value_scaled(case)?.checked_mul(10_000)?;
         let den = EV_SCALE * i128::from(rtp_bp.max(1)) * 100;
-        let whole = (num + den / 2) / den;
-        Tokens::whole((whole as i64).max(1))
+        let whole = num.checked_add(den / 2)? / den;
+        let whole = i64::try_from(whole).ok()?.max(1);
+        whole.checked_mul(100).map(Tokens)
     }
 
-    /// Return to player in basis points of the price (floored).
-    pub fn rtp_bp(&self, case: &Case) -> i64 {
-        (self.expected_value_scaled(case) * 10_000 / (EV_SCALE * i128::from(case.price.0.max(1)))) as i64
+    /// Return to player in basis points of the price (floored); `None` when it does not compute.
+    pub fn rtp_bp(&self, case: &Case) -> Option<i64> {
+        let num = self.expected_value_scaled(case)?.checked_mul(10_000)?;
+        i64::try_from(num / (EV_SCALE * i128::from(case.price.0.max(1)))).ok()
     }
 
     /// `fragbox catalog check`: a printable report and whether every case is within the band.
@@ -565,18 +637,23 @@ impl Catalog {
         let mut out = String::new();
         let mut ok = true;
         for c in &self.cases {
-            let rtp = self.rtp_bp(c);
+            let Some(rtp) = self.rtp_bp(c) else {
+                ok = false;
+                out.push_str(&format!("case {:<24} PRICE DOES NOT COMPUTE (overflow){}\n", c.id, off_sale_note(c)));
+                continue;
+            };
             let inside = (RTP_MIN_BP..=RTP_MAX_BP).contains(&rtp);
             ok &= inside;
             out.push_str(&format!(
-                "case {:<24} price {:>8}  expected value {:>9}  RTP {:>3}.{:02} %  {} items  {}\n",
+                "case {:<24} price {:>8}  expected value {:>9}  RTP {:>3}.{:02} %  {} items  {}{}\n",
                 c.id,
                 c.price.to_string(),
-                self.expected_value(c).to_string(),
+                self.expected_value(c).map(|v| v.to_string()).unwrap_or_default(),
                 rtp / 100,
                 rtp % 100,
                 c.entries.len(),
-                if inside { "ok" } else { "OUTSIDE 80-95 %" }
+                if inside { "ok" } else { "OUTSIDE 80-95 %" },
+                off_sale_note(c)
             ));
             for &(i, w) in &c.entries {
                 let item = &self.items[i];
@@ -639,6 +716,8 @@ impl Catalog {
             .execute(&mut *tx)
             .await?;
         }
+        // What an operator or the price rules took off sale stays off: only `catalog on` ends it.
+        sqlx::query("UPDATE cases SET active = 0 WHERE id IN (SELECT case_id FROM cases_off_sale)").execute(&mut *tx).await?;
         sqlx::query("UPDATE packages SET active = 0").execute(&mut *tx).await?;
         for (pos, p) in self.packages.iter().enumerate() {
             sqlx::query(
@@ -656,6 +735,11 @@ impl Catalog {
         }
         tx.commit().await
     }
+}
+
+/// `  OFF SALE (why)` for a report line.
+fn off_sale_note(c: &Case) -> String {
+    c.off_sale.as_ref().map(|why| format!("  OFF SALE ({why})")).unwrap_or_default()
 }
 
 /// Percent, rounded to 3 decimals: display only.
@@ -757,7 +841,7 @@ mod tests {
         let (report, ok) = c.check_report();
         assert!(ok, "{report}");
         for case in &c.cases {
-            let rtp = c.rtp_bp(case);
+            let rtp = c.rtp_bp(case).unwrap();
             assert!((8950..=9050).contains(&rtp), "{} {rtp}", case.id);
             assert_eq!(case.price.0 % 100, 0, "{} costs whole tokens", case.id);
         }
@@ -817,7 +901,7 @@ mod tests {
         let weights: Vec<u64> = case.entries.iter().map(|e| e.1).collect();
         assert_eq!(weights, vec![7992, 7992, 26, 26]);
         assert_eq!(case.total_weight, 2 * 8018);
-        assert!((8950..=9050).contains(&c.rtp_bp(case)));
+        assert!((8950..=9050).contains(&c.rtp_bp(case).unwrap()));
         assert!(c.check_report().1);
     }
 
@@ -833,9 +917,36 @@ mod tests {
                 prices.insert(vp.variant.key(&it.id), Tokens(vp.price.0 * 2));
             }
         }
-        c.apply_prices(&prices, 9000);
+        assert!(c.apply_prices(&prices, 9000).is_empty());
         let after = c.case(&case.id).unwrap();
         assert!(after.price.0 > before.0 * 19 / 10, "{} -> {}", before, after.price);
-        assert!((8950..=9050).contains(&c.rtp_bp(after)));
+        assert!((8950..=9050).contains(&c.rtp_bp(after).unwrap()));
+    }
+
+    #[test]
+    fn a_case_whose_price_overflows_keeps_its_price_and_is_answered_as_a_problem() {
+        let mut c = repo_catalog();
+        let case = c.cases[0].clone();
+        let before = case.price;
+        // Every variant of the case at the largest price a row can hold: the expected value (a
+        // weighted mean) fits, the case price (÷ 0.90) does not.
+        let mut prices: HashMap<String, Tokens> = HashMap::new();
+        for &(i, _) in &case.entries {
+            let it = &c.items[i];
+            prices.extend(it.prices.iter().map(|vp| (vp.variant.key(&it.id), Tokens(i64::MAX))));
+        }
+        let problems = c.apply_prices(&prices, 9000);
+        assert!(problems.iter().any(|p| p.case_id == case.id), "{problems:?}");
+        assert_eq!(c.case(&case.id).unwrap().price, before, "never a wrapped price");
+        assert!(c.cases.iter().all(|k| k.price.0 > 0));
+        // Taken off sale, it leaves the store but stays a case (past opens verify).
+        let off: HashMap<String, String> = problems.iter().map(|p| (p.case_id.clone(), p.detail.clone())).collect();
+        c.set_off_sale(&off);
+        assert!(c.case_on_sale(&case.id).is_none());
+        assert!(c.case(&case.id).is_some());
+        assert!(c.case_json(&case.id).is_none());
+        assert!(!c.cases_json.contains(&format!("\"id\":\"{}\"", case.id)));
+        assert_ne!(c.cheapest_case().map(|k| k.id.clone()), Some(case.id.clone()));
+        assert!(!c.check_report().1);
     }
 }

@@ -239,17 +239,22 @@ pub fn variants_of(wear_min: Option<f64>, wear_max: Option<f64>, stat_trak: bool
 
 /// The expected market value of one drop of a skin, in hundredths × `EV_SCALE` (floored once):
 /// the float is uniform over the range (each exterior weighs its share of it) and StatTrak™ is one
-/// in ten where it exists.
-pub fn expected_value_scaled(item: &CatalogItem) -> i128 {
+/// in ten where it exists. `None` when the sum does not fit: an absurd price is an error, never a
+/// wrapped number.
+pub fn expected_value_scaled(item: &CatalogItem) -> Option<i128> {
     let shares = exterior_shares(item.wear_min, item.wear_max);
     let range: i128 = shares.iter().map(|s| i128::from(s.1)).sum();
     let mut num: i128 = 0;
     for (exterior, share) in shares {
         let plain = i128::from(item.price(false, exterior).map_or(0, |p| p.0));
-        let tenths = if item.stat_trak { 9 * plain + i128::from(item.price(true, exterior).map_or(0, |p| p.0)) } else { 10 * plain };
-        num += i128::from(share) * tenths;
+        let tenths = if item.stat_trak {
+            plain.checked_mul(9)?.checked_add(i128::from(item.price(true, exterior).map_or(0, |p| p.0)))?
+        } else {
+            plain.checked_mul(10)?
+        };
+        num = num.checked_add(i128::from(share).checked_mul(tenths)?)?;
     }
-    num * EV_SCALE / (range * 10)
+    num.checked_mul(EV_SCALE)?.checked_div(range.checked_mul(10)?)
 }
 
 /// Expected values are carried in billionths of a hundredth until the one rounding to a price.
@@ -377,12 +382,18 @@ impl CatalogItem {
         variants_of(self.wear_min, self.wear_max, self.stat_trak)
     }
 
-    pub(crate) fn refresh_derived(&mut self) {
-        self.token_price = Tokens(round_scaled(expected_value_scaled(self)).max(1));
+    /// Recomputes the expected value and the middle condition from the variant prices; `Err`
+    /// (nothing changed) when the prices overflow the arithmetic.
+    pub(crate) fn refresh_derived(&mut self) -> Result<(), String> {
+        let value = expected_value_scaled(self)
+            .and_then(round_scaled)
+            .ok_or_else(|| format!("item {}: its variant prices overflow the expected value", self.id))?;
+        self.token_price = Tokens(value.max(1));
         self.condition = match (self.wear_min, self.wear_max) {
             (Some(lo), Some(hi)) => exterior_of((lo + hi) / 2.0).steam_name().to_owned(),
             _ => NOT_PAINTED.to_owned(),
         };
+        Ok(())
     }
 
     /// A skin for unit tests: every variant priced 1.00 × its position (dearer for StatTrak™).
@@ -409,14 +420,15 @@ impl CatalogItem {
             .enumerate()
             .map(|(i, variant)| VariantPrice { variant, price: Tokens(100 * (i as i64 + 1)) })
             .collect();
-        it.refresh_derived();
+        // Test prices are small: the sum cannot overflow.
+        let _ = it.refresh_derived();
         it
     }
 }
 
-/// Rounds a scaled hundredths value (`EV_SCALE`) to the nearest hundredth.
-pub(crate) fn round_scaled(v: i128) -> i64 {
-    ((v + EV_SCALE / 2) / EV_SCALE) as i64
+/// Rounds a scaled hundredths value (`EV_SCALE`) to the nearest hundredth; `None` past `i64`.
+pub(crate) fn round_scaled(v: i128) -> Option<i64> {
+    i64::try_from(v.checked_add(EV_SCALE / 2)? / EV_SCALE).ok()
 }
 
 #[cfg(test)]
@@ -525,7 +537,7 @@ mod tests {
         let n = 40_000;
         let total: i64 = (0..n).map(|nonce| instance_of(&skin, "seed", "client", nonce).price.0).sum();
         let mean = total as f64 / n as f64;
-        let expected = expected_value_scaled(&skin) as f64 / EV_SCALE as f64;
+        let expected = expected_value_scaled(&skin).unwrap() as f64 / EV_SCALE as f64;
         assert!((mean - expected).abs() < expected * 0.02, "mean {mean} expected {expected}");
     }
 
@@ -559,6 +571,17 @@ mod tests {
             VariantPrice { variant: Variant { stat_trak: true, exterior: Some(Exterior::MinimalWear) }, price: Tokens(1400) },
         ];
         // FN: 0.9×800 + 0.1×1800 = 900; MW: 0.9×400 + 0.1×1400 = 500; 7/8×900 + 1/8×500 = 850.
-        assert_eq!(expected_value_scaled(&k), 850 * EV_SCALE);
+        assert_eq!(expected_value_scaled(&k), Some(850 * EV_SCALE));
+    }
+
+    #[test]
+    fn the_expected_value_of_the_dearest_prices_stays_a_price() {
+        // A weighted mean of the variant prices: at most the dearest, so it fits whatever they are.
+        let mut k = item("Doppler", true, Some((0.0, 0.08)), true);
+        for p in &mut k.prices {
+            p.price = Tokens(i64::MAX);
+        }
+        assert!(k.refresh_derived().is_ok());
+        assert!(k.token_price.0 > i64::MAX / 2, "{}", k.token_price);
     }
 }

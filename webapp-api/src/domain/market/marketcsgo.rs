@@ -1,21 +1,26 @@
 //! market.csgo.com: the `Market` adapter (`buy-for`, `get-list-buy-info-by-custom-id`,
-//! `get-money`, `check-if-reversed-by-custom-id`). Every call is a GET with `key` in the query and a `User-Agent` header (the
-//! proxy in front refuses write calls without one). Normal errors come as HTTP 200 with
+//! `get-money`, `check-if-reversed-by-custom-id`, and the public price list `prices/USD.json`).
+//! Every call is a GET with a `User-Agent` header (the proxy in front refuses write calls without
+//! one) and, but for the price list, `key` in the query. Normal errors come as HTTP 200 with
 //! `success: false`; any other status or a body that is not the market's JSON is a transport
-//! failure. Prices on the wire are thousandths of the account currency; they never leave here.
+//! failure. Prices on the wire are thousandths of the account currency (or decimal strings of
+//! dollars in the price list); they never leave here.
 use std::collections::HashMap;
 use std::time::Duration;
 
 use std::sync::Arc;
 
 use crate::domain::market::{
-    Balance, BoxFuture, BuyOutcome, CustomId, Market, MarketConfig, MarketError, MarketResult, Pace, Purchase, PurchaseStatus,
+    Balance, BoxFuture, BuyOutcome, CustomId, Market, MarketConfig, MarketError, MarketResult, Pace, Purchase, PurchaseStatus, Usd,
 };
 
 /// Ids per `get-list-buy-info-by-custom-id` call: keeps the URL well under common 8 KB limits
 /// (50-character ids, `custom_id[]=` each).
 const MAX_BATCH: usize = 100;
 const USER_AGENT: &str = concat!("fragbox/", env!("CARGO_PKG_VERSION"));
+/// The price list is the whole catalogue (tens of thousands of names, megabytes): it may take
+/// longer than a status call.
+const PRICE_LIST_TIMEOUT: Duration = Duration::from_secs(90);
 
 pub struct MarketCsgo {
     http: reqwest::Client,
@@ -50,10 +55,27 @@ impl MarketCsgo {
         url
     }
 
+    /// A public file of the market (no key): `prices/USD.json`.
+    fn public_url(&self, path: &str) -> url::Url {
+        let mut url = self.base.clone();
+        url.set_path(&format!("/api/v2/{path}"));
+        url.set_query(None);
+        url
+    }
+
     /// One paced GET; answers the body of an HTTP 200, or why there is none.
     async fn get(&self, url: url::Url) -> Result<Vec<u8>, transformers::Failure> {
+        self.get_within(url, None).await
+    }
+
+    /// `get`, with a longer timeout than the client's for a large answer.
+    async fn get_within(&self, url: url::Url, timeout: Option<Duration>) -> Result<Vec<u8>, transformers::Failure> {
         self.pace.wait_turn().await;
-        let answer = self.http.get(url).send().await.map_err(|e| transformers::Failure::Transport(without_url(e)))?;
+        let mut request = self.http.get(url);
+        if let Some(t) = timeout {
+            request = request.timeout(t);
+        }
+        let answer = request.send().await.map_err(|e| transformers::Failure::Transport(without_url(e)))?;
         let status = answer.status().as_u16();
         let body = answer.bytes().await.map_err(|e| transformers::Failure::Transport(without_url(e)))?;
         if status != 200 {
@@ -126,6 +148,14 @@ impl Market for MarketCsgo {
         })
     }
 
+    fn prices(&self) -> BoxFuture<'_, MarketResult<HashMap<String, Usd>>> {
+        Box::pin(async move {
+            let url = self.public_url("prices/USD.json");
+            let body = self.get_within(url, Some(PRICE_LIST_TIMEOUT)).await.map_err(transformers::Failure::into_error)?;
+            transformers::price_list(&body)
+        })
+    }
+
     fn ask_reversal_check<'a>(&'a self, id: &'a CustomId) -> BoxFuture<'a, MarketResult<()>> {
         Box::pin(async move {
             let url = self.url("check-if-reversed-by-custom-id", &[("custom_id", id.as_str())]);
@@ -186,6 +216,23 @@ mod wire {
         pub data: Option<Box<RawValue>>,
     }
 
+    /// `prices/USD.json`: `{"success": true, "time": …, "currency": "USD", "items": [{
+    /// "market_hash_name": "…", "volume": "…", "price": "32.393"}]}` (prices as decimal strings;
+    /// numbers tolerated).
+    #[derive(Deserialize)]
+    pub struct PriceList {
+        pub success: Option<bool>,
+        pub error: Option<String>,
+        pub currency: Option<String>,
+        pub items: Option<Vec<PriceItem>>,
+    }
+
+    #[derive(Deserialize)]
+    pub struct PriceItem {
+        pub market_hash_name: Option<String>,
+        pub price: Option<Box<RawValue>>,
+    }
+
     #[derive(Deserialize)]
     pub struct Money {
         pub success: Option<bool>,
@@ -204,6 +251,55 @@ mod transformers {
     use crate::domain::market::{
         Balance, BuyOutcome, Causer, CustomId, MarketError, MarketResult, PurchaseStatus, Refusal, ShopRefusal, Stage, Usd,
     };
+
+    /// A price-list price (`"32.393"`, `"7"`, or a JSON number written the same way) in cents,
+    /// rounded up: the shop prices a variant at no less than the offer delivery buys. Digits and
+    /// one point only (no sign, no exponent): anything else is `None`. Past `i64` cents it
+    /// saturates: an absurd quote stays absurd, for the price rules to refuse, and never wraps.
+    pub fn cents_from_decimal_up(raw: &str) -> Option<Usd> {
+        let text = raw.trim().trim_matches('"');
+        let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+        if int.is_empty() || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) || text.ends_with('.') {
+            return None;
+        }
+        let digits = int.trim_start_matches('0');
+        if digits.len() > 19 {
+            return Some(Usd::from_cents(i64::MAX));
+        }
+        let whole: u128 = if digits.is_empty() { 0 } else { digits.parse().ok()? };
+        let mut cents = whole * 100;
+        let f = frac.as_bytes();
+        for (i, b) in f.iter().take(2).enumerate() {
+            cents += u128::from(b - b'0') * if i == 0 { 10 } else { 1 };
+        }
+        if f.iter().skip(2).any(|b| *b != b'0') {
+            cents += 1;
+        }
+        Some(Usd::from_cents(i64::try_from(cents).unwrap_or(i64::MAX)))
+    }
+
+    /// The price list: each name's price in cents. A name without a usable price (missing, zero,
+    /// not a decimal) is left out; a name listed twice keeps its lower price.
+    pub fn price_list(body: &[u8]) -> MarketResult<HashMap<String, Usd>> {
+        let list: wire::PriceList =
+            serde_json::from_slice(body).map_err(|_| MarketError::Unavailable("the price list is not the market's JSON".into()))?;
+        if list.success == Some(false) {
+            return Err(error_of(list.error.unwrap_or_default()));
+        }
+        if let Some(currency) = list.currency.filter(|c| c != "USD") {
+            return Err(MarketError::WrongCurrency(currency));
+        }
+        let items = list.items.ok_or_else(|| MarketError::Unavailable("the price list has no items".into()))?;
+        let mut out: HashMap<String, Usd> = HashMap::with_capacity(items.len());
+        for item in items {
+            let Some(name) = item.market_hash_name.filter(|n| !n.is_empty()) else { continue };
+            let Some(price) = raw_text(&item.price).and_then(|p| cents_from_decimal_up(&p)).filter(|p| p.cents() > 0) else {
+                continue;
+            };
+            out.entry(name).and_modify(|p| *p = (*p).min(price)).or_insert(price);
+        }
+        Ok(out)
+    }
 
     /// Why a call has no answer to read.
     pub enum Failure {
@@ -389,7 +485,7 @@ mod transformers {
 #[cfg(test)]
 mod tests {
     use super::transformers::*;
-    use crate::domain::market::{BuyOutcome, Causer, CustomId, Refusal, ShopRefusal, Stage, Usd};
+    use crate::domain::market::{BuyOutcome, Causer, CustomId, MarketError, Refusal, ShopRefusal, Stage, Usd};
 
     #[test]
     fn dollars_go_out_as_thousandths_and_come_back_as_cents_rounded_up() {
@@ -454,6 +550,38 @@ mod tests {
         assert_eq!(got[&b].trade_id.as_deref(), Some("991"));
         assert_eq!(got[&b].settled_at, Some(1_767_225_600));
         assert!(statuses(br#"{"success":true,"data":[]}"#, &[a]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_price_list_reads_decimal_strings_into_cents_rounded_up() {
+        let body = br#"{"success":true,"time":1767225600,"currency":"USD","items":[
+            {"market_hash_name":"AK-47 | Redline (Field-Tested)","volume":"120","price":"32.393"},
+            {"market_hash_name":"P250 | Sand Dune (Field-Tested)","volume":"5","price":"0.03"},
+            {"market_hash_name":"Twice","volume":"1","price":"5"},
+            {"market_hash_name":"Twice","volume":"1","price":"4.5"},
+            {"market_hash_name":"Number","price":7.1},
+            {"market_hash_name":"Zero","price":"0"},
+            {"market_hash_name":"Negative","price":"-3"},
+            {"market_hash_name":"Exponent","price":"1e3"},
+            {"market_hash_name":"Absurd","price":"100000000000000000"},
+            {"price":"1.00"}]}"#;
+        let list = price_list(body).unwrap();
+        assert_eq!(list["AK-47 | Redline (Field-Tested)"], Usd::from_cents(3240));
+        assert_eq!(list["P250 | Sand Dune (Field-Tested)"], Usd::from_cents(3));
+        assert_eq!(list["Twice"], Usd::from_cents(450));
+        assert_eq!(list["Number"], Usd::from_cents(710));
+        assert_eq!(list["Absurd"], Usd::from_cents(i64::MAX), "saturated, never wrapped");
+        for gone in ["Zero", "Negative", "Exponent"] {
+            assert!(!list.contains_key(gone), "{gone}");
+        }
+        assert_eq!(list.len(), 5);
+        assert_eq!(cents_from_decimal_up("12.340"), Some(Usd::from_cents(1234)));
+        assert_eq!(cents_from_decimal_up("12.3401"), Some(Usd::from_cents(1235)));
+        assert_eq!(cents_from_decimal_up("12."), None);
+        assert_eq!(cents_from_decimal_up("92233720368547758.07"), Some(Usd::from_cents(i64::MAX)));
+        assert!(matches!(price_list(br#"{"success":true,"currency":"RUB","items":[]}"#), Err(MarketError::WrongCurrency(_))));
+        assert!(matches!(price_list(b"<html>"), Err(MarketError::Unavailable(_))));
+        assert!(matches!(price_list(br#"{"success":true}"#), Err(MarketError::Unavailable(_))));
     }
 
     #[test]

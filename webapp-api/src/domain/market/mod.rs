@@ -247,6 +247,12 @@ pub trait Market: Send + Sync {
 
     fn balance(&self) -> BoxFuture<'_, MarketResult<Balance>>;
 
+    /// The market's own price of every Steam name it lists, in US dollars: the cheapest current
+    /// offer, which is what `buy` pays at best. One request for the whole list. A name listed
+    /// without a usable price is absent; an absurd price stays absurd (saturated, never wrapped),
+    /// so the price rules can refuse it.
+    fn prices(&self) -> BoxFuture<'_, MarketResult<HashMap<String, Usd>>>;
+
     /// Asks the market to look again whether a delivered trade was reversed in Steam; the answer
     /// shows later in `statuses`. Scarce (market.csgo.com allows about 100 a day): for a purchase
     /// that looks stuck while it settles, never the only signal. A market without such a call

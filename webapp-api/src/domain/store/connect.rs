@@ -37,6 +37,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0014_open_batches", include_str!("../../../../data/migrations/0014_open_batches.sql")),
     ("0015_inventory_live", include_str!("../../../../data/migrations/0015_inventory_live.sql")),
     ("0016_delivery_exact", include_str!("../../../../data/migrations/0016_delivery_exact.sql")),
+    ("0017_prices", include_str!("../../../../data/migrations/0017_prices.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -57,6 +58,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0014_open_batches", include_str!("../../../../data/migrations/postgres/0014_open_batches.sql")),
     ("0015_inventory_live", include_str!("../../../../data/migrations/postgres/0015_inventory_live.sql")),
     ("0016_delivery_exact", include_str!("../../../../data/migrations/postgres/0016_delivery_exact.sql")),
+    ("0017_prices", include_str!("../../../../data/migrations/postgres/0017_prices.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.
