@@ -214,7 +214,7 @@ async fn a_client_that_stops_reading_loses_its_connection_after_the_send_timeout
     let asked = Instant::now();
 
     // Act: another client asks until it gets the one place.
-    let http = reqwest::Client::new();
+    let http = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().unwrap();
     let served = loop {
         match http.get(format!("http://{addr}/ok")).send().await {
             Ok(r) if r.status() == StatusCode::OK => break Instant::now(),

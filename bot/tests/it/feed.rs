@@ -518,7 +518,7 @@ async fn demo_token(http: &reqwest::Client, base: &str) -> String {
 async fn raw_stream(server: SocketAddr, source: IpAddr, token: &str, forwarded_for: Option<&str>) -> (String, TcpStream) {
     let socket = TcpSocket::new_v4().unwrap();
     socket.bind(SocketAddr::new(source, 0)).unwrap();
-    let mut stream = socket.connect(server).await.unwrap();
+    let mut stream = tokio::time::timeout(Duration::from_secs(10), socket.connect(server)).await.expect("connected in time").unwrap();
     let xff = forwarded_for.map(|a| format!("X-Forwarded-For: {a}\r\n")).unwrap_or_default();
     let head = format!("GET /api/v1/feed HTTP/1.1\r\nHost: fragbox\r\nAuthorization: Bearer {token}\r\n{xff}\r\n");
     stream.write_all(head.as_bytes()).await.unwrap();
@@ -564,7 +564,7 @@ async fn one_account_cannot_lock_out_a_third_address(via_proxy: bool) {
     }
     let server = Proc::start(&dir.0, &env);
     let addr: SocketAddr = server.base.trim_start_matches("http://").trim_end_matches('/').parse().unwrap();
-    let http = reqwest::Client::new();
+    let http = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap();
     let token = demo_token(&http, &server.base).await;
     let proxy = IpAddr::from([127, 0, 0, 1]);
     let client = |n: u8| -> (IpAddr, Option<String>) {
@@ -597,7 +597,8 @@ async fn one_account_cannot_lock_out_a_third_address(via_proxy: bool) {
     let (source, forwarded) = client(4);
     let (status, _stream) = raw_stream(addr, source, &other, forwarded.as_deref()).await;
     assert!(status.starts_with("HTTP/1.1 200"), "the third address's stream: {status}");
-    let mut req = reqwest::Client::builder().local_address(source).build().unwrap().get(format!("{}/healthz", server.base));
+    let third = reqwest::Client::builder().local_address(source).timeout(Duration::from_secs(10)).build().unwrap();
+    let mut req = third.get(format!("{}/healthz", server.base));
     if let Some(f) = &forwarded {
         req = req.header("X-Forwarded-For", f);
     }

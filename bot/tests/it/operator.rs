@@ -305,7 +305,9 @@ async fn a_grant_says_what_it_credits_and_never_takes_a_flag_for_part_of_its_rea
     assert!(out.contains("only a credit can be paid"), "{out}");
     assert_eq!(app.balance(610).await, before + 600);
     // The other commands with a reason read it the same way.
-    for args in [&["responsible", "lift", "610", "--reason", "asked", "--force"][..], &["withdrawals", "error", "1", "--reason", "x", "--now"]] {
+    for args in
+        [&["responsible", "lift", "610", "--reason", "asked", "--force"][..], &["withdrawals", "error", "1", "--reason", "x", "--now"]]
+    {
         let (code, out) = fragbox(&app, args).await;
         assert_eq!(code, 2, "{args:?}: {out}");
         assert!(out.contains("unexpected argument"), "{args:?}: {out}");
