@@ -29,7 +29,8 @@
 //! `GET /api/v1/feed` connections, `--opens M` opens (default 50) fired one every `--every MS`
 //! milliseconds (default 100: drops arrive one at a time, as players open them), each
 //! drop's delivery latency to every connection (from the moment its open was sent) and the
-//! server's peak RSS.
+//! server's peak RSS. The N connections are one player's: the server's stream bounds
+//! (`FEED_STREAMS_PER_PLAYER`, `FEED_STREAMS_PER_IP`) are raised to N unless set.
 //!
 //! Usage: fragbox-bench [--store sqlite|postgres] [--replicas N] [--postgres-url URL] [--pool N]
 //!                      [--duration SECS] [--conns N] [--users N] [--sessions N] [--fragbox PATH]
@@ -1069,6 +1070,14 @@ async fn feed_bench(a: &Args, n: usize, dir: &Path, db_url: &str) -> Res<()> {
     // raised past N unless the caller set it.
     if std::env::var_os("HTTP_MAX_CONNECTIONS").is_none() {
         std::env::set_var("HTTP_MAX_CONNECTIONS", (n + 256).max(4096).to_string());
+    }
+    // The N connections are one watcher's, spread over `FEED_SOURCES` addresses: a load test of
+    // the fan-out, not of the bounds on streams per player (3) and per address (32), which would
+    // leave it 3 streams. Both raised past N unless the caller set them.
+    for bound in ["FEED_STREAMS_PER_PLAYER", "FEED_STREAMS_PER_IP"] {
+        if std::env::var_os(bound).is_none() {
+            std::env::set_var(bound, n.max(1).to_string());
+        }
     }
     let server = Server::start(&a.fragbox, dir, db_url, a.pool)?;
     let base = server.base.clone();

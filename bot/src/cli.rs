@@ -47,11 +47,14 @@ pub enum Command {
         /// Tokens with at most 2 decimals, e.g. 12.5 or -3.
         #[arg(allow_negative_numbers = true, value_parser = an_amount)]
         tokens: Tokens,
-        /// Why (kept in the ledger and the admin audit log); the rest of the line.
-        #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "TEXT")]
+        /// Why (kept in the ledger and the admin audit log): the words up to the next flag. A
+        /// word that starts with `-` is taken for a flag (an unknown one is refused), never
+        /// made part of the reason; `--reason="-…"` passes one.
+        #[arg(long, required = true, num_args = 1.., value_name = "TEXT")]
         reason: Vec<String>,
-        /// Compensation that counts as paid (skins won with it may be withdrawn); without it a
-        /// grant is bonus tokens.
+        /// Compensation that counts as paid: real value, withdrawable as skins won with it, so
+        /// marked as a paid grant in the ledger and the admin audit log and counted as paid in
+        /// `fragbox audit`. Credits only. Without it a grant is bonus tokens.
         #[arg(long)]
         paid: bool,
     },
@@ -183,8 +186,8 @@ pub enum WithdrawalsCommand {
         /// Why it failed (a note alone means `other`).
         #[arg(ignore_case = true, value_parser = PossibleValuesParser::new(withdrawals::REASON_CODES))]
         code: Option<String>,
-        /// A note for the player; the rest of the line.
-        #[arg(long, num_args = 1.., allow_hyphen_values = true, value_name = "NOTE")]
+        /// A note for the player: the words up to the next flag (as `grant --reason`).
+        #[arg(long, num_args = 1.., value_name = "NOTE")]
         reason: Option<Vec<String>>,
     },
 }
@@ -220,8 +223,8 @@ pub enum ResponsibleCommand {
     Lift {
         /// The player's Telegram user id.
         user_id: i64,
-        /// Why (kept in the admin audit log); the rest of the line.
-        #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "TEXT")]
+        /// Why (kept in the admin audit log): the words up to the next flag (as `grant --reason`).
+        #[arg(long, required = true, num_args = 1.., value_name = "TEXT")]
         reason: Vec<String>,
     },
 }
@@ -305,7 +308,13 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
         Command::Grant { telegram_id: id, tokens: amount, reason, paid } => {
             let reason = reason.join(" ");
             let balance = grant(domain, id, amount, &reason, paid).await?;
-            println!("user {id}: {amount:+} tokens ({reason}); balance {balance}", amount = amount.to_string());
+            // Says what was done: which kind of tokens moved, and which way.
+            let (sign, kind) = match (amount.0 > 0, paid) {
+                (true, true) => ("+", "paid tokens"),
+                (true, false) => ("+", "bonus tokens"),
+                (false, _) => ("", "tokens (paid first)"),
+            };
+            println!("user {id}: {sign}{amount} {kind} ({reason}); balance {balance}");
             Ok(0)
         }
         Command::Audit => audit_command(config, domain).await,
@@ -549,9 +558,10 @@ async fn audit_command(config: &Config, domain: &Domain) -> Result<i32, String> 
     for l in audit::leakage(&domain.db).await.map_err(|e| e.to_string())? {
         let who = if l.user_id == 0 { "total".to_owned() } else { format!("user {}", l.user_id) };
         println!(
-            "value {who}: paid {} stars = {} tokens; sent {} tokens, pending {} tokens{}",
+            "value {who}: paid {} stars = {} tokens, granted as paid {} tokens; sent {} tokens, pending {} tokens{}",
             l.paid_stars,
-            l.paid_tokens,
+            l.bought,
+            l.granted_paid,
             l.sent,
             l.pending,
             if l.leaks() { "  LEAK: more left than was paid (information, not a failure)" } else { "" }

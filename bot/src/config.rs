@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use webapp_api::domain::catalog::{RTP_MAX_BP, RTP_MIN_BP};
 use webapp_api::domain::delivery;
+use webapp_api::domain::feed::Limits as FeedLimits;
 use webapp_api::domain::market::{self, MarketConfig, Provider, Usd};
 use webapp_api::domain::Tokens;
 use webapp_api::http::metrics::MetricsAccess;
@@ -189,6 +190,21 @@ pub struct Config {
     /// Open HTTP connections per client address (an IPv6 /64 counts as one address).
     #[arg(long, env = "HTTP_MAX_CONNECTIONS_PER_IP", default_value_t = 256, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub http_max_connections_per_ip: usize,
+    /// Seconds a client may take none of what is sent to it before its connection is closed
+    /// (a stalled reader, such as a live feed nobody reads).
+    #[arg(long, env = "HTTP_SEND_TIMEOUT_SECS", default_value_t = 30, value_parser = RangedU64ValueParser::<u64>::new().range(1..=3600))]
+    pub http_send_timeout_secs: u64,
+    /// Live feed streams one player may hold; one more ends the player's oldest.
+    #[arg(long, env = "FEED_STREAMS_PER_PLAYER", default_value_t = FeedLimits::DEFAULT.per_player, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub feed_streams_per_player: usize,
+    /// Live feed streams one client address may hold (after TRUSTED_PROXIES; an IPv6 /64 counts
+    /// as one); one more is refused with 429 too_many_streams.
+    #[arg(long, env = "FEED_STREAMS_PER_IP", default_value_t = FeedLimits::DEFAULT.per_address, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub feed_streams_per_ip: usize,
+    /// Seconds a live feed stream runs at most (a random tenth less); the client resumes with
+    /// Last-Event-ID.
+    #[arg(long, env = "FEED_STREAM_MAX_SECS", default_value_t = FeedLimits::DEFAULT.max_age.as_secs(), value_parser = RangedU64ValueParser::<u64>::new().range(1..=86_400))]
+    pub feed_stream_max_secs: u64,
     /// The market price feed: Skinport's /v1/items (or a compatible server); with MARKET_PROVIDER, the cross-check of the market's own prices.
     #[arg(long, env = "PRICE_FEED_URL", default_value = "https://api.skinport.com/v1/items", value_parser = a_url)]
     pub price_feed_url: String,
@@ -398,6 +414,10 @@ impl std::fmt::Debug for Config {
             .field("http_idle_timeout_secs", &self.http_idle_timeout_secs)
             .field("http_max_connections", &self.http_max_connections)
             .field("http_max_connections_per_ip", &self.http_max_connections_per_ip)
+            .field("http_send_timeout_secs", &self.http_send_timeout_secs)
+            .field("feed_streams_per_player", &self.feed_streams_per_player)
+            .field("feed_streams_per_ip", &self.feed_streams_per_ip)
+            .field("feed_stream_max_secs", &self.feed_stream_max_secs)
             .field("market_provider", &self.market_provider)
             .field("market_api_key", &self.market_api_key.as_ref().map(|_| "<redacted>"))
             .finish_non_exhaustive()
@@ -649,6 +669,8 @@ mod tests {
         assert_eq!(c.webapp_url(), "http://127.0.0.1:8080");
         assert_eq!(c.channel_id.as_deref(), Some("@fragbox_news"));
         assert_eq!((c.http_header_timeout_secs, c.http_idle_timeout_secs), (10, 60));
+        assert_eq!(c.http_send_timeout_secs, 30);
+        assert_eq!((c.feed_streams_per_player, c.feed_streams_per_ip, c.feed_stream_max_secs), (3, 32, 1800));
     }
 
     #[test]
@@ -667,6 +689,10 @@ mod tests {
             ("HTTP_IDLE_TIMEOUT_SECS", "soon"),
             ("HTTP_MAX_CONNECTIONS", "-3"),
             ("HTTP_MAX_CONNECTIONS_PER_IP", "0"),
+            ("HTTP_SEND_TIMEOUT_SECS", "0"),
+            ("FEED_STREAMS_PER_PLAYER", "0"),
+            ("FEED_STREAMS_PER_IP", "many"),
+            ("FEED_STREAM_MAX_SECS", "0"),
             ("RATE_LIMITS", "maybe"),
         ] {
             let err = cfg(&[(k, v)]).unwrap_err();

@@ -82,6 +82,11 @@ pub fn build_domain(
         withdraw_min_stars: config.withdraw_min_stars.unwrap_or_else(|| catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0)),
         withdraw_paid_only: config.withdraw_paid_only.unwrap_or(!config.demo()),
         market_delivery: config.market_provider != config::MarketProviderArg::None,
+        feed: webapp_api::domain::feed::Limits {
+            per_player: config.feed_streams_per_player,
+            per_address: config.feed_streams_per_ip,
+            max_age: std::time::Duration::from_secs(config.feed_stream_max_secs),
+        },
     };
     Domain::new(pool, domain_config, catalog, clock, random, telegram)
 }

@@ -6,6 +6,9 @@
 //!   covers the HTTP/1-or-2 sniffing hyper-util does before hyper's own header timer starts),
 //!   and each later head within `header_timeout` of its first byte (hyper's timer);
 //! - a connection with no request in flight for `idle_timeout` is closed;
+//! - a connection whose client takes none of what is sent to it for `send_timeout` is closed
+//!   (a response in flight — a live feed stream above all — would otherwise hold its place for
+//!   as long as a client that stopped reading keeps the socket open);
 //! - at most `max_connections` open in all and `max_connections_per_ip` per client address (an
 //!   IPv6 /64, which one subscriber usually holds whole, counts as one address; `TRUSTED_PROXIES`
 //!   are exempt, since behind them stand many players). Past a cap the client gets a minimal
@@ -17,7 +20,9 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -52,6 +57,7 @@ const CLOSE_WITHIN: Duration = Duration::from_secs(1);
 pub struct Limits {
     pub header_timeout: Duration,
     pub idle_timeout: Duration,
+    pub send_timeout: Duration,
     pub max_connections: usize,
     pub max_connections_per_ip: usize,
     /// Peers exempt from the per-address cap: the HTTPS proxy in front carries many players.
@@ -63,6 +69,7 @@ impl Limits {
         Limits {
             header_timeout: Duration::from_secs(c.http_header_timeout_secs),
             idle_timeout: Duration::from_secs(c.http_idle_timeout_secs),
+            send_timeout: Duration::from_secs(c.http_send_timeout_secs),
             max_connections: c.http_max_connections,
             max_connections_per_ip: c.http_max_connections_per_ip,
             exempt: c.trusted_proxies.clone(),
@@ -312,7 +319,7 @@ impl Connection {
                 }))
             }
         });
-        let conn = self.builder.serve_connection(TokioIo::new(stream), service);
+        let conn = self.builder.serve_connection(SendTimeout::new(TokioIo::new(stream), self.limits.send_timeout), service);
         tokio::pin!(conn);
         let mut close_by: Option<Instant> = None;
         let mut stopping = false;
@@ -349,6 +356,75 @@ impl Connection {
     }
 }
 
+/// A connection's socket that fails a write (so hyper closes the connection) once what is sent
+/// has made no progress for `limit`. A client that stops reading fills its receive window and
+/// then the kernel's buffers; from then on every write waits, and nothing else would ever end
+/// the wait: the request is in flight, so the idle timeout does not apply. Any progress, a
+/// single byte, starts the wait over.
+struct SendTimeout<I> {
+    io: I,
+    limit: Duration,
+    /// Running while a write waits.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<I> SendTimeout<I> {
+    fn new(io: I, limit: Duration) -> SendTimeout<I> {
+        SendTimeout { io, limit, stalled: None }
+    }
+
+    /// Passes a write's outcome on, after starting the stall timer on a wait (and failing the
+    /// write once it has run out) or stopping it on progress.
+    fn watch<T>(&mut self, cx: &mut Context<'_>, polled: Poll<std::io::Result<T>>) -> Poll<std::io::Result<T>> {
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
+        }
+        let limit = self.limit;
+        let timer = self.stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match timer.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "the client took nothing sent to it"))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<I: hyper::rt::Read + Unpin> hyper::rt::Read for SendTimeout<I> {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: hyper::rt::ReadBufCursor<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_read(cx, buf)
+    }
+}
+
+impl<I: hyper::rt::Write + Unpin> hyper::rt::Write for SendTimeout<I> {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.io).poll_write(cx, buf);
+        this.watch(cx, polled)
+    }
+
+    fn poll_write_vectored(self: Pin<&mut Self>, cx: &mut Context<'_>, bufs: &[std::io::IoSlice<'_>]) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.watch(cx, polled)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.io).poll_flush(cx);
+        this.watch(cx, polled)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.io).poll_shutdown(cx);
+        this.watch(cx, polled)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,6 +444,7 @@ mod tests {
         let limits = Limits {
             header_timeout: Duration::from_secs(1),
             idle_timeout: Duration::from_secs(1),
+            send_timeout: Duration::from_secs(1),
             max_connections: total,
             max_connections_per_ip: per_ip,
             exempt: exempt.iter().map(|e| e.parse().unwrap()).collect(),
@@ -394,5 +471,33 @@ mod tests {
         let proxy: IpAddr = "10.1.2.3".parse().unwrap();
         let held: Vec<_> = (0..5).map(|_| g.admit(proxy).unwrap()).collect();
         assert_eq!(held.len(), 5);
+    }
+
+    async fn write(io: &mut SendTimeout<TokioIo<tokio::io::DuplexStream>>, bytes: &[u8]) -> std::io::Result<usize> {
+        std::future::poll_fn(|cx| hyper::rt::Write::poll_write(Pin::new(&mut *io), cx, bytes)).await
+    }
+
+    #[tokio::test]
+    async fn a_write_nobody_takes_fails_after_the_send_timeout_and_progress_starts_it_over() {
+        let (ours, mut theirs) = tokio::io::duplex(16);
+        let mut io = SendTimeout::new(TokioIo::new(ours), Duration::from_millis(300));
+        assert_eq!(write(&mut io, &[1; 16]).await.unwrap(), 16);
+
+        // The peer takes a byte at 200 ms: progress, so the wait starts over.
+        let started = Instant::now();
+        let reader = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let mut one = [0u8; 1];
+            theirs.read_exact(&mut one).await.unwrap();
+            theirs
+        });
+        assert_eq!(write(&mut io, &[2; 8]).await.unwrap(), 1);
+        let _theirs = reader.await.unwrap();
+
+        // Then it takes nothing more.
+        let err = write(&mut io, &[3; 8]).await.unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::TimedOut);
+        let waited = started.elapsed();
+        assert!(waited >= Duration::from_millis(480) && waited < Duration::from_secs(3), "failed after {waited:?}");
     }
 }

@@ -174,3 +174,62 @@ async fn a_stop_lets_the_request_in_flight_finish_and_accepts_no_new_connection(
     assert!(TcpStream::connect(addr).await.is_err(), "nothing listens after the stop");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_client_that_stops_reading_loses_its_connection_after_the_send_timeout() {
+    // Arrange: the accept loop serving an endless answer, with room for one connection only.
+    let chunk = axum::body::Bytes::from(vec![b'x'; 64 * 1024]);
+    let app = axum::Router::new()
+        .route(
+            "/endless",
+            axum::routing::get(move || {
+                let chunk = chunk.clone();
+                async move {
+                    axum::body::Body::from_stream(futures_util::stream::repeat_with(move || {
+                        Ok::<_, std::convert::Infallible>(chunk.clone())
+                    }))
+                }
+            }),
+        )
+        .route("/ok", axum::routing::get(|| async { "ok" }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let limits = fragbox::serve::Limits {
+        header_timeout: Duration::from_secs(5),
+        idle_timeout: Duration::from_secs(60),
+        send_timeout: Duration::from_secs(1),
+        max_connections: 1,
+        max_connections_per_ip: 1,
+        exempt: Vec::new(),
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(fragbox::serve::serve(listener, app, limits, async move {
+        let _ = stopped.await;
+    }));
+    // A client that asks for it and never reads: its window and the kernel's buffers fill.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stalled = socket.connect(addr).await.unwrap();
+    stalled.write_all(b"GET /endless HTTP/1.1\r\nHost: fragbox\r\n\r\n").await.unwrap();
+    let asked = Instant::now();
+
+    // Act: another client asks until it gets the one place.
+    let http = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().unwrap();
+    let served = loop {
+        match http.get(format!("http://{addr}/ok")).send().await {
+            Ok(r) if r.status() == StatusCode::OK => break Instant::now(),
+            _ => {
+                assert!(asked.elapsed() < Duration::from_secs(15), "the client that stopped reading still holds its connection");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+
+    // Assert: freed about a send timeout after the writes stalled, and the socket closed.
+    let after = served - asked;
+    assert!(after >= Duration::from_millis(900) && after < Duration::from_secs(10), "freed after {after:?}");
+    let (_, closed) = read_until_closed(&mut stalled, Duration::from_secs(10)).await;
+    assert!(closed.is_some(), "the stalled connection was closed");
+    let _ = stop.send(());
+    server.await.unwrap();
+}

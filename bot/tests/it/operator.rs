@@ -251,3 +251,66 @@ async fn every_command_answers_help_and_a_bad_command_line_exits_2() {
     assert!(out.contains("grant"), "clap suggests the command meant: {out}");
     assert!(!dir.0.join("unused.db").exists());
 }
+
+/// The last ledger entry of a player: reason, amount, bonus part.
+async fn last_entry(app: &TestApp, user: i64) -> (String, i64, i64) {
+    sqlx::query_as("SELECT reason, amount, bonus_amount FROM ledger_entries WHERE user_id = $1 ORDER BY id DESC LIMIT 1")
+        .bind(user)
+        .fetch_one(&app.domain().db)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_grant_says_what_it_credits_and_never_takes_a_flag_for_part_of_its_reason() {
+    let app = TestApp::demo().await;
+    app.sign_in(610, "Flags").await;
+    let before = app.balance(610).await;
+
+    // `--paid` after the reason is the flag: paid tokens, for the reason alone, marked paid in
+    // the ledger and the admin audit log.
+    let (code, out) = fragbox(&app, &["grant", "610", "5", "--reason", "lost", "skin", "--paid"]).await;
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("user 610: +5 paid tokens (lost skin)"), "{out}");
+    assert_eq!(last_entry(&app, 610).await, ("grant:paid: lost skin".to_owned(), 500, 0));
+    let (detail,): (String,) = sqlx::query_as("SELECT detail FROM admin_audit WHERE action = 'grant' ORDER BY id DESC LIMIT 1")
+        .fetch_one(&app.domain().db)
+        .await
+        .unwrap();
+    assert_eq!(detail, "610 5 paid lost skin");
+    // The audit counts it as paid value, apart from purchases, and stays clean.
+    let (code, out) = fragbox(&app, &["audit"]).await;
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("value total: paid 0 stars = 0 tokens, granted as paid 5 tokens;"), "{out}");
+
+    // Without it, a bonus grant says so.
+    let (code, out) = fragbox(&app, &["grant", "610", "1", "--reason", "welcome"]).await;
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("user 610: +1 bonus tokens (welcome)"), "{out}");
+    assert_eq!(last_entry(&app, 610).await, ("grant: welcome".to_owned(), 100, 100));
+
+    // An unknown flag, anywhere, is refused (exit 2) and nothing is granted.
+    for args in [
+        &["grant", "610", "5", "--reason", "typo", "--piad"][..],
+        &["grant", "610", "5", "--reason", "typo", "-p"],
+        &["grant", "610", "5", "--piad", "--reason", "typo"],
+    ] {
+        let (code, out) = fragbox(&app, args).await;
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.contains("unexpected argument"), "{args:?}: {out}");
+    }
+    // A paid grant only credits.
+    let (code, out) = fragbox(&app, &["grant", "610", "-1", "--paid", "--reason", "oops"]).await;
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("only a credit can be paid"), "{out}");
+    assert_eq!(app.balance(610).await, before + 600);
+    // The other commands with a reason read it the same way.
+    for args in
+        [&["responsible", "lift", "610", "--reason", "asked", "--force"][..], &["withdrawals", "error", "1", "--reason", "x", "--now"]]
+    {
+        let (code, out) = fragbox(&app, args).await;
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.contains("unexpected argument"), "{args:?}: {out}");
+    }
+    app.stop().await;
+}

@@ -8,6 +8,9 @@ use crate::domain::settings::{self, audit_admin};
 use crate::domain::withdrawals::{self, Resolution};
 use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
 
+/// The start of a paid grant's ledger reason; `fragbox audit` checks such entries are paid value.
+pub const PAID_GRANT: &str = "grant:paid: ";
+
 /// Largest single grant (either sign): a typo guard, not a business rule.
 pub const MAX_GRANT: Tokens = Tokens::whole(1_000_000);
 
@@ -48,8 +51,13 @@ async fn audit_read(domain: &Domain, actor: Actor, action: &str, detail: &str) -
 /// Credits (or, negative, debits down to zero at most) a user's balance by hand, with a reason.
 /// Answers the balance after it.
 /// A grant is bonus value (it may be kept, sold and opened, never withdrawn as a won skin)
-/// unless `paid`: compensation that counts as paid. `once`: an idempotency key for the grant
-/// (the bot passes its message's, so a replayed update grants once); `None` makes a fresh one.
+/// unless `paid`: compensation that counts as paid, real value a player may withdraw as the
+/// skins it wins. A paid grant is marked as such wherever it is kept: the ledger's reason
+/// (`grant:paid: <reason>`, where a bonus grant's is `grant: <reason>`) and the admin audit
+/// log, and `fragbox audit` counts it as paid value apart from purchases. Only a credit can be
+/// paid: a debit takes paid tokens first whatever it is called. `once`: an idempotency key for
+/// the grant (the bot passes its message's, so a replayed update grants once); `None` makes a
+/// fresh one.
 pub async fn grant(
     domain: &Domain,
     actor: Actor,
@@ -67,6 +75,9 @@ pub async fn grant(
     if amount.0 == 0 || amount.0.abs() > MAX_GRANT.0 {
         return Err(DomainError::BadRequest(format!("amount must be non-zero and at most {MAX_GRANT} tokens")));
     }
+    if paid && amount.0 < 0 {
+        return Err(DomainError::BadRequest("only a credit can be paid: a negative grant takes paid tokens first anyway".into()));
+    }
     let now = domain.now();
     // Every grant is its own event: the key only has to be unique.
     let key = match once {
@@ -78,7 +89,7 @@ pub async fn grant(
         .write(move |tx| {
             Box::pin(async move {
                 store::lock_users(tx, &[user_id]).await?;
-                let what = format!("grant: {reason}");
+                let what = if paid { format!("{PAID_GRANT}{reason}") } else { format!("grant: {reason}") };
                 let funds = if paid { Funds::Paid } else { Funds::Bonus };
                 let applied = if amount.0 > 0 {
                     match ledger::credit(tx, user_id, amount, funds, &what, &key, now).await? {

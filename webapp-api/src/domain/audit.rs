@@ -122,6 +122,11 @@ const CHECKS: &[(&str, &str)] = &[
             OR (reason IN ('daily', 'streak_bonus', 'subscribe', 'first_case', 'referral', 'demo_grant', 'promo') AND bonus_amount <> amount)",
     ),
     (
+        "paid grant credited as bonus",
+        // An operator's paid grant (`grant:paid: …`, `admin::grant`) is paid value in full.
+        "SELECT 'entry ' || id FROM ledger_entries WHERE reason LIKE 'grant:paid:%' AND (amount <= 0 OR bonus_amount <> 0)",
+    ),
+    (
         "skin that hides bonus its open spent (it could leave as paid value)",
         // The skins of one debit (several opened at once) carry its bonus part between them.
         "SELECT 'open ' || g.first_id FROM (
@@ -219,8 +224,11 @@ pub struct Leakage {
     pub user_id: i64,
     /// Stars of purchases that stand (refunded ones do not count).
     pub paid_stars: i64,
-    /// Paid tokens credited: purchases that stand and paid grants (compensation).
-    pub paid_tokens: Tokens,
+    /// Tokens those purchases credited.
+    pub bought: Tokens,
+    /// Paid tokens operators granted (compensation, `fragbox grant --paid`): paid value no
+    /// Stars stand behind, shown apart so that it is never mistaken for money received.
+    pub granted_paid: Tokens,
     /// Token value of skins sent to Steam.
     pub sent: Tokens,
     /// Token value of skins waiting in a withdrawal.
@@ -228,36 +236,44 @@ pub struct Leakage {
 }
 
 impl Leakage {
+    /// Paid value credited: purchases that stand and paid grants.
+    pub fn paid_tokens(&self) -> Tokens {
+        Tokens(self.bought.0 + self.granted_paid.0)
+    }
+
     /// More left (or is leaving) than was ever paid.
     pub fn leaks(&self) -> bool {
-        self.sent.0 + self.pending.0 > self.paid_tokens.0
+        self.sent.0 + self.pending.0 > self.paid_tokens().0
     }
 }
+
+/// The paid grants' credits: a grant's entry without a bonus part. Grants made before paid
+/// grants were marked in the ledger (`grant:paid: …`) are recognised by that alone.
+const PAID_GRANTS: &str = "l.reason LIKE 'grant:%' AND l.amount > 0 AND l.bonus_amount = 0";
 
 /// Per player who has withdrawn anything, and in total (last, `user_id` 0): what left as skins
 /// against what was paid. A shop can reconcile every balance and still give away more than it
 /// took in; this shows it.
 pub async fn leakage(pool: &Pool) -> DomainResult<Vec<Leakage>> {
-    let rows: Vec<(i64, i64, i64, i64, i64)> = sqlx::query_as(
+    let per_player = format!(
         "SELECT u.id,
                 CAST(COALESCE((SELECT SUM(p.stars) FROM payments p WHERE p.user_id = u.id AND p.status = 'success'), 0) AS BIGINT),
-                CAST(COALESCE((SELECT SUM(p.tokens) FROM payments p WHERE p.user_id = u.id AND p.status = 'success'), 0)
-                   + COALESCE((SELECT SUM(l.amount) FROM ledger_entries l
-                               WHERE l.user_id = u.id AND l.reason LIKE 'grant:%' AND l.amount > 0 AND l.bonus_amount = 0), 0) AS BIGINT),
+                CAST(COALESCE((SELECT SUM(p.tokens) FROM payments p WHERE p.user_id = u.id AND p.status = 'success'), 0) AS BIGINT),
+                CAST(COALESCE((SELECT SUM(l.amount) FROM ledger_entries l WHERE l.user_id = u.id AND {PAID_GRANTS}), 0) AS BIGINT),
                 CAST(COALESCE((SELECT SUM(i.token_price) FROM inventory_items i WHERE i.user_id = u.id AND i.status = 'sent'), 0) AS BIGINT),
                 CAST(COALESCE((SELECT SUM(i.token_price) FROM inventory_items i WHERE i.user_id = u.id AND i.status = 'pending'), 0) AS BIGINT)
          FROM users u
          WHERE EXISTS (SELECT 1 FROM inventory_items i WHERE i.user_id = u.id AND i.status IN ('sent', 'pending'))
-         ORDER BY u.id",
-    )
-    .fetch_all(pool)
-    .await?;
+         ORDER BY u.id"
+    );
+    let rows: Vec<(i64, i64, i64, i64, i64, i64)> = sqlx::query_as(&per_player).fetch_all(pool).await?;
     let mut out: Vec<Leakage> = rows
         .into_iter()
-        .map(|(user_id, paid_stars, paid, sent, pending)| Leakage {
+        .map(|(user_id, paid_stars, bought, granted, sent, pending)| Leakage {
             user_id,
             paid_stars,
-            paid_tokens: Tokens(paid),
+            bought: Tokens(bought),
+            granted_paid: Tokens(granted),
             sent: Tokens(sent),
             pending: Tokens(pending),
         })
@@ -267,15 +283,15 @@ pub async fn leakage(pool: &Pool) -> DomainResult<Vec<Leakage>> {
     )
     .fetch_one(pool)
     .await?;
-    let (grants,): (i64,) = sqlx::query_as(
-        "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger_entries WHERE reason LIKE 'grant:%' AND amount > 0 AND bonus_amount = 0",
-    )
-    .fetch_one(pool)
-    .await?;
+    let (grants,): (i64,) =
+        sqlx::query_as(&format!("SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM ledger_entries l WHERE {PAID_GRANTS}"))
+            .fetch_one(pool)
+            .await?;
     let total = Leakage {
         user_id: 0,
         paid_stars: stars,
-        paid_tokens: Tokens(tokens + grants),
+        bought: Tokens(tokens),
+        granted_paid: Tokens(grants),
         sent: Tokens(out.iter().map(|l| l.sent.0).sum()),
         pending: Tokens(out.iter().map(|l| l.pending.0).sum()),
     };

@@ -109,6 +109,9 @@ pub enum DomainError {
     /// An operator tried to resolve a withdrawal by hand while a market purchase for it is live.
     #[error("a market purchase of this withdrawal is in progress")]
     PurchaseLive,
+    /// The client's address holds as many feed streams as it may (`feed::Limits::per_address`).
+    #[error("too many feed streams from this address")]
+    TooManyStreams,
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal: {0}")]
@@ -166,6 +169,7 @@ impl DomainError {
             SpendLimit { .. } => "spend_limit",
             InvalidLimit => "invalid_limit",
             PurchaseLive => "purchase_live",
+            TooManyStreams => "too_many_streams",
             Database(_) | Internal(_) => "internal",
         }
     }
@@ -244,6 +248,10 @@ impl DomainError {
             PurchaseLive => (
                 "По этому выводу идёт покупка на маркете: дождитесь её итога",
                 "A market purchase of this withdrawal is in progress: wait for its outcome",
+            ),
+            TooManyStreams => (
+                "С вашего адреса открыто слишком много лент дропов. Попробуйте позже",
+                "Too many live feeds are open from your address. Try again later",
             ),
             DepositRequired { min_stars, stars_left } => {
                 return if ru {

@@ -63,6 +63,8 @@ pub struct DomainConfig {
     /// A market buys new withdrawals (`MARKET_PROVIDER` set): a request is queued for the
     /// delivery worker instead of waiting for an operator.
     pub market_delivery: bool,
+    /// How many feed streams a player and an address may hold, and for how long (`FEED_*`).
+    pub feed: feed::Limits,
 }
 
 impl DomainConfig {

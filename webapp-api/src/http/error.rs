@@ -18,6 +18,10 @@ pub fn request_lang() -> Lang {
     REQUEST_LANG.try_with(|l| *l).unwrap_or(Lang::Ru)
 }
 
+/// What `too_many_streams` asks a client to wait: a place on the address frees only when one
+/// of its streams ends, which is rarely sooner.
+pub const TOO_MANY_STREAMS_RETRY_SECS: u64 = 30;
+
 /// The error code an error response carried (set here, read by the metrics as the response
 /// leaves).
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +78,7 @@ pub fn status_of(e: &DomainError) -> StatusCode {
         InvalidTradeUrl | InvalidClientSeed | InvalidLanguage | EmptyMessage | ItemRequired | InvalidTheme | TooLong(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+        RateLimited(_) | TooManyStreams => StatusCode::TOO_MANY_REQUESTS,
         TelegramUnavailable(_) | SubscriptionCheckFailed(_) => StatusCode::BAD_GATEWAY,
         Maintenance => StatusCode::SERVICE_UNAVAILABLE,
         Database(_) | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -162,8 +166,14 @@ impl IntoResponse for ApiError {
                     tracing::error!(error = %e, "internal error");
                 }
                 let mut res = with_body(status_of(&e), e.code(), error_body_of(&e, &e.text(lang)));
-                if let DomainError::RateLimited(secs) = e {
-                    res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                match e {
+                    DomainError::RateLimited(secs) => {
+                        res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                    }
+                    DomainError::TooManyStreams => {
+                        res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(TOO_MANY_STREAMS_RETRY_SECS));
+                    }
+                    _ => {}
                 }
                 res
             }

@@ -215,6 +215,20 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr
     client
 }
 
+/// The address a per-address bound counts for a request from `peer`: the client's
+/// (`client_ip`), an IPv6 one by its /64 (as `AddressKey` does); `None` when that is a
+/// trusted proxy itself (it named no client), which carries many players and is never bounded.
+pub fn bounded_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> Option<IpAddr> {
+    let ip = client_ip(peer, headers, trusted);
+    if trusted.iter().any(|n| n.contains(ip)) {
+        return None;
+    }
+    Some(match AddressKey::from(ip) {
+        AddressKey::V4(v4) => IpAddr::V4(v4),
+        AddressKey::V6Net(net) => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(net) << 64)),
+    })
+}
+
 /// The client's address as the rate limits count it, left on an open's request by the gate so
 /// that the handler can count an open of several cases as that many opens (`Limiter::take_more`).
 #[derive(Clone, Copy, Debug)]
@@ -625,6 +639,21 @@ mod tests {
         }
         flood(2 << 20);
         assert!(limiter.take(Action::SignIn, busy, None).is_err());
+    }
+
+    #[test]
+    fn the_bounded_address_is_the_client_behind_the_proxy_and_never_the_proxy() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().unwrap()];
+        let proxy: IpAddr = "10.1.1.1".parse().unwrap();
+        let mut h = HeaderMap::new();
+        h.insert("x-forwarded-for", "203.0.113.9".parse().unwrap());
+        assert_eq!(bounded_address(proxy, &h, &trusted), Some("203.0.113.9".parse().unwrap()));
+        assert_eq!(bounded_address(proxy, &HeaderMap::new(), &trusted), None);
+        let mut v6 = HeaderMap::new();
+        v6.insert("x-forwarded-for", "2001:db8:1:2:aaaa::1".parse().unwrap());
+        assert_eq!(bounded_address(proxy, &v6, &trusted), Some("2001:db8:1:2::".parse().unwrap()));
+        let stranger: IpAddr = "198.51.100.7".parse().unwrap();
+        assert_eq!(bounded_address(stranger, &h, &trusted), Some(stranger));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{broadcast, watch};
 
+use super::streams::Streams;
 use crate::domain::lang::Lang;
 
 /// Events the hub remembers for reconnects; an older `Last-Event-ID` is served from the table.
@@ -20,6 +21,9 @@ pub const LIVE_BUFFER: usize = 128;
 #[derive(Debug)]
 pub struct Event {
     pub id: i64,
+    /// Whose drop it is: never sent, only used to find a player's drops when their name
+    /// setting changes.
+    pub(super) player: i64,
     /// The `data:` line's JSON with Russian names.
     pub ru: String,
     /// The `data:` line's JSON with English names.
@@ -47,6 +51,8 @@ pub struct Hub {
     pub(super) dirty: AtomicBool,
     /// A reader task is running.
     pub(super) running: AtomicBool,
+    /// The streams clients hold now, per player and per address.
+    pub(super) streams: Arc<Streams>,
 }
 
 #[derive(Default)]
@@ -65,6 +71,7 @@ impl Default for Hub {
             closed: watch::channel(false).0,
             dirty: AtomicBool::new(false),
             running: AtomicBool::new(false),
+            streams: Arc::default(),
         }
     }
 }
@@ -83,5 +90,10 @@ impl Hub {
     /// Clients connected now.
     pub fn clients(&self) -> usize {
         self.live.receiver_count()
+    }
+
+    /// Streams held by players now (`streams`).
+    pub fn streams(&self) -> usize {
+        self.streams.count()
     }
 }

@@ -4,24 +4,29 @@
 //! a process keeps the last `RING` events in memory, already serialised once for every client,
 //! and hands new ones to the connected clients through one `broadcast` channel. How rows reach
 //! the hub of every replica (in one process, or across replicas) is the
-//! store's business: `store::notify`.
-use std::collections::VecDeque;
+//! store's business: `store::notify`. How many streams a player or an address may hold, and
+//! for how long: `streams`.
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use serde::Serialize;
 use tokio::sync::{broadcast, watch};
+use tokio::time::Instant;
 
 mod hub;
 mod prune;
+mod streams;
 
 pub use hub::{Event, Hub, LIVE_BUFFER, RING};
 pub use prune::{prune, run_pruning, Retention, PRUNE_EVERY, RETENTION};
+pub use streams::{Limits, Viewer};
 
 use crate::domain::clock::rfc3339;
 use crate::domain::goods::CatalogItem;
 use crate::domain::lang::Lang;
 use crate::domain::store::{notify, query, Exec};
 use crate::domain::{Domain, DomainError, DomainResult};
+use streams::Place;
 
 /// Drops sent to a client when it connects without `Last-Event-ID`.
 pub const ON_CONNECT: usize = 20;
@@ -44,22 +49,34 @@ pub struct Drop {
 const INSERT_EVENT: &str = "INSERT INTO feed_events(item_id, user_id, case_id, catalog_item_id, created_at)
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (item_id) DO NOTHING RETURNING id";
 
-/// The event rows after an id, oldest first; the name is there only for players who show it.
-const AFTER: &str = "SELECT f.id, f.case_id, f.catalog_item_id, f.created_at,
+/// The event rows, followed by `$tail`; the name is there only for players who show it.
+macro_rules! events_where {
+    ($tail:literal) => {
+        concat!(
+            "SELECT f.id, f.user_id, f.case_id, f.catalog_item_id, f.created_at,
         CASE WHEN u.feed_hide_name = 0 AND u.first_name <> '' THEN u.first_name END,
         i.market_hash_name, i.exterior, COALESCE(i.stat_trak, 0)
- FROM feed_events f JOIN users u ON u.id = f.user_id LEFT JOIN inventory_items i ON i.id = f.item_id
- WHERE f.id > $1 AND f.id < $2 ORDER BY f.id LIMIT $3";
+ FROM feed_events f JOIN users u ON u.id = f.user_id LEFT JOIN inventory_items i ON i.id = f.item_id ",
+            $tail
+        )
+    };
+}
+
+/// The event rows after an id, oldest first.
+const AFTER: &str = events_where!("WHERE f.id > $1 AND f.id < $2 ORDER BY f.id LIMIT $3");
 
 /// The newest rows, newest first.
-const NEWEST: &str = "SELECT f.id, f.case_id, f.catalog_item_id, f.created_at,
-        CASE WHEN u.feed_hide_name = 0 AND u.first_name <> '' THEN u.first_name END,
-        i.market_hash_name, i.exterior, COALESCE(i.stat_trak, 0)
- FROM feed_events f JOIN users u ON u.id = f.user_id LEFT JOIN inventory_items i ON i.id = f.item_id
- ORDER BY f.id DESC LIMIT $1";
+const NEWEST: &str = events_where!("ORDER BY f.id DESC LIMIT $1");
 
-/// An event row: id, case, skin, time, the name shown, and the drop's own Steam name, exterior and StatTrak™.
-type Row = (i64, String, String, i64, Option<String>, Option<String>, Option<String>, i64);
+/// The rows from one id to another (both included): what a ring holds.
+const BETWEEN: &str = events_where!("WHERE f.id >= $1 AND f.id <= $2");
+
+/// One player's rows from one id to another (both included).
+const PLAYERS_BETWEEN: &str = events_where!("WHERE f.id >= $1 AND f.id <= $2 AND f.user_id = $3");
+
+/// An event row: id, player, case, skin, time, the name shown, and the drop's own Steam name,
+/// exterior and StatTrak™.
+type Row = (i64, i64, String, String, i64, Option<String>, Option<String>, Option<String>, i64);
 
 /// Inside the open's write: records the drops the open made (`cases::Ran::drops`). Where feed rows
 /// are written in the open's own write (`notify::records_in_open`), they are written here; the
@@ -148,13 +165,61 @@ fn wake(domain: &Domain) {
     });
 }
 
-/// Hides or shows the player's first name on their drops.
+/// Hides or shows the player's first name on their drops: on those read from now on, and on
+/// those already in the memory of every process (this one at once; on PostgreSQL every
+/// replica's listener is told at the commit, `notify::signal_name`). A drop already sent to a
+/// client keeps what it showed.
 pub async fn set_hide_name(domain: &Domain, user_id: i64, hide: bool) -> DomainResult<bool> {
-    let changed = domain.execute(query("UPDATE users SET feed_hide_name = $1 WHERE id = $2").bind(hide).bind(user_id)).await?;
+    let changed = domain
+        .write(move |tx| {
+            Box::pin(async move {
+                let n = query("UPDATE users SET feed_hide_name = $1 WHERE id = $2").bind(hide).bind(user_id).execute(tx).await?;
+                if n > 0 {
+                    notify::signal_name(tx, user_id).await?;
+                }
+                Ok(n)
+            })
+        })
+        .await?;
     if changed == 0 {
         return Err(DomainError::NotFound);
     }
+    refresh_names(domain, Some(user_id)).await;
     Ok(hide)
+}
+
+/// Serialises again, from the table, the events in this process's memory of `player` (every
+/// event with `None`), so that each shows the name its player's setting allows now. Events
+/// already sent keep what they showed; clients that connect or resume later get these.
+pub async fn refresh_names(domain: &Domain, player: Option<i64>) {
+    if let Err(e) = reread(domain, player).await {
+        tracing::warn!(error = %e, "feed: cannot read the drops' names again");
+    }
+}
+
+async fn reread(domain: &Domain, player: Option<i64>) -> DomainResult<()> {
+    let hub = &domain.feed;
+    // Taken like a read of new rows: a read that began before the change cannot put an event
+    // with the old name into the ring after this one replaced it.
+    let _reading = hub.reading.lock().await;
+    let span = {
+        let ring = hub.ring();
+        let mut ids = ring.events.iter().filter(|e| player.is_none_or(|p| e.player == p)).map(|e| e.id);
+        ids.next().map(|first| (first, ids.next_back().unwrap_or(first)))
+    };
+    let Some((from, to)) = span else { return Ok(()) };
+    let rows: Vec<Row> = match player {
+        Some(p) => sqlx::query_as(PLAYERS_BETWEEN).bind(from).bind(to).bind(p).fetch_all(&domain.db).await?,
+        None => sqlx::query_as(BETWEEN).bind(from).bind(to).fetch_all(&domain.db).await?,
+    };
+    let fresh: HashMap<i64, Arc<Event>> = rows.into_iter().filter_map(|r| event(domain, r)).map(|e| (e.id, Arc::new(e))).collect();
+    let mut ring = hub.ring();
+    for slot in ring.events.iter_mut() {
+        if let Some(e) = fresh.get(&slot.id) {
+            *slot = e.clone();
+        }
+    }
+    Ok(())
 }
 
 /// Whether the player hides their first name on their drops.
@@ -239,7 +304,7 @@ struct EventData<'a> {
 /// The event of a row; `None` when the catalog no longer has its case or item (an operator
 /// removed them): nothing to show. Serialised once per language: the skin's and the case's names
 /// come from the catalog in the viewer's language, never from the opener's answer.
-fn event(domain: &Domain, (id, case_id, item_id, at, first_name, hash_name, exterior, stat_trak): Row) -> Option<Event> {
+fn event(domain: &Domain, (id, player, case_id, item_id, at, first_name, hash_name, exterior, stat_trak): Row) -> Option<Event> {
     let case = domain.catalog.case(&case_id)?;
     let item = domain.catalog.item(&item_id)?;
     let market_hash_name = hash_name.unwrap_or_else(|| item.market_hash_name());
@@ -261,7 +326,7 @@ fn event(domain: &Domain, (id, case_id, item_id, at, first_name, hash_name, exte
         })
         .ok()
     };
-    Some(Event { id, ru: data(Lang::Ru)?, en: data(Lang::En)? })
+    Some(Event { id, player, ru: data(Lang::Ru)?, en: data(Lang::En)? })
 }
 
 /// The skin's name in `lang` without StatTrak™ or exterior (the feed shows those apart):
@@ -279,11 +344,16 @@ fn skin_name(item: &CatalogItem, lang: Lang) -> String {
     }
 }
 
-/// One client's view of the feed: the backlog it is owed, then live events.
+/// One client's view of the feed: the backlog it is owed, then live events, until one of the
+/// reasons in [`Ended`].
 pub struct Subscription {
     backlog: VecDeque<Arc<Event>>,
     live: broadcast::Receiver<Arc<Event>>,
     closed: watch::Receiver<bool>,
+    /// Its place among the player's and the address's streams, handed back when it is dropped.
+    place: Place,
+    /// When it ends of age.
+    ends: Instant,
 }
 
 /// Why a subscription ended.
@@ -291,13 +361,20 @@ pub struct Subscription {
 pub enum Ended {
     /// The client fell more than `LIVE_BUFFER` events behind.
     TooSlow,
+    /// The player opened another stream while holding as many as they may: the oldest ends.
+    Replaced,
+    /// It ran for its lifetime (`Limits::max_age`); the client resumes with `Last-Event-ID`.
+    Expired,
     /// The process is stopping.
     Closed,
 }
 
 /// Subscribes a client: with `after` (its `Last-Event-ID`) the events since, else the last
-/// `ON_CONNECT`; then every new one.
-pub async fn subscribe(domain: &Domain, after: Option<i64>) -> DomainResult<Subscription> {
+/// `ON_CONNECT`; then every new one. The viewer's place is taken first (`streams`): the
+/// player's oldest stream may end, or the address be refused with `TooManyStreams`.
+pub async fn subscribe(domain: &Domain, viewer: Viewer, after: Option<i64>) -> DomainResult<Subscription> {
+    let limits = domain.config.feed;
+    let place = domain.feed.streams.take(viewer, limits)?;
     let hub = &domain.feed;
     if hub.ring().last.is_none() {
         read_new(domain).await?;
@@ -320,7 +397,18 @@ pub async fn subscribe(domain: &Domain, after: Option<i64>) -> DomainResult<Subs
             }
         }
     }
-    Ok(Subscription { backlog, live, closed: hub.closed.subscribe() })
+    let ends = Instant::now() + lifetime(domain, limits.max_age);
+    Ok(Subscription { backlog, live, closed: hub.closed.subscribe(), place, ends })
+}
+
+/// A stream's lifetime: `max_age` less up to a tenth of it, at random, so that the streams of
+/// every client that connected at once (after a deploy) do not all end, and reconnect, at once
+/// again every `max_age`.
+fn lifetime(domain: &Domain, max_age: std::time::Duration) -> std::time::Duration {
+    let mut r = [0u8; 4];
+    domain.random.fill(&mut r);
+    let tenth = max_age / 10;
+    max_age - tenth.mul_f64(f64::from(u32::from_le_bytes(r)) / f64::from(u32::MAX))
 }
 
 impl Subscription {
@@ -328,6 +416,12 @@ impl Subscription {
     pub async fn next(&mut self) -> Result<Arc<Event>, Ended> {
         if *self.closed.borrow() {
             return Err(Ended::Closed);
+        }
+        if *self.place.replaced.borrow() {
+            return Err(Ended::Replaced);
+        }
+        if Instant::now() >= self.ends {
+            return Err(Ended::Expired);
         }
         if let Some(e) = self.backlog.pop_front() {
             return Ok(e);
@@ -337,6 +431,12 @@ impl Subscription {
                 let _ = changed;
                 Err(Ended::Closed)
             }
+            // Set (or, the same here, its sender gone) only when a newer stream took the place.
+            changed = self.place.replaced.changed() => {
+                let _ = changed;
+                Err(Ended::Replaced)
+            }
+            _ = tokio::time::sleep_until(self.ends) => Err(Ended::Expired),
             got = self.live.recv() => match got {
                 Ok(e) => Ok(e),
                 Err(broadcast::error::RecvError::Lagged(_)) => Err(Ended::TooSlow),
@@ -350,9 +450,20 @@ impl Subscription {
 /// this process's listener (`store::notify`); then ends every client's stream.
 pub async fn run(domain: Domain, stop: impl std::future::Future<Output = ()>) {
     let waker = domain.clone();
-    let wake: notify::Wake = Box::new(move || {
+    let wake: notify::Wake = Box::new(move |woken: notify::Woken| {
         let d = waker.clone();
-        Box::pin(async move { catch_up(&d).await })
+        Box::pin(async move {
+            if woken.drops {
+                catch_up(&d).await;
+            }
+            if woken.all_names {
+                refresh_names(&d, None).await;
+            } else {
+                for player in woken.names {
+                    refresh_names(&d, Some(player)).await;
+                }
+            }
+        })
     });
     notify::listen(domain.db.clone(), wake, stop).await;
     domain.feed.close();

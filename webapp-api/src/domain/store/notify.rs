@@ -9,6 +9,12 @@
 //!   never skips a row that commits late), and `pg_notify` tells every replica at that commit.
 //!   Each replica's listener (`listen`) wakes its hub, which reads the new rows from the table;
 //!   after a lost connection it reads what it missed the same way.
+//!
+//! A player's name setting changes drops a hub already holds: on SQLite the process that
+//! changed it reads them again; on PostgreSQL the change's own transaction also notifies
+//! `name:<player>` on the same channel (`signal_name`), and every replica's listener has its
+//! hub read that player's drops again. A listener that was disconnected may have missed such a
+//! change too: after every (re)connection its hub reads every name again.
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
@@ -59,12 +65,56 @@ pub async fn signal(tx: &mut dyn Exec, id: i64) -> DomainResult<()> {
     Ok(())
 }
 
-/// What a listener calls when rows may have arrived.
-pub type Wake = Box<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+/// Tells every replica's listener that `player`'s name setting changed; delivered at commit.
+/// SQLite: nothing to do.
+pub async fn signal_name(tx: &mut dyn Exec, player: i64) -> DomainResult<()> {
+    if tx.dialect() != Dialect::Postgres {
+        return Ok(());
+    }
+    query("SELECT 1 FROM (SELECT pg_notify($1, $2)) AS n").bind(CHANNEL).bind(format!("{NAME_PREFIX}{player}")).execute(tx).await?;
+    Ok(())
+}
+
+/// The payload of a name change: `name:<player>`. Every other payload is a new row's id. An
+/// older replica (during a rolling deploy) takes any payload for a new row: it reads, finds
+/// nothing new, and is none the worse.
+const NAME_PREFIX: &str = "name:";
+
+/// What a listener learnt since it last called its `Wake`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Woken {
+    /// New feed rows may exist.
+    pub drops: bool,
+    /// Players whose name setting changed.
+    pub names: Vec<i64>,
+    /// Notifications may have been missed (a (re)connection): any name may have changed.
+    pub all_names: bool,
+}
+
+impl Woken {
+    /// What a (re)connected listener may have missed: anything.
+    fn anything() -> Woken {
+        Woken { drops: true, names: Vec::new(), all_names: true }
+    }
+
+    fn note(&mut self, payload: &str) {
+        match payload.strip_prefix(NAME_PREFIX).map(str::parse::<i64>) {
+            Some(Ok(player)) => {
+                if !self.names.contains(&player) {
+                    self.names.push(player);
+                }
+            }
+            _ => self.drops = true,
+        }
+    }
+}
+
+/// What a listener calls when rows may have arrived or names changed.
+pub type Wake = Box<dyn Fn(Woken) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// Listens on PostgreSQL until `stop` resolves, calling `wake` on every notification (a burst
-/// is one call) and after every (re)connection, when notifications may have been missed. On
-/// SQLite it just waits for `stop`.
+/// is one call, with what the burst said) and after every (re)connection, when notifications
+/// may have been missed. On SQLite it just waits for `stop`.
 pub async fn listen(pool: Pool, wake: Wake, stop: impl Future<Output = ()>) {
     tokio::pin!(stop);
     if in_process(&pool) {
@@ -96,25 +146,51 @@ pub async fn listen(pool: Pool, wake: Wake, stop: impl Future<Output = ()>) {
         };
         delay = BACKOFF_START;
         // Whatever was committed while no one listened.
-        wake().await;
+        wake(Woken::anything()).await;
         loop {
             let got = tokio::select! {
                 _ = &mut stop => return,
                 got = listener.try_recv() => got,
             };
             match got {
-                Ok(Some(_)) => {
-                    // One read covers a burst: drop the notifications already queued behind it.
-                    while listener.next_buffered().is_some() {}
-                    wake().await;
+                Ok(Some(first)) => {
+                    // One read covers a burst: the notifications already queued behind it are
+                    // taken with it.
+                    let mut woken = Woken::default();
+                    woken.note(first.payload());
+                    while let Some(more) = listener.next_buffered() {
+                        woken.note(more.payload());
+                    }
+                    wake(woken).await;
                 }
                 // The connection was lost and has been re-established: catch up.
-                Ok(None) => wake().await,
+                Ok(None) => wake(Woken::anything()).await,
                 Err(e) => {
                     tracing::warn!(error = %e, "feed listener lost its connection; reconnecting");
                     break;
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_says_whether_rows_arrived_and_whose_names_changed() {
+        let mut woken = Woken::default();
+        for payload in ["name:42", "17", "name:42", "name:7"] {
+            woken.note(payload);
+        }
+        assert_eq!(woken, Woken { drops: true, names: vec![42, 7], all_names: false });
+        let mut names_only = Woken::default();
+        names_only.note("name:9");
+        assert!(!names_only.drops);
+        // Anything unreadable is taken for new rows: reading costs little, missing one a drop.
+        let mut odd = Woken::default();
+        odd.note("name:x");
+        assert_eq!(odd, Woken { drops: true, ..Woken::default() });
     }
 }

@@ -1,13 +1,14 @@
 //! The live drop feed (Server-Sent Events) and the player's feed setting.
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Version};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
@@ -17,6 +18,7 @@ use crate::domain::lang::Lang;
 use crate::http::dto::ErrorBody;
 use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AuthUser};
+use crate::http::ratelimit;
 use crate::http::state::AppState;
 
 /// The stream's full path. Its connections live for minutes or hours: the router mounts it
@@ -45,25 +47,46 @@ pub fn stream_routes() -> Router<AppState> {
 /// `Last-Event-ID`, every drop after that id), then each new drop as it happens: one event per
 /// drop, `id:` its id, `data:` `{id, item: {name, marketHashName, rarity, image, exterior?,
 /// statTrak?}, case: {id, name}, firstName?, openedAt}`, the names in the language the request's
-/// `Accept-Language` asks for (Russian when absent). A comment line every 15 s. A client
-/// more than 128 drops behind is disconnected and resumes with `Last-Event-ID`.
+/// `Accept-Language` asks for (Russian when absent). A comment line every 15 s. The stream ends
+/// (and its connection closes) when the client falls more than 128 drops behind, when the
+/// player opens more streams than they may hold (their oldest ends), and after at most 30
+/// minutes; the client resumes with `Last-Event-ID`. An address holding as many streams as it
+/// may is refused with 429.
 #[utoipa::path(get, path = "/feed", tag = "feed", security(("bearer" = [])),
     params(("Last-Event-ID" = Option<i64>, Header, description = "The id of the last event received: resume after it")),
-    responses((status = 200, description = "An endless stream of drops (Server-Sent Events)", content_type = "text/event-stream", body = String),
-        (status = 401, description = "`unauthorized`", body = ErrorBody)))]
-pub async fn stream(State(app): State<AppState>, AuthUser(_): AuthUser, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
+    responses((status = 200, description = "A stream of drops (Server-Sent Events), ended after at most 30 minutes", content_type = "text/event-stream", body = String),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 429, description = "`too_many_streams`: the client's address holds as many streams as it may; `Retry-After`", body = ErrorBody)))]
+pub async fn stream(
+    State(app): State<AppState>,
+    AuthUser(player): AuthUser,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    version: Version,
+    headers: HeaderMap,
+) -> Result<impl IntoResponse, ApiError> {
     let after = headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<i64>().ok());
-    let subscription = feed::subscribe(&app.domain, after).await?;
+    let peer = peer.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |Extension(ConnectInfo(p))| p.ip());
+    let address = ratelimit::bounded_address(peer, &headers, &app.config.trusted_proxies);
+    let subscription = feed::subscribe(&app.domain, feed::Viewer { player, address }, after).await?;
     // Names in the viewer's language (the mini app sends its chosen one), whoever opened.
     let sse = Sse::new(events(subscription, request_lang())).keep_alive(KeepAlive::new().interval(HEARTBEAT));
     // Proxies that buffer responses (nginx) would hold the events back.
-    Ok((
+    let mut res = (
         [
             (HeaderName::from_static("x-accel-buffering"), HeaderValue::from_static("no")),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
         ],
         sse,
-    ))
+    )
+        .into_response();
+    // When the stream ends, so does its HTTP/1 connection: a stream is what holds it, and a
+    // connection left idle after a replaced or expired stream would keep its place under the
+    // server's connection caps until the idle timeout. (HTTP/2 has no such header: there the
+    // stream ends and the connection's idle timeout applies.)
+    if version <= Version::HTTP_11 {
+        res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    Ok(res)
 }
 
 fn events(subscription: feed::Subscription, lang: Lang) -> impl Stream<Item = Result<Event, Infallible>> + Send + 'static {
@@ -74,7 +97,7 @@ fn events(subscription: feed::Subscription, lang: Lang) -> impl Stream<Item = Re
                 tracing::info!("feed: a client fell behind and is disconnected");
                 None
             }
-            Err(feed::Ended::Closed) => None,
+            Err(feed::Ended::Replaced | feed::Ended::Expired | feed::Ended::Closed) => None,
         }
     })
 }
