@@ -648,7 +648,7 @@ async fn start_up_refuses_a_market_account_that_is_not_in_dollars() {
     env.push(("CATALOG_DIR", repo_root().join("data/catalog").display().to_string()));
     let map: std::collections::HashMap<&str, String> = env.into_iter().collect();
     let config = fragbox::Config::from_lookup(&move |k| map.get(k).cloned()).unwrap();
-    let err = fragbox::start(config).await.err().expect("refused");
+    let err = fragbox::start(config).await.err().expect("refused").message;
     assert!(err.contains("RUB") && err.contains("USD"), "{err}");
 }
 

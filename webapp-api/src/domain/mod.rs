@@ -9,9 +9,11 @@ pub mod catalog;
 pub mod clock;
 pub mod delivery;
 pub mod demo;
+pub mod economics;
 pub mod error;
 pub mod fair;
 pub mod feed;
+pub mod finance;
 pub mod goods;
 pub mod inventory;
 pub mod lang;
@@ -63,6 +65,10 @@ pub struct DomainConfig {
     /// A market buys new withdrawals (`MARKET_PROVIDER` set): a request is queued for the
     /// delivery worker instead of waiting for an operator.
     pub market_delivery: bool,
+    /// What one Star pays the operator (`STAR_USD`): the books count Stars in dollars with it.
+    pub star_usd: money::StarUsd,
+    /// Tokens per US dollar (`TOKENS_PER_USD`): the books value what players hold with it.
+    pub tokens_per_usd: Tokens,
 }
 
 impl DomainConfig {
