@@ -526,7 +526,14 @@ async fn catalog_check(config: &Config) -> Result<i32, String> {
     }
     if let Some(why) = economics.loss_message() {
         println!("LOSS: {why}");
-        println!("`fragbox serve` refuses to start with this catalog and these settings{}", if config.allow_loss { " unless ALLOW_LOSS=true (it is set)" } else { " (ALLOW_LOSS=true overrides)" });
+        println!(
+            "{}",
+            if config.allow_loss {
+                "ALLOW_LOSS=true: `fragbox serve` starts anyway, and says so at every start"
+            } else {
+                "`fragbox serve` refuses to start with this catalog and these settings (ALLOW_LOSS=true overrides)"
+            }
+        );
     }
     let first_open = economics.first_open_message();
     if let Some(why) = &first_open {
@@ -660,6 +667,18 @@ async fn reprice(config: &Config, domain: &Domain, accept: bool) -> Result<i32, 
             outcome.held.len(),
             pricing::JUMP_FACTOR
         );
+    }
+    // What the new prices do to the packages: the next start checks the same.
+    let economics = webapp_api::domain::economics::check(&catalog, config.economics());
+    for line in economics.lines() {
+        println!("{line}");
+    }
+    if let Some(why) = economics.first_open_message() {
+        println!("NEXT START REFUSED: {why}");
+    }
+    if let Some(why) = economics.loss_message() {
+        let verdict = if config.allow_loss { "LOSS (ALLOW_LOSS=true: the next start serves anyway)" } else { "NEXT START REFUSED" };
+        println!("{verdict}: {why}");
     }
     Ok(if catalog.check_report().1 { 0 } else { 1 })
 }
