@@ -572,7 +572,8 @@ pub fn books_json(books: &finance::Books) -> String {
             finance::usd_number(f.margin()),
         )
     };
-    let days: Vec<String> = books.days.iter().map(|d| format!("{{\"date\":\"{}\",{}}}", d.date.format("%Y-%m-%d"), flows(&d.flows))).collect();
+    let days: Vec<String> =
+        books.days.iter().map(|d| format!("{{\"date\":\"{}\",{}}}", d.date.format("%Y-%m-%d"), flows(&d.flows))).collect();
     let t = &books.total;
     format!(
         "{{\"days\":[{}],\"total\":{{\"from\":\"{}\",\"to\":\"{}\",{},\"liabilityUsd\":{},\"liabilityTokens\":{},\"liabilitySkinTokens\":{},\"settlingNowUsd\":{},\"tokensPerUsd\":{},\"paidOnly\":{}}}}}",

@@ -14,10 +14,10 @@ use clap::{ArgAction, Args, FromArgMatches, ValueEnum};
 use std::time::Duration;
 
 use webapp_api::domain::catalog::{RTP_MAX_BP, RTP_MIN_BP};
-use webapp_api::domain::{delivery, economics, finance};
 use webapp_api::domain::market::{self, MarketConfig, Provider, Usd};
 use webapp_api::domain::money::StarUsd;
 use webapp_api::domain::Tokens;
+use webapp_api::domain::{delivery, economics, finance};
 use webapp_api::http::metrics::MetricsAccess;
 use webapp_api::http::ratelimit::{IpNet, Limit, RateLimits};
 
@@ -803,7 +803,8 @@ mod tests {
         assert_eq!((c.star_usd, c.allow_loss), (StarUsd::from_micros(13_000), false));
         let c = cfg(&[("STAR_USD", "0.0125"), ("ALLOW_LOSS", "true")]).unwrap();
         assert_eq!((c.star_usd, c.allow_loss), (StarUsd::from_micros(12_500), true));
-        for (k, v) in [("STAR_USD", "0"), ("STAR_USD", "-0.01"), ("STAR_USD", "0.0000001"), ("STAR_USD", "cheap"), ("ALLOW_LOSS", "maybe")] {
+        for (k, v) in [("STAR_USD", "0"), ("STAR_USD", "-0.01"), ("STAR_USD", "0.0000001"), ("STAR_USD", "cheap"), ("ALLOW_LOSS", "maybe")]
+        {
             let err = cfg(&[(k, v)]).unwrap_err();
             assert!(err.0.contains(k), "{k}={v}: {}", err.0);
         }

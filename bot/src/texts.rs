@@ -790,7 +790,16 @@ pub mod admin {
             } else {
                 format!(
                     "\n{label}: ★ +{} −{} = {}, market {} (charged {}, refunded {}), margin {}; delivered {}, settling {}, reversed {}",
-                    f.stars_received, f.stars_refunded, f.stars_usd, f.market_spend(), f.market_charged, f.market_refunded, f.margin(), f.delivered, f.settling, f.reversed
+                    f.stars_received,
+                    f.stars_refunded,
+                    f.stars_usd,
+                    f.market_spend(),
+                    f.market_charged,
+                    f.market_refunded,
+                    f.margin(),
+                    f.delivered,
+                    f.settling,
+                    f.reversed
                 )
             }
         };

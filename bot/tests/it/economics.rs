@@ -205,7 +205,14 @@ async fn every_default_package_keeps_a_tenth_of_what_its_stars_earn_by_what_the_
         // margin ≥ 10 %: payout ≤ 0.9 × earned.
         assert!(payout_num * 10 <= 9 * earned * payout_den, "{p}: pays out {} of {} micro-dollars", payout_num / payout_den, earned);
         let margin_bp = (earned * payout_den - payout_num) * 10_000 / (earned * payout_den);
-        eprintln!("{}: {} Stars, {} tokens, margin {}.{:02} % (best case {best_case})", p["id"], stars, tokens, margin_bp / 100, margin_bp % 100);
+        eprintln!(
+            "{}: {} Stars, {} tokens, margin {}.{:02} % (best case {best_case})",
+            p["id"],
+            stars,
+            tokens,
+            margin_bp / 100,
+            margin_bp % 100
+        );
     }
     app.stop().await;
 }
@@ -250,11 +257,7 @@ async fn a_player_who_bought_a_package_no_longer_sold_keeps_withdrawals_unlocked
         {"id": "pack-s", "tokens": 146, "bonus": 0, "stars": 125}
     ]));
     let env = |catalog: &std::path::Path| {
-        vec![
-            ("CATALOG_DIR", catalog.display().to_string()),
-            ("WITHDRAW_MIN_STARS", String::new()),
-            ("ALLOW_LOSS", "true".to_owned()),
-        ]
+        vec![("CATALOG_DIR", catalog.display().to_string()), ("WITHDRAW_MIN_STARS", String::new()), ("ALLOW_LOSS", "true".to_owned())]
     };
     let mut app = TestApp::start(Options { bot: true, env: env(&before.0), ..Options::default() }).await;
     let user = 31_020;
@@ -399,7 +402,8 @@ async fn finance_gives_the_books_of_what_was_paid_refunded_and_delivered_per_day
     let days = books["days"].as_array().unwrap();
     assert_eq!(days.len(), 7, "the default is 7 days: {books:#}");
     let date = |t: i64| webapp_api::domain::clock::utc_day(t).format("%Y-%m-%d").to_string();
-    let day = |t: i64| days.iter().find(|d| d["date"] == json!(date(t))).unwrap_or_else(|| panic!("{} missing: {books:#}", date(t))).clone();
+    let day =
+        |t: i64| days.iter().find(|d| d["date"] == json!(date(t))).unwrap_or_else(|| panic!("{} missing: {books:#}", date(t))).clone();
     let (d1, d2, d3) = (day(day1), day(day1 + 86_400), day(day1 + 2 * 86_400));
     assert_eq!(days.last().unwrap()["date"], json!(date(now)), "the last day is today");
 
@@ -460,8 +464,13 @@ async fn finance_takes_one_to_366_days_and_needs_a_shop() {
         tokio::task::spawn_blocking(move || {
             let mut all = vec!["finance"];
             all.extend(args);
-            run_until_exit(&dir, &all, &[("DATABASE_URL", db), ("CATALOG_DIR", repo_root().join("data/catalog").display().to_string())], Duration::from_secs(60))
-                .unwrap()
+            run_until_exit(
+                &dir,
+                &all,
+                &[("DATABASE_URL", db), ("CATALOG_DIR", repo_root().join("data/catalog").display().to_string())],
+                Duration::from_secs(60),
+            )
+            .unwrap()
         })
     };
     for bad in [vec!["--days", "0"], vec!["--days", "367"], vec!["--days", "x"]] {

@@ -157,13 +157,9 @@ pub fn check(catalog: &Catalog, settings: Settings) -> Report {
     let smallest = catalog.packages.iter().min_by_key(|p| (p.stars, paid_tokens(p)));
     let cheapest = on_sale(catalog).min_by_key(|c| c.price);
     let first_open = match (smallest, cheapest) {
-        (Some(p), Some(c)) => Some(FirstOpen {
-            package_id: p.id.clone(),
-            stars: p.stars,
-            paid: paid_tokens(p),
-            case_id: c.id.clone(),
-            price: c.price,
-        }),
+        (Some(p), Some(c)) => {
+            Some(FirstOpen { package_id: p.id.clone(), stars: p.stars, paid: paid_tokens(p), case_id: c.id.clone(), price: c.price })
+        }
         _ => None,
     };
     Report { settings, best, packages, first_open }

@@ -253,15 +253,7 @@ pub async fn books(pool: &Pool, settings: Settings, now: i64, days: u32) -> Doma
     Ok(Books {
         settings,
         days,
-        total: Total {
-            from,
-            to,
-            flows: sum,
-            liability,
-            liability_tokens,
-            liability_skins,
-            settling_now: Usd::from_cents(settling_now),
-        },
+        total: Total { from, to, flows: sum, liability, liability_tokens, liability_skins, settling_now: Usd::from_cents(settling_now) },
     })
 }
 
