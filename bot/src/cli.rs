@@ -12,7 +12,7 @@ use webapp_api::domain::pricing;
 use webapp_api::domain::store;
 use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
-use webapp_api::domain::{audit, delivery, settings, Domain, Tokens};
+use webapp_api::domain::{audit, delivery, finance, settings, Domain, Tokens};
 use webapp_api::domain::{promo, responsible};
 
 use crate::config::{self, Config};
@@ -73,6 +73,17 @@ pub enum Command {
     /// be checked (unreachable, an error, the key refused, or attempts exist but no market is
     /// configured); 3 a provenance finding. When several apply: 2, then 4, then 3.
     Audit,
+    /// The books per UTC day and in total: Stars received and refunded and what they pay at
+    /// STAR_USD, what the market charged net of its refunds, the margin between them, what was
+    /// delivered, is settling or was reversed, and what players could still take out. Reads only.
+    Finance {
+        /// How many UTC days, ending today (1-366).
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=i64::from(finance::MAX_DAYS)))]
+        days: u32,
+        /// One JSON object: {"days": [{"date": ..., ...}], "total": {...}}.
+        #[arg(long)]
+        json: bool,
+    },
     /// The catalog in CATALOG_DIR.
     Catalog {
         #[command(subcommand)]
@@ -121,7 +132,10 @@ pub enum Command {
 
 #[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
 pub enum CatalogCommand {
-    /// Per case: price, expected value, return-to-player, odds. Exit 1 outside the 80-95 % band.
+    /// Per case: price, expected value, return-to-player, odds; per package: what its Stars earn
+    /// against the most its tokens can take out (STAR_USD, TOKENS_PER_USD, MARKET_MAX_OVERPAY).
+    /// Exit 1 outside the 80-95 % band, or when the smallest package's paid tokens cannot open
+    /// the cheapest case. A package at a loss is printed (serve refuses it), never an exit status.
     Check,
     /// Set every variant's price from the market, one request: the delivery market's own price
     /// list when MARKET_PROVIDER is set (cross-checked by PRICE_FEED_URL), else PRICE_FEED_URL.
@@ -258,6 +272,7 @@ impl Command {
             | Command::Backup { .. }
             | Command::Promo { .. }
             | Command::Responsible { .. }
+            | Command::Finance { .. }
             | Command::Catalog {
                 command:
                     CatalogCommand::Reprice { .. }
@@ -289,14 +304,13 @@ pub async fn run(config: &Config, command: Command) -> Result<i32, String> {
         Command::Serve => return Err("`serve` is not an operator command".into()),
         Command::Catalog { command: CatalogCommand::Check } => return catalog_check(config).await,
         Command::MigrateDb { from, to } => return migrate_db(from, to).await,
-        _ => crate::build_domain(
-            config,
-            crate::open_store(config).await?.0,
-            load_catalog(config)?,
-            None,
-            config.bot_username.clone(),
-            std::sync::Arc::new(webapp_api::domain::clock::SystemClock),
-        ),
+        _ => {
+            let pool = crate::open_store(config).await?.0;
+            let catalog = load_catalog(config)?;
+            let min_stars = crate::withdraw_min_stars(config, &pool, &catalog).await?;
+            let clock = std::sync::Arc::new(webapp_api::domain::clock::SystemClock);
+            crate::build_domain(config, pool, catalog, None, config.bot_username.clone(), clock, min_stars)
+        }
     };
     let code = run_on(config, &domain, command).await;
     domain.db.close().await;
@@ -318,6 +332,15 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             Ok(0)
         }
         Command::Audit => audit_command(config, domain).await,
+        Command::Finance { days, json } => {
+            let books = finance::books(&domain.db, config.finance(), domain.now(), days).await.map_err(|e| e.to_string())?;
+            if json {
+                println!("{}", books_json(&books));
+            } else {
+                print!("{}", books_text(&books));
+            }
+            Ok(0)
+        }
         Command::Withdrawals { command: None | Some(WithdrawalsCommand::List) } => {
             for w in withdrawals::pending(domain).await.map_err(|e| e.to_string())? {
                 let r = &w.risk;
@@ -614,10 +637,117 @@ async fn catalog_check(config: &Config) -> Result<i32, String> {
         }
         Err(_) => load_catalog(config)?,
     };
-    let (report, ok) = catalog.check_report();
+    let (report, in_band) = catalog.check_report();
     print!("{report}");
-    println!("{}", if ok { "catalog ok" } else { "catalog has cases outside the 80-95 % band" });
+    let economics = webapp_api::domain::economics::check(&catalog, config.economics());
+    for line in economics.lines() {
+        println!("{line}");
+    }
+    if let Some(why) = economics.loss_message() {
+        println!("LOSS: {why}");
+        println!(
+            "{}",
+            if config.allow_loss {
+                "ALLOW_LOSS=true: `fragbox serve` starts anyway, and says so at every start"
+            } else {
+                "`fragbox serve` refuses to start with this catalog and these settings (ALLOW_LOSS=true overrides)"
+            }
+        );
+    }
+    let first_open = economics.first_open_message();
+    if let Some(why) = &first_open {
+        println!("REFUSED: {why}");
+    }
+    let ok = in_band && first_open.is_none();
+    println!(
+        "{}",
+        match (in_band, first_open.is_none()) {
+            (true, true) => "catalog ok",
+            (false, true) => "catalog has cases outside the 80-95 % band",
+            (true, false) => "catalog refused: the smallest package cannot open the cheapest case",
+            (false, false) => "catalog has cases outside the 80-95 % band, and the smallest package cannot open the cheapest case",
+        }
+    );
     Ok(if ok { 0 } else { 1 })
+}
+
+/// `fragbox finance --json`: one object, dollars as JSON numbers with 2 decimals.
+pub fn books_json(books: &finance::Books) -> String {
+    let star_usd = books.settings.star_usd.to_string();
+    let flows = |f: &finance::Flows| {
+        format!(
+            "\"starsReceived\":{},\"starsRefunded\":{},\"starUsd\":{star_usd},\"starsUsd\":{},\"marketSpendUsd\":{},\"marketChargedUsd\":{},\"marketRefundedUsd\":{},\"marketInDoubtUsd\":{},\"deliveredUsd\":{},\"settlingUsd\":{},\"reversedUsd\":{},\"playerReversedUsd\":{},\"marginUsd\":{}",
+            f.stars_received,
+            f.stars_refunded,
+            finance::usd_number(f.stars_usd),
+            finance::usd_number(f.market_spend()),
+            finance::usd_number(f.market_charged),
+            finance::usd_number(f.market_refunded),
+            finance::usd_number(f.market_in_doubt),
+            finance::usd_number(f.delivered),
+            finance::usd_number(f.settling),
+            finance::usd_number(f.reversed),
+            finance::usd_number(f.player_reversed),
+            finance::usd_number(f.margin()),
+        )
+    };
+    let days: Vec<String> =
+        books.days.iter().map(|d| format!("{{\"date\":\"{}\",{}}}", d.date.format("%Y-%m-%d"), flows(&d.flows))).collect();
+    let t = &books.total;
+    format!(
+        "{{\"days\":[{}],\"total\":{{\"from\":\"{}\",\"to\":\"{}\",{},\"liabilityUsd\":{},\"liabilityTokens\":{},\"liabilitySkinTokens\":{},\"settlingNowUsd\":{},\"tokensPerUsd\":{},\"paidOnly\":{}}}}}",
+        days.join(","),
+        t.from.format("%Y-%m-%d"),
+        t.to.format("%Y-%m-%d"),
+        flows(&t.flows),
+        finance::usd_number(t.liability),
+        t.liability_tokens,
+        t.liability_skins,
+        finance::usd_number(t.settling_now),
+        books.settings.tokens_per_usd,
+        books.settings.paid_only,
+    )
+}
+
+/// `fragbox finance`: a line per day, then the total.
+pub fn books_text(books: &finance::Books) -> String {
+    let usd = |u: Usd| u.to_string();
+    let line = |label: &str, f: &finance::Flows| {
+        format!(
+            "{label:<10}  stars +{} -{} = {:>10}  market {:>10} (charged {}, refunded {}{})  margin {:>10}  delivered {}, settling {}, reversed {}{}\n",
+            f.stars_received,
+            f.stars_refunded,
+            usd(f.stars_usd),
+            usd(f.market_spend()),
+            usd(f.market_charged),
+            usd(f.market_refunded),
+            if f.market_in_doubt.cents() > 0 { format!(", in doubt {}", usd(f.market_in_doubt)) } else { String::new() },
+            usd(f.margin()),
+            usd(f.delivered),
+            usd(f.settling),
+            usd(f.reversed),
+            if f.player_reversed.cents() > 0 { format!(", reversed by players {}", usd(f.player_reversed)) } else { String::new() },
+        )
+    };
+    let mut out = format!(
+        "books (UTC days), STAR_USD {} per Star, TOKENS_PER_USD {}{}\n",
+        books.settings.star_usd,
+        books.settings.tokens_per_usd,
+        if books.settings.paid_only { "" } else { ", every token withdraws (WITHDRAW_PAID_ONLY=false)" }
+    );
+    for d in &books.days {
+        out.push_str(&line(&d.date.format("%Y-%m-%d").to_string(), &d.flows));
+    }
+    let t = &books.total;
+    out.push_str(&line("total", &t.flows));
+    out.push_str(&format!(
+        "liability now: {} ({} withdrawable tokens held + {} in withdrawable skins); settling now {}\n",
+        usd(t.liability),
+        t.liability_tokens,
+        t.liability_skins,
+        usd(t.settling_now)
+    ));
+    out
 }
 
 /// A unix time as `2026-01-02 03:04 UTC`.
@@ -675,6 +805,18 @@ async fn reprice(config: &Config, domain: &Domain, accept: bool) -> Result<i32, 
     }
     if outcome.notice.is_some() {
         println!("the admins are told ({} chat(s))", config.admin_ids.len());
+    }
+    // What the new prices do to the packages: the next start checks the same.
+    let economics = webapp_api::domain::economics::check(&catalog, config.economics());
+    for line in economics.lines() {
+        println!("{line}");
+    }
+    if let Some(why) = economics.first_open_message() {
+        println!("NEXT START REFUSED: {why}");
+    }
+    if let Some(why) = economics.loss_message() {
+        let verdict = if config.allow_loss { "LOSS (ALLOW_LOSS=true: the next start serves anyway)" } else { "NEXT START REFUSED" };
+        println!("{verdict}: {why}");
     }
     Ok(if catalog.check_report().1 { 0 } else { 1 })
 }

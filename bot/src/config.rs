@@ -14,10 +14,11 @@ use clap::{ArgAction, Args, FromArgMatches, ValueEnum};
 use std::time::Duration;
 
 use webapp_api::domain::catalog::{RTP_MAX_BP, RTP_MIN_BP};
-use webapp_api::domain::delivery;
 use webapp_api::domain::feed::Limits as FeedLimits;
 use webapp_api::domain::market::{self, MarketConfig, Provider, Usd};
+use webapp_api::domain::money::StarUsd;
 use webapp_api::domain::Tokens;
+use webapp_api::domain::{delivery, economics, finance};
 use webapp_api::http::metrics::MetricsAccess;
 use webapp_api::http::ratelimit::{IpNet, Limit, RateLimits};
 
@@ -214,6 +215,12 @@ pub struct Config {
     /// Tokens per US dollar when market prices become token prices (at most 2 decimals).
     #[arg(long, env = "TOKENS_PER_USD", default_value = "100", value_parser = a_rate)]
     pub tokens_per_usd: Tokens,
+    /// What one Telegram Star pays the operator after Telegram's share, in US dollars (at most 6 decimals).
+    #[arg(long, env = "STAR_USD", default_value = "0.013", value_parser = a_star_usd)]
+    pub star_usd: StarUsd,
+    /// true starts serving even when a package can pay out more than its Stars earn (logged at every start).
+    #[arg(long, env = "ALLOW_LOSS", action = ArgAction::Set, value_parser = BoolishValueParser::new(), default_value_t = false)]
+    pub allow_loss: bool,
     /// Return to player computed case prices aim at: 0.80-0.95.
     #[arg(long, env = "CASE_RTP", default_value = "0.90", value_parser = a_case_rtp)]
     pub case_rtp: i64,
@@ -351,6 +358,10 @@ fn a_duration_minutes(s: &str) -> Result<Duration, String> {
 
 fn a_duration_hours(s: &str) -> Result<Duration, String> {
     a_duration(s, 3_600_000)
+}
+
+fn a_star_usd(s: &str) -> Result<StarUsd, String> {
+    StarUsd::parse(s).ok_or_else(|| format!("not a positive dollar amount with at most 6 decimals such as 0.013: {s:?}"))
 }
 
 fn a_rate(s: &str) -> Result<Tokens, String> {
@@ -537,6 +548,31 @@ impl Config {
         m.request_timeout = self.market_timeout_secs;
         m.requests_per_sec = self.market_requests_per_sec;
         Some((m, buying))
+    }
+
+    /// WITHDRAW_PAID_ONLY as the server applies it: unset, on with a bot token and off in demo mode.
+    pub fn withdraw_paid_only(&self) -> bool {
+        self.withdraw_paid_only.unwrap_or(!self.demo())
+    }
+
+    /// What the margin check reads (`domain::economics`).
+    pub fn economics(&self) -> economics::Settings {
+        economics::Settings {
+            star_usd: self.star_usd,
+            tokens_per_usd: self.tokens_per_usd,
+            max_overpay_bp: self.market_max_overpay,
+            paid_only: self.withdraw_paid_only(),
+        }
+    }
+
+    /// What the books read (`domain::finance`).
+    pub fn finance(&self) -> finance::Settings {
+        finance::Settings {
+            star_usd: self.star_usd,
+            tokens_per_usd: self.tokens_per_usd,
+            paid_only: self.withdraw_paid_only(),
+            demo: self.demo(),
+        }
     }
 
     /// The delivery worker's settings (with `market()`).
@@ -782,6 +818,19 @@ mod tests {
             ("PRICE_FEED_URL", "nowhere"),
             ("REPRICE_DAILY", "sometimes"),
         ] {
+            let err = cfg(&[(k, v)]).unwrap_err();
+            assert!(err.0.contains(k), "{k}={v}: {}", err.0);
+        }
+    }
+
+    #[test]
+    fn a_star_pays_thirteen_tenths_of_a_cent_unless_told_and_losses_are_refused_unless_allowed() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!((c.star_usd, c.allow_loss), (StarUsd::from_micros(13_000), false));
+        let c = cfg(&[("STAR_USD", "0.0125"), ("ALLOW_LOSS", "true")]).unwrap();
+        assert_eq!((c.star_usd, c.allow_loss), (StarUsd::from_micros(12_500), true));
+        for (k, v) in [("STAR_USD", "0"), ("STAR_USD", "-0.01"), ("STAR_USD", "0.0000001"), ("STAR_USD", "cheap"), ("ALLOW_LOSS", "maybe")]
+        {
             let err = cfg(&[(k, v)]).unwrap_err();
             assert!(err.0.contains(k), "{k}={v}: {}", err.0);
         }

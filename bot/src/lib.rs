@@ -19,7 +19,7 @@ use webapp_api::domain::catalog::Catalog;
 use webapp_api::domain::clock::{random_hex, Clock, OsRandom, SystemClock};
 use webapp_api::domain::demo::DemoTelegram;
 use webapp_api::domain::telegram::Telegram;
-use webapp_api::domain::{pricing, store, Domain, DomainConfig};
+use webapp_api::domain::{economics, pricing, store, Domain, DomainConfig};
 use webapp_api::http::{self, HttpConfig};
 
 pub use config::Config;
@@ -54,7 +54,28 @@ pub fn price_feeds(config: &Config, domain: &Domain) -> Result<pricing::Feeds, S
     })
 }
 
+/// `WITHDRAW_MIN_STARS`, or when unset the smallest package's Stars, so one purchase unlocks
+/// withdrawals. A player who bought a smaller package that is no longer sold keeps what that
+/// purchase unlocked: the default is then the smallest Stars of any standing purchase, since no
+/// new player can reach it without buying a package on sale anyway.
+pub async fn withdraw_min_stars(config: &Config, pool: &webapp_api::domain::store::Pool, catalog: &Catalog) -> Result<i64, String> {
+    if let Some(min) = config.withdraw_min_stars {
+        return Ok(min);
+    }
+    let smallest = catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0);
+    let (bought,): (Option<i64>,) = sqlx::query_as("SELECT MIN(stars) FROM payments WHERE status = 'success'")
+        .fetch_one(pool)
+        .await
+        .map_err(|e| format!("payments: {e}"))?;
+    Ok(match bought {
+        Some(b) if b > 0 && b < smallest => b,
+        _ => smallest,
+    })
+}
+
 /// Builds the one `Domain`. With a token, Telegram is reached through teloxide; without, demo mode.
+/// `withdraw_min_stars` is [`withdraw_min_stars`]'s answer.
+#[allow(clippy::too_many_arguments)]
 pub fn build_domain(
     config: &Config,
     pool: webapp_api::domain::store::Pool,
@@ -62,6 +83,7 @@ pub fn build_domain(
     bot: Option<&Bot>,
     bot_username: String,
     clock: Arc<dyn Clock>,
+    withdraw_min_stars: i64,
 ) -> Domain {
     let random = Arc::new(OsRandom);
     let (secret, telegram): (String, Arc<dyn Telegram>) = match (bot, &config.bot_token) {
@@ -78,9 +100,10 @@ pub fn build_domain(
         session_ttl_secs: config.session_ttl_secs,
         webapp_url: config.webapp_url(),
         telegram_timeout: std::time::Duration::from_millis(config.telegram_timeout_ms),
-        // Unset: the smallest package's price, so one purchase unlocks withdrawals.
-        withdraw_min_stars: config.withdraw_min_stars.unwrap_or_else(|| catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0)),
-        withdraw_paid_only: config.withdraw_paid_only.unwrap_or(!config.demo()),
+        withdraw_min_stars,
+        withdraw_paid_only: config.withdraw_paid_only(),
+        star_usd: config.star_usd,
+        tokens_per_usd: config.tokens_per_usd,
         market_delivery: config.market_provider != config::MarketProviderArg::None,
         feed: webapp_api::domain::feed::Limits {
             per_player: config.feed_streams_per_player,
@@ -183,10 +206,53 @@ async fn start_delivery(
     Ok(Some((market, settings, checked)))
 }
 
+/// Why the process did not start, and the exit status it ends with.
+#[derive(Debug)]
+pub struct StartError {
+    /// 2: the settings or the catalog are refused (a package that loses money, a first purchase
+    /// that cannot open a case); 1: anything else (the database, the address, the market).
+    pub exit_code: i32,
+    pub message: String,
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<String> for StartError {
+    fn from(message: String) -> StartError {
+        StartError { exit_code: 1, message }
+    }
+}
+
+/// The economics of the served catalog (`domain::economics`): refuses to serve at a loss unless
+/// `ALLOW_LOSS=true` (then says so, at every start), and a smallest package whose paid tokens
+/// cannot open the cheapest case. Logs each package's margin.
+pub fn check_economics(config: &Config, catalog: &Catalog) -> Result<(), StartError> {
+    let report = economics::check(catalog, config.economics());
+    for line in report.lines() {
+        tracing::info!("{line}");
+    }
+    if let Some(why) = report.first_open_message() {
+        return Err(StartError { exit_code: 2, message: format!("CATALOG_DIR: {why}") });
+    }
+    if let Some(why) = report.loss_message() {
+        if !config.allow_loss {
+            return Err(StartError { exit_code: 2, message: why });
+        }
+        tracing::warn!("ALLOW_LOSS=true: serving at a loss on purpose: {why}");
+    } else if config.allow_loss {
+        tracing::warn!("ALLOW_LOSS=true is set, and no package pays out more than its Stars earn");
+    }
+    Ok(())
+}
+
 /// Starts everything: the HTTP server on `config.bind_addr` (port 0 picks one), and with a
 /// token the bot (long polling, or the webhook route on the same server) and its start-up calls.
 /// Telegram being unreachable delays nothing here: the bot keeps trying in the background.
-pub async fn start(config: Config) -> Result<Running, String> {
+pub async fn start(config: Config) -> Result<Running, StartError> {
     start_with_clock(config, Arc::new(SystemClock)).await
 }
 
@@ -194,11 +260,16 @@ pub async fn start(config: Config) -> Result<Running, String> {
 const GET_ME_AT_START: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// `start` with an injected clock (tests fix time with it).
-pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<Running, String> {
+pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
     if let Some(why) = config.demo_exposure() {
-        return Err(why);
+        return Err(why.into());
     }
     let (pool, catalog) = open_store(&config).await?;
+    // Before anything is written: a refused catalog changes nothing in the shop.
+    if let Err(e) = check_economics(&config, &catalog) {
+        pool.close().await;
+        return Err(e);
+    }
     for p in &catalog.price_problems {
         tracing::error!(case = %p.case_id, detail = %p.detail, "a stored price cannot be used: the case is off sale");
     }
@@ -207,6 +278,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
         .await
         .map_err(|e| format!("cases off sale: {e}"))?;
     catalog.upsert(&pool).await.map_err(|e| format!("catalog upsert: {e}"))?;
+    let min_stars = withdraw_min_stars(&config, &pool, &catalog).await?;
     if !catalog.check_report().1 {
         tracing::warn!("a case is outside the 80-95 % return band: run `fragbox catalog check`");
     }
@@ -228,7 +300,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> Result<R
     } else {
         tracing::warn!("DEMO MODE: no TELEGRAM_BOT_TOKEN. No bot loop, a random signing secret, demo users with free tokens. Never expose this to players.");
     }
-    let domain = build_domain(&config, pool, catalog, bot.as_ref(), bot_username, clock);
+    let domain = build_domain(&config, pool, catalog, bot.as_ref(), bot_username, clock, min_stars);
     let delivery = start_delivery(&config, &domain).await?;
 
     let listener = tokio::net::TcpListener::bind(config.bind_addr).await.map_err(|e| format!("BIND_ADDR {}: {e}", config.bind_addr))?;

@@ -38,7 +38,7 @@ async fn serve(config: fragbox::Config) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("start-up failed: {e}");
-            return 1;
+            return e.exit_code;
         }
     };
     println!("FragBox is running at http://{}", running.addr);

@@ -738,6 +738,9 @@ pub mod admin {
                 },
             );
         }
+        // The books go between the counters and the per-case section.
+        let at = out.find(if ru { "\n\nФактический" } else { "\n\nRealised" }).unwrap_or(out.len());
+        out.insert_str(at, &books(lang, &s.books));
         if s.cases.is_empty() {
             out.push_str(&t(lang, "\n(открытий ещё нет)", "\n(no opens yet)"));
         }
@@ -771,6 +774,63 @@ pub mod admin {
                 )
             });
         }
+        out
+    }
+
+    /// The books of `/stats`: the numbers `fragbox finance` prints, a line per UTC day and the total.
+    pub fn books(lang: Lang, b: &webapp_api::domain::finance::Books) -> String {
+        use webapp_api::domain::finance::Flows;
+        let ru = lang == Lang::Ru;
+        let line = |label: String, f: &Flows| {
+            if ru {
+                format!(
+                    "\n{label}: ★ +{} −{} = {}, маркет {} (списано {}, возвращено {}), маржа {}; доставлено {}, в удержании {}, отменено продавцом {}",
+                    f.stars_received, f.stars_refunded, f.stars_usd, f.market_spend(), f.market_charged, f.market_refunded, f.margin(), f.delivered, f.settling, f.reversed
+                )
+            } else {
+                format!(
+                    "\n{label}: ★ +{} −{} = {}, market {} (charged {}, refunded {}), margin {}; delivered {}, settling {}, reversed {}",
+                    f.stars_received,
+                    f.stars_refunded,
+                    f.stars_usd,
+                    f.market_spend(),
+                    f.market_charged,
+                    f.market_refunded,
+                    f.margin(),
+                    f.delivered,
+                    f.settling,
+                    f.reversed
+                )
+            }
+        };
+        let mut out = if ru {
+            format!("\n\n💵 Книги (UTC), звезда = ${}, {} фрагов = $1:", b.settings.star_usd, b.settings.tokens_per_usd)
+        } else {
+            format!("\n\n💵 Books (UTC), a Star = ${}, {} tokens = $1:", b.settings.star_usd, b.settings.tokens_per_usd)
+        };
+        for d in &b.days {
+            out.push_str(&line(d.date.format("%Y-%m-%d").to_string(), &d.flows));
+        }
+        let total = &b.total;
+        out.push_str(&line(t(lang, "Итого", "Total"), &total.flows));
+        if total.flows.market_in_doubt.cents() > 0 {
+            out.push_str(&if ru {
+                format!("\nПокупки с неизвестным исходом: {}", total.flows.market_in_doubt)
+            } else {
+                format!("\nPurchases of unknown outcome: {}", total.flows.market_in_doubt)
+            });
+        }
+        out.push_str(&if ru {
+            format!(
+                "\nИгроки ещё могут вывести: {} ({} фрагов + скины на {}); в удержании сейчас {}",
+                total.liability, total.liability_tokens, total.liability_skins, total.settling_now
+            )
+        } else {
+            format!(
+                "\nPlayers could still take out: {} ({} tokens + skins worth {}); settling now {}",
+                total.liability, total.liability_tokens, total.liability_skins, total.settling_now
+            )
+        });
         out
     }
 

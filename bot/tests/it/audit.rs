@@ -219,13 +219,13 @@ async fn a_skin_a_refund_revoked_that_left_anyway_exits_3() {
     let app = TestApp::start(Options { bot: true, env: env.clone(), ..Options::default() }).await;
     let user = 30_306;
     let t = app.sign_in(user, "Refunded").await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("audit-revoked");
-    pay(&app, user, &tx, 500, &charge).await;
+    pay(&app, user, &tx, 1250, &charge).await;
     let (s, b) = app.post(&format!("/api/v1/cases/{DEAR_CASE}/open"), Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let item = b["item"]["id"].as_i64().unwrap();
-    app.fake().push_update(refunded_update(user, &tx, 500, &charge));
+    app.fake().push_update(refunded_update(user, &tx, 1250, &charge));
     wait_message(&app, user, "taken back").await;
     let (revoked,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM item_revocations WHERE inventory_item_id = $1")
         .bind(item)

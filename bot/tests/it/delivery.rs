@@ -641,7 +641,7 @@ async fn start_up_refuses_a_market_account_that_is_not_in_dollars() {
     env.push(("CATALOG_DIR", repo_root().join("data/catalog").display().to_string()));
     let map: std::collections::HashMap<&str, String> = env.into_iter().collect();
     let config = fragbox::Config::from_lookup(&move |k| map.get(k).cloned()).unwrap();
-    let err = fragbox::start(config).await.err().expect("refused");
+    let err = fragbox::start(config).await.err().expect("refused").message;
     assert!(err.contains("RUB") && err.contains("USD"), "{err}");
 }
 
@@ -812,9 +812,9 @@ async fn a_refund_during_a_purchase_counts_the_skin_gone_and_its_return_settles_
     let app = TestApp::start(Options { bot: true, env, ..Options::default() }).await;
     let user = 23_080;
     let t = app.sign_in(user, "Refunded").await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("delivery");
-    pay(&app, user, &tx, 500, &charge).await;
+    pay(&app, user, &tx, 1250, &charge).await;
     let (s, opened) = app.post(&format!("/api/v1/cases/{DEAR_CASE}/open"), Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{opened}");
     let item = opened["item"]["id"].as_i64().unwrap();
@@ -827,7 +827,7 @@ async fn a_refund_during_a_purchase_counts_the_skin_gone_and_its_return_settles_
     let wid = withdraw(&app, &t, item).await;
     let cid = wait_state(&app, wid, "bought").await.custom_id.unwrap();
 
-    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 500").await;
+    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 1250").await;
     assert_eq!(item_status(&app, item).await.0, "pending", "a skin being bought is not taken back");
     assert_eq!(row(&app, wid).await.state.as_deref(), Some("bought"));
     let debt = |app: &TestApp| {

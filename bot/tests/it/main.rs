@@ -11,6 +11,7 @@ mod backbone;
 mod bot_runtime;
 mod crash;
 mod delivery;
+mod economics;
 mod economy;
 mod edge;
 mod feed;

@@ -62,7 +62,7 @@ async fn ledger_rows(app: &TestApp) -> i64 {
     n
 }
 
-/// Attack 1: buy pack-l, spend it on a 1 000-token case (an operator's custom case), then have the payment refunded.
+/// Attack 1: buy pack-xl, spend it on a 1 000-token case (an operator's custom case), then have the payment refunded.
 /// Before: the balance went to zero and the skin stayed (sellable at full price).
 #[tokio::test]
 async fn a_refund_after_spending_takes_back_the_skins_won_with_the_tokens() {
@@ -72,16 +72,16 @@ async fn a_refund_after_spending_takes_back_the_skins_won_with_the_tokens() {
     let user = 9101;
     let t = app.sign_in(user, "Refunder").await;
     let before = app.balance(user).await + app.sellable(user).await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("clawback");
-    pay(&app, user, &tx, 500, &charge).await;
-    assert_eq!(app.balance(user).await, 110_000);
+    pay(&app, user, &tx, 1250, &charge).await;
+    assert_eq!(app.balance(user).await, 146_000);
     let opened = open(&app, &t, DEAR_CASE).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     // What the player earned without paying: the first-case reward (100 tokens).
     let earned_free = 10_000;
 
-    app.fake().push_update(refunded_update(user, &tx, 500, &charge));
+    app.fake().push_update(refunded_update(user, &tx, 1250, &charge));
     let note = wait_message(&app, user, "taken back").await;
     assert!(note["text"].as_str().unwrap().contains("skins won since were taken back"), "{note}");
     wait_message(&app, ADMIN_ID, "Refund outside /refund").await;
@@ -109,7 +109,7 @@ async fn a_refund_after_spending_takes_back_the_skins_won_with_the_tokens() {
     // The same refund delivered again changes nothing.
     let rows = ledger_rows(&app).await;
     let balance = app.balance(user).await;
-    app.fake().push_update(refunded_update(user, &tx, 500, &charge));
+    app.fake().push_update(refunded_update(user, &tx, 1250, &charge));
     say(&app, user, "/help", "/paysupport").await;
     assert_eq!((ledger_rows(&app).await, app.balance(user).await), (rows, balance));
     app.audit_clean().await;
@@ -126,9 +126,9 @@ async fn a_forced_refund_records_a_debt_that_later_credits_repay_first() {
         TestApp::start(Options { bot: true, env: vec![("CATALOG_DIR", catalog.0.display().to_string())], ..Options::default() }).await;
     let user = 9102;
     let t = app.sign_in(user, "Debtor").await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("debt");
-    pay(&app, user, &tx, 500, &charge).await;
+    pay(&app, user, &tx, 1250, &charge).await;
     let opened = open(&app, &t, DEAR_CASE).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     // The skin already left (sent to Steam): a refund cannot take it, so it must leave a debt,
@@ -137,15 +137,15 @@ async fn a_forced_refund_records_a_debt_that_later_credits_repay_first() {
     assert_eq!(s, StatusCode::OK, "{b}");
     let wid = b["withdrawalId"].as_i64().unwrap();
     say(&app, ADMIN_ID, &format!("/sent {wid}"), &format!("#{wid}")).await;
-    assert_eq!(app.balance(user).await, 20_000);
+    assert_eq!(app.balance(user).await, 56_000);
 
     let refused = say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refund refused").await;
     let name = opened["item"]["marketHashName"].as_str().unwrap();
     assert!(refused["text"].as_str().unwrap().contains(name), "{refused}");
-    assert_eq!(app.balance(user).await, 20_000, "a refused refund holds nothing");
-    // The paid balance (100 of pack-l's 1 100) is taken; the first-case reward (100 bonus) is not:
+    assert_eq!(app.balance(user).await, 56_000, "a refused refund holds nothing");
+    // The paid balance (460 of pack-xl's 1 460) is taken; the first-case reward (100 bonus) is not:
     // bonus tokens never pay a refund, so the 1 000 the sent skin cost is the debt.
-    let answer = say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 500 ⭐ to user 9102").await;
+    let answer = say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 1250 ⭐ to user 9102").await;
     assert!(answer["text"].as_str().unwrap().contains("Debt recorded: 1000"), "{answer}");
     wait_message(&app, user, "1000 frags are still owed").await;
     assert_eq!(app.balance(user).await, 10_000);
@@ -179,31 +179,31 @@ async fn a_forced_refund_records_a_debt_that_later_credits_repay_first() {
 /// Attack 2: free tokens only (a grant stands in for daily, subscription and referral rewards).
 #[tokio::test]
 async fn a_free_only_account_must_pay_a_deposit_before_withdrawing() {
-    // WITHDRAW_MIN_STARS unset: the smallest package's Stars (pack-xs, 50).
+    // WITHDRAW_MIN_STARS unset: the smallest package's Stars (pack-s, 125).
     let app = TestApp::start(Options { bot: true, env: vec![("WITHDRAW_MIN_STARS", String::new())], ..Options::default() }).await;
     let (_, config) = app.get("/api/v1/config", None).await;
-    assert_eq!(config["withdrawMinStars"], json!(50));
+    assert_eq!(config["withdrawMinStars"], json!(125));
     let user = 9103;
     let t = app.sign_in(user, "Freebie").await;
     app.grant(user, cheap_case_price() / 100).await;
     let item = open(&app, &t, cheap_case()).await["item"]["id"].as_i64().unwrap();
     let profile = me(&app, &t).await;
-    assert_eq!((profile["withdrawalsUnlocked"].clone(), profile["starsToUnlockWithdrawals"].clone()), (json!(false), json!(50)));
+    assert_eq!((profile["withdrawalsUnlocked"].clone(), profile["starsToUnlockWithdrawals"].clone()), (json!(false), json!(125)));
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
     assert_error(s, &b, 409, "deposit_required");
-    assert!(b["message"].as_str().unwrap().contains("50 ⭐"), "{b}");
+    assert!(b["message"].as_str().unwrap().contains("125 ⭐"), "{b}");
 
     // One paid package unlocks it; a refund of that package locks it again.
-    let tx = invoice(&app, &t, user, "pack-xs").await;
+    let tx = invoice(&app, &t, user, "pack-s").await;
     let charge = charge_id("deposit");
-    pay(&app, user, &tx, 50, &charge).await;
+    pay(&app, user, &tx, 125, &charge).await;
     let profile = me(&app, &t).await;
     assert_eq!((profile["withdrawalsUnlocked"].clone(), profile["starsToUnlockWithdrawals"].clone()), (json!(true), json!(0)));
-    say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refunded 50").await;
+    say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refunded 125").await;
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
     assert_error(s, &b, 409, "deposit_required");
-    let tx = invoice(&app, &t, user, "pack-xs").await;
-    app.fake().push_update(crate::payments::paid_update(user, &tx, 50, &charge_id("deposit2")));
+    let tx = invoice(&app, &t, user, "pack-s").await;
+    app.fake().push_update(crate::payments::paid_update(user, &tx, 125, &charge_id("deposit2")));
     wait_until(|| async { me(&app, &t).await["withdrawalsUnlocked"] == json!(true) }).await;
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -428,7 +428,7 @@ async fn racing_demo_payments_pay_once_and_leave_no_orphans() {
     }
     let (orphans,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM orphan_payments").fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(orphans, 0);
-    assert_eq!(app.balance(id).await, 500_000 + 52_500);
+    assert_eq!(app.balance(id).await, 500_000 + 29_200);
     // Demo purchases count toward the deposit in demo mode.
     let profile = me(&app, &t).await;
     assert_eq!(profile["debt"], json!(0));

@@ -48,8 +48,8 @@ async fn a_small_deposit_and_many_invitees_withdraw_only_what_was_paid() {
     assert_eq!(before["bonusBalance"], before["balance"], "referral rewards are bonus: {before}");
 
     // One small deposit.
-    let tx = invoice(&app, &t, inviter, "pack-xs").await;
-    pay(&app, inviter, &tx, 50, &charge_id("small")).await;
+    let tx = invoice(&app, &t, inviter, "pack-s").await;
+    pay(&app, inviter, &tx, 125, &charge_id("small")).await;
     let after = me(&app, &t).await;
     assert!(after["balance"].as_f64().unwrap() > free);
     assert_eq!(after["bonusBalance"].as_f64().unwrap(), free, "the purchase is paid value: {after}");
@@ -150,16 +150,16 @@ async fn a_refund_cancels_an_unsent_withdrawal_and_tells_the_player() {
         TestApp::start(Options { bot: true, env: vec![("CATALOG_DIR", catalog.0.display().to_string())], ..Options::default() }).await;
     let user = 7730;
     let t = app.sign_in(user, "Pending").await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("pending");
-    pay(&app, user, &tx, 500, &charge).await;
+    pay(&app, user, &tx, 1250, &charge).await;
     let (_, opened) = app.post(&format!("/api/v1/cases/{DEAR_CASE}/open"), Some(&t), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let (s, b) = withdraw(&app, &t, item).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let wid = b["withdrawalId"].as_i64().unwrap();
 
-    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 500").await;
+    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 1250").await;
     wait_message(&app, user, "was cancelled").await;
     let (status, code): (String, Option<String>) = sqlx::query_as("SELECT status, status_reason_code FROM inventory_items WHERE id = $1")
         .bind(item)
@@ -194,15 +194,15 @@ async fn a_withdrawal_is_not_marked_sent_while_its_player_owes_a_debt() {
     assert_eq!(s, StatusCode::OK, "{b}");
     let early_w = b["withdrawalId"].as_i64().unwrap();
     // A purchase buys a skin that leaves; the purchase is refunded: its value is gone, a debt.
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("owes");
-    pay(&app, user, &tx, 500, &charge).await;
+    pay(&app, user, &tx, 1250, &charge).await;
     let (_, a) = app.post(&format!("/api/v1/cases/{DEAR_CASE}/open"), Some(&t), json!({})).await;
     let (s, b) = withdraw(&app, &t, a["item"]["id"].as_i64().unwrap()).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let wid = b["withdrawalId"].as_i64().unwrap();
     say(&app, ADMIN_ID, &format!("/sent {wid}"), &format!("#{wid}")).await;
-    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 500").await;
+    say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 1250").await;
     assert!(me(&app, &t).await["debt"].as_f64().unwrap() > 0.0);
     // The earlier skin was not bought with the refunded Stars, so it stays — but not while the
     // debt is open.
@@ -274,9 +274,9 @@ async fn a_same_second_refund_leaves_a_skin_won_before_the_purchase() {
     let t = app.sign_in(user, "Same").await;
     app.grant(user, cheap_case_price() / 100).await;
     let before = open_one(&app, &t).await;
-    let tx = invoice(&app, &t, user, "pack-xs").await;
+    let tx = invoice(&app, &t, user, "pack-s").await;
     let charge = charge_id("same");
-    pay(&app, user, &tx, 50, &charge).await;
+    pay(&app, user, &tx, 125, &charge).await;
     // Spend the purchase, so the refund must look for skins.
     while app.balance(user).await >= cheap_case_price() {
         open_one(&app, &t).await;
@@ -298,18 +298,18 @@ async fn a_refunded_payment_message_from_someone_else_is_ignored() {
     let app = TestApp::with_bot().await;
     let user = 7770;
     let t = app.sign_in(user, "Payer").await;
-    let tx = invoice(&app, &t, user, "pack-xs").await;
+    let tx = invoice(&app, &t, user, "pack-s").await;
     let charge = charge_id("other");
-    pay(&app, user, &tx, 50, &charge).await;
+    pay(&app, user, &tx, 125, &charge).await;
     let balance = app.balance(user).await;
-    app.fake().push_update(refunded_update(7771, &tx, 50, &charge));
+    app.fake().push_update(refunded_update(7771, &tx, 125, &charge));
     say(&app, 7771, "/help", "/").await;
     assert_eq!(app.balance(user).await, balance);
     let (status,): (String,) =
         sqlx::query_as("SELECT status FROM payments WHERE charge_id = $1").bind(&charge).fetch_one(&app.domain().db).await.unwrap();
     assert_eq!(status, "success");
     // The payer's own message reverses it.
-    app.fake().push_update(refunded_update(user, &tx, 50, &charge));
+    app.fake().push_update(refunded_update(user, &tx, 125, &charge));
     wait_message(&app, ADMIN_ID, "Refund outside /refund").await;
     app.audit_clean().await;
     app.stop().await;

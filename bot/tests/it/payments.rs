@@ -111,7 +111,7 @@ async fn an_invoice_is_made_in_stars_without_a_provider_token_for_a_pending_tran
     let t = app.sign_in(7001, "Payer").await;
     let (s, b) = app.get("/api/v1/payments/packages", Some(&t)).await;
     assert_eq!(s, StatusCode::OK);
-    assert!(b["data"].as_array().unwrap().iter().any(|p| p == &json!({"id": "pack-m", "tokens": 500, "bonus": 25, "stars": 250})), "{b}");
+    assert!(b["data"].as_array().unwrap().iter().any(|p| p == &json!({"id": "pack-m", "tokens": 292, "bonus": 0, "stars": 250})), "{b}");
 
     let init = app.init_data(7001, "Payer", None);
     let (s, b) = app
@@ -202,7 +202,7 @@ async fn the_same_successful_payment_delivered_twice_credits_once() {
     // A later update from the same chat runs after both payments (one chat is handled in order).
     say(&app, 7020, "/help", "/paysupport").await;
     wait_message(&app, 7020, "received").await;
-    assert_eq!(app.balance(7020).await, 52_500);
+    assert_eq!(app.balance(7020).await, 29_200);
     let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ledger_entries WHERE idempotency_key = $1")
         .bind(format!("stars:{charge}"))
         .fetch_one(&app.domain().db)
@@ -211,9 +211,9 @@ async fn the_same_successful_payment_delivered_twice_credits_once() {
     assert_eq!(n, 1);
     assert_eq!(status(&app, &t, &tx).await, "success");
     let (_, me) = app.get("/api/v1/me", Some(&t)).await;
-    assert_eq!(me["data"]["balance"], json!(525));
+    assert_eq!(me["data"]["balance"], json!(292));
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let credited = app.fake().calls("sendMessage").into_iter().filter(|m| m["text"].as_str().unwrap().contains("+525")).count();
+    let credited = app.fake().calls("sendMessage").into_iter().filter(|m| m["text"].as_str().unwrap().contains("+292")).count();
     assert_eq!(credited, 1, "one credit message");
     app.audit_clean().await;
     app.stop().await;
@@ -265,10 +265,10 @@ async fn another_users_transaction_does_not_exist() {
 
 async fn paid_user(app: &TestApp, user: i64, tag: &str) -> (String, String, String) {
     let t = app.sign_in(user, "Payer").await;
-    let tx = invoice(app, &t, user, "pack-xs").await;
+    let tx = invoice(app, &t, user, "pack-s").await;
     let charge = charge_id(tag);
-    pay(app, user, &tx, 50, &charge).await;
-    assert_eq!(app.balance(user).await, 10_000);
+    pay(app, user, &tx, 125, &charge).await;
+    assert_eq!(app.balance(user).await, 14_600);
     (t, tx, charge)
 }
 
@@ -277,7 +277,7 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
     let app = TestApp::with_bot().await;
     // Normal: the whole credit comes back.
     let (t, tx, charge) = paid_user(&app, 7050, "normal").await;
-    say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refunded 50 ⭐ to user 7050").await;
+    say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refunded 125 ⭐ to user 7050").await;
     assert_eq!(app.balance(7050).await, 0);
     assert_eq!(status(&app, &t, &tx).await, "refunded");
     wait_message(&app, 7050, "refunded").await;
@@ -287,21 +287,21 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
 
     // Spent: refused before Telegram is asked; forced, the value comes back (balance, then the
     // skins won since): what is left is at most what the player earned free (the first-case reward).
-    // (pack-s: a credit of 250 tokens, more than the cheapest case.)
+    // (pack-s: a credit of 146 tokens, more than the cheapest case.)
     let t = app.sign_in(7051, "Payer").await;
     let tx = invoice(&app, &t, 7051, "pack-s").await;
     let charge = charge_id("spent");
     pay(&app, 7051, &tx, 125, &charge).await;
-    assert!(cheap_case_price() <= 25_000);
-    // (The first open also pays a first-case reward: open until the credit is really spent.)
+    assert!(cheap_case_price() <= 14_600);
+    // (The first open also pays a first-case reward: open while the balance pays for a case.)
     for _ in 0..10 {
-        if app.balance(7051).await < 10_000 {
+        if app.balance(7051).await < cheap_case_price() {
             break;
         }
         let (s, b) = app.post(open_path(), Some(&t), json!({"telegramId": 7051})).await;
         assert_eq!(s, StatusCode::OK, "{b}");
     }
-    assert!(app.balance(7051).await < 10_000);
+    assert!(app.balance(7051).await < 14_600);
     say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refund refused").await;
     assert_eq!(app.fake().calls("refundStarPayment").len(), 1);
     assert_eq!(status(&app, &t, &tx).await, "success");
@@ -327,13 +327,13 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
     say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 125 ⭐ to user 7051").await;
     let (bal, sel) = (app.balance(7051).await, app.sellable(7051).await);
     assert_eq!((bal, free(&app).await), (bonus, (bonus, bonus_skins)), "the bonus balance and the bonus-won skins stay");
-    assert!(bal + sel - bonus - bonus_skins <= (paid_before - 25_000).max(0), "balance {bal} + sellable {sel}, paid {paid_before} before");
+    assert!(bal + sel - bonus - bonus_skins <= (paid_before - 14_600).max(0), "balance {bal} + sellable {sel}, paid {paid_before} before");
     assert_eq!(status(&app, &t, &tx).await, "refunded");
 
     // Telegram says it was refunded already: that counts as done.
     let (t, tx, charge) = paid_user(&app, 7052, "already").await;
     app.fake().script("refundStarPayment", Script::Err(400, "Bad Request: CHARGE_ALREADY_REFUNDED".into()));
-    say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refunded 50 ⭐ to user 7052").await;
+    say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refunded 125 ⭐ to user 7052").await;
     assert_eq!(app.balance(7052).await, 0);
     assert_eq!(status(&app, &t, &tx).await, "refunded");
 
@@ -341,7 +341,7 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
     let (t, tx, charge) = paid_user(&app, 7053, "refused").await;
     app.fake().script("refundStarPayment", Script::Err(400, "Bad Request: CHARGE_NOT_FOUND".into()));
     say(&app, ADMIN_ID, &format!("/refund {charge}"), "Telegram refused").await;
-    assert_eq!(app.balance(7053).await, 10_000);
+    assert_eq!(app.balance(7053).await, 14_600);
     assert_eq!(status(&app, &t, &tx).await, "success");
 
     say(&app, ADMIN_ID, "/refund stxnothing", "transaction_not_found").await;
@@ -354,12 +354,12 @@ async fn a_refund_reverses_the_credit_and_refuses_spent_tokens_unless_forced() {
 async fn a_refunded_payment_message_reverses_the_credit_as_far_as_the_balance_goes() {
     let app = TestApp::with_bot().await;
     let (t, tx, charge) = paid_user(&app, 7060, "outside").await;
-    app.fake().push_update(refunded_update(7060, &tx, 50, &charge));
+    app.fake().push_update(refunded_update(7060, &tx, 125, &charge));
     wait_message(&app, ADMIN_ID, "Refund outside /refund").await;
     assert_eq!(app.balance(7060).await, 0);
     assert_eq!(status(&app, &t, &tx).await, "refunded");
     // Delivered again: nothing more happens.
-    app.fake().push_update(refunded_update(7060, &tx, 50, &charge));
+    app.fake().push_update(refunded_update(7060, &tx, 125, &charge));
     say(&app, 7060, "/help", "/paysupport").await;
     let notes = app.fake().calls("sendMessage").into_iter().filter(|m| m["text"].as_str().unwrap().contains("Refund outside")).count();
     assert_eq!(notes, 1);
@@ -385,7 +385,7 @@ async fn demo_mode_pays_an_invoice_through_the_demo_endpoint() {
     assert_eq!(s, StatusCode::OK, "{b}");
     assert_eq!(b["status"], "success");
     assert_eq!(status(&app, &t, &tx).await, "success");
-    assert_eq!(app.balance(id).await, 500_000 + 52_500);
+    assert_eq!(app.balance(id).await, 500_000 + 29_200);
     let (s, b) = app.post(&format!("/api/v1/dev/pay/{tx}"), Some(&t), json!({})).await;
     assert_error(s, &b, 404, "transaction_not_found");
     // Someone else's transaction is not theirs to pay.
@@ -396,7 +396,7 @@ async fn demo_mode_pays_an_invoice_through_the_demo_endpoint() {
             .post(
                 "/api/v1/payments/create-invoice-link",
                 Some(&t),
-                json!({"pack_id": "pack-xs", "telegram_id": id, "init_data": d["initData"]}),
+                json!({"pack_id": "pack-s", "telegram_id": id, "init_data": d["initData"]}),
             )
             .await;
         b["transaction_id"].as_str().unwrap().to_owned()

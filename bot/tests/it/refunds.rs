@@ -56,7 +56,7 @@ async fn withdraw(app: &TestApp, t: &str, item: i64) -> (StatusCode, Value) {
 /// Pays `tx` through the bot and waits until it is credited (a player's second purchase sends
 /// a second "received" message, so the message alone does not say which one arrived).
 async fn pay(app: &TestApp, user: i64, tx: &str, charge: &str) {
-    app.fake().push_update(paid_update(user, tx, 500, charge));
+    app.fake().push_update(paid_update(user, tx, 1250, charge));
     let started = Instant::now();
     loop {
         let (status,): (String,) =
@@ -100,18 +100,18 @@ async fn a_refund_takes_the_paid_balance_then_the_purchases_skins_and_never_bonu
     // reward: 100 bonus).
     app.grant_bonus(user, PRICE / 100).await;
     let (bonus_before, _, _) = open(&app, &t).await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("mixed");
     pay(&app, user, &tx, &charge).await;
-    assert_eq!(paid_and_bonus(&app, user).await, (110_000, 10_000));
-    // The purchase's 1 100 paid tokens win three skins: two whole, and one with its last 100 and
-    // 400 bonus. The second waits in a withdrawal nothing has bought yet.
+    assert_eq!(paid_and_bonus(&app, user).await, (146_000, 10_000));
+    // The purchase's 1 460 paid tokens win three skins: two whole, and one with its last 460 and
+    // 40 bonus. The second waits in a withdrawal nothing has bought yet.
     let (p1, _, v1) = open(&app, &t).await;
     let (p2, _, v2) = open(&app, &t).await;
     let (s, b) = withdraw(&app, &t, p2).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let wid = b["withdrawalId"].as_i64().unwrap();
-    app.grant_bonus(user, 400).await;
+    app.grant_bonus(user, 40).await;
     let (p3, _, v3) = open(&app, &t).await;
     assert_eq!(paid_and_bonus(&app, user).await, (0, 10_000));
     // Then a skin won with bonus tokens alone: the newest of all.
@@ -122,10 +122,10 @@ async fn a_refund_takes_the_paid_balance_then_the_purchases_skins_and_never_bonu
     app.grant(user, 200).await;
     assert_eq!(paid_and_bonus(&app, user).await, (20_000, 30_000));
 
-    let answer = say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 500 ⭐").await;
+    let answer = say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 1250 ⭐").await;
 
     // The paid balance is taken, the bonus balance is not.
-    assert!(answer["text"].as_str().unwrap().contains("200 of 1100 tokens taken back"), "{answer}");
+    assert!(answer["text"].as_str().unwrap().contains("200 of 1460 tokens taken back"), "{answer}");
     assert_eq!(paid_and_bonus(&app, user).await, (0, 30_000));
     // The skins the purchase's tokens paid for are taken back, the one in a withdrawal too (the
     // withdrawal is cancelled and the player told); the skins bonus tokens won stay, the newest too.
@@ -141,8 +141,8 @@ async fn a_refund_takes_the_paid_balance_then_the_purchases_skins_and_never_bonu
     wait_message(&app, user, "was cancelled").await;
     // What the skins did not cover (each counted at its price) is owed.
     let skins = v1 + v2 + v3;
-    assert!(skins < 90_000);
-    assert_eq!(debt(&app, user).await, 90_000 - skins);
+    assert!(skins < 126_000);
+    assert_eq!(debt(&app, user).await, 126_000 - skins);
     let (taken, revoked, owed): (i64, i64, i64) = sqlx::query_as(
         "SELECT s.taken, s.revoked, s.debt FROM refund_settlements s JOIN payments p ON p.id = s.payment_id WHERE p.id = $1",
     )
@@ -150,7 +150,7 @@ async fn a_refund_takes_the_paid_balance_then_the_purchases_skins_and_never_bonu
     .fetch_one(&app.domain().db)
     .await
     .unwrap();
-    assert_eq!((taken, revoked, owed), (20_000, skins, 90_000 - skins));
+    assert_eq!((taken, revoked, owed), (20_000, skins, 126_000 - skins));
     app.audit_clean().await;
     app.stop().await;
 }
@@ -162,7 +162,7 @@ async fn refused_while(app: &TestApp, user: i64, charge: &str, name: &str, state
     let text = refused["text"].as_str().unwrap();
     assert!(text.contains(&format!("{name} ({state})")) && text.contains("force"), "{state}: {text}");
     assert!(app.fake().calls("refundStarPayment").is_empty());
-    assert_eq!(paid_and_bonus(app, user).await, (110_000, 10_000), "a refused refund holds nothing");
+    assert_eq!(paid_and_bonus(app, user).await, (146_000, 10_000), "a refused refund holds nothing");
 }
 
 /// Without `force` a refund is refused, naming the skin and where it is, while a skin the
@@ -177,13 +177,13 @@ async fn a_refund_without_force_is_refused_while_a_skin_of_the_purchase_is_in_a_
     let (app, _catalog) = shop(env).await;
     let user = 30_002;
     let t = app.sign_in(user, "Market").await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("market");
     pay(&app, user, &tx, &charge).await;
     let (item, name, price) = open(&app, &t).await;
-    // Compensation after the purchase: the paid balance holds the purchase's 1 100 tokens again.
+    // Compensation after the purchase: the paid balance holds the purchase's 1 460 tokens again.
     app.grant(user, PRICE / 100).await;
-    assert_eq!(paid_and_bonus(&app, user).await, (110_000, 10_000));
+    assert_eq!(paid_and_bonus(&app, user).await, (146_000, 10_000));
     fake.offer(&name, price / 10);
     fake.script_buy(BuyScript::Slow(Duration::from_secs(30)));
     let (s, b) = withdraw(&app, &t, item).await;
@@ -217,7 +217,7 @@ async fn a_forced_refund_and_a_refunded_payment_owe_what_left_and_leave_no_skin_
     let (app, _catalog) = shop(vec![]).await;
     for (user, forced) in [(30_003, true), (30_004, false)] {
         let t = app.sign_in(user, "Left").await;
-        let tx = invoice(&app, &t, user, "pack-l").await;
+        let tx = invoice(&app, &t, user, "pack-xl").await;
         let charge = charge_id(&format!("left{user}"));
         pay(&app, user, &tx, &charge).await;
         let (sent, sent_name, _) = open(&app, &t).await;
@@ -226,15 +226,15 @@ async fn a_forced_refund_and_a_refunded_payment_owe_what_left_and_leave_no_skin_
         assert_eq!(s, StatusCode::OK, "{b}");
         let wid = b["withdrawalId"].as_i64().unwrap();
         say(&app, ADMIN_ID, &format!("/sent {wid}"), &format!("#{wid}")).await;
-        // 100 paid tokens left of the purchase, and the first-case reward (100 bonus).
-        assert_eq!(paid_and_bonus(&app, user).await, (10_000, 10_000));
+        // 460 paid tokens left of the purchase, and the first-case reward (100 bonus).
+        assert_eq!(paid_and_bonus(&app, user).await, (46_000, 10_000));
 
         if forced {
             let refused = say(&app, ADMIN_ID, &format!("/refund {charge}"), "Refund refused").await;
             assert!(refused["text"].as_str().unwrap().contains(&format!("{sent_name} (sent)")), "{refused}");
-            say(&app, ADMIN_ID, &format!("/refund {charge} force"), &format!("Refunded 500 ⭐ to user {user}")).await;
+            say(&app, ADMIN_ID, &format!("/refund {charge} force"), &format!("Refunded 1250 ⭐ to user {user}")).await;
         } else {
-            app.fake().push_update(refunded_update(user, &tx, 500, &charge));
+            app.fake().push_update(refunded_update(user, &tx, 1250, &charge));
             wait_message(&app, ADMIN_ID, "Refund outside /refund").await;
         }
 
@@ -262,19 +262,19 @@ async fn a_refund_that_took_another_purchases_tokens_leaves_its_skins_to_that_pu
     let user = 30_005;
     let t = app.sign_in(user, "Twice").await;
     let (first, second) = (charge_id("first"), charge_id("second"));
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     pay(&app, user, &tx, &first).await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
+    let tx = invoice(&app, &t, user, "pack-xl").await;
     pay(&app, user, &tx, &second).await;
     let (x1, _, v1) = open(&app, &t).await;
     let (x2, _, v2) = open(&app, &t).await;
-    assert_eq!(paid_and_bonus(&app, user).await, (120_000, 10_000));
+    assert_eq!(paid_and_bonus(&app, user).await, (192_000, 10_000));
 
-    say(&app, ADMIN_ID, &format!("/refund {first} force"), "Refunded 500").await;
-    assert_eq!(paid_and_bonus(&app, user).await, (10_000, 10_000));
+    say(&app, ADMIN_ID, &format!("/refund {first} force"), "Refunded 1250").await;
+    assert_eq!(paid_and_bonus(&app, user).await, (46_000, 10_000));
     assert_eq!((status_of(&app, x1).await.as_str(), status_of(&app, x2).await.as_str()), ("received", "received"));
 
-    say(&app, ADMIN_ID, &format!("/refund {second} force"), "Refunded 500").await;
+    say(&app, ADMIN_ID, &format!("/refund {second} force"), "Refunded 1250").await;
     assert_eq!(paid_and_bonus(&app, user).await, (0, 10_000));
     assert_eq!((status_of(&app, x1).await.as_str(), status_of(&app, x2).await.as_str()), ("revoked", "revoked"));
     assert_eq!(debt(&app, user).await, 2 * PRICE - v1 - v2);

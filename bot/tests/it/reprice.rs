@@ -183,9 +183,11 @@ async fn a_reprice_sets_every_variant_and_prices_cases_for_a_ninety_percent_retu
     let (_, ready) = app.get("/readyz", None).await;
     assert_eq!(ready["prices"], "market", "{ready}");
     assert!(ready["repricedAt"].as_str().is_some_and(|t| t.ends_with('Z')), "{ready}");
-    // `catalog check` reads the stored prices of the shop and passes.
+    // `catalog check` reads the stored prices of the shop: every case stays in the band, and the
+    // smallest package (146 tokens) no longer pays for the cheapest case at twice its price.
     let (code, out) = fragbox(&app, &fake, &["catalog", "check"], &[]).await;
-    assert_eq!(code, 0, "{out}");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("catalog refused: the smallest package cannot open the cheapest case"), "{out}");
     app.stop().await;
 }
 
@@ -360,7 +362,17 @@ async fn a_server_started_after_a_reprice_serves_the_market_prices_and_keeps_the
     let served = pricing::served_catalog(&app.domain().db, &repo_root().join("data/catalog"), 9000, Tokens(10_000)).await.unwrap();
 
     // The next start: its catalog upsert leaves the market prices alone and its store charges them.
-    let mut next = TestApp::start(Options { env: vec![("DATABASE_URL", app.db_url())], ..Options::default() }).await;
+    // (At twice the prices the smallest package no longer opens a case: the operator drops it.)
+    let catalog = TempDir::new();
+    for f in ["items.json", "cases.json", "prices.json"] {
+        std::fs::copy(repo_root().join("data/catalog").join(f), catalog.0.join(f)).unwrap();
+    }
+    let packages: Value = serde_json::from_str(&std::fs::read_to_string(repo_root().join("data/catalog/packages.json")).unwrap()).unwrap();
+    let smallest = packages["packages"].as_array().unwrap().iter().map(|p| p["stars"].as_i64().unwrap()).min().unwrap();
+    let kept: Vec<&Value> = packages["packages"].as_array().unwrap().iter().filter(|p| p["stars"].as_i64() != Some(smallest)).collect();
+    std::fs::write(catalog.0.join("packages.json"), json!({ "packages": kept }).to_string()).unwrap();
+    let env = vec![("DATABASE_URL", app.db_url()), ("CATALOG_DIR", catalog.0.display().to_string())];
+    let mut next = TestApp::start(Options { env, ..Options::default() }).await;
     assert_eq!(stored(&next).await, prices);
     let (_, list) = next.get("/api/v1/cases", None).await;
     for c in list["data"].as_array().unwrap() {

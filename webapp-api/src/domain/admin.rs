@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::domain::clock::{random_hex, rfc3339, utc_day};
+use crate::domain::finance;
 use crate::domain::ledger::{self, Debited, Funds, LedgerLine, Posted};
 use crate::domain::settings::{self, audit_admin};
 use crate::domain::withdrawals::{self, Resolution};
@@ -170,6 +171,22 @@ pub struct Stats {
     pub cases: Vec<CaseStats>,
     /// When the last market reprice ran (unix seconds); `None`: never repriced (default prices).
     pub repriced_at: Option<i64>,
+    /// The books of the last `STATS_BOOK_DAYS` UTC days, as `fragbox finance` prints them.
+    #[serde(skip)]
+    pub books: finance::Books,
+}
+
+/// How many UTC days of books `/stats` shows (`fragbox finance`'s default).
+pub const STATS_BOOK_DAYS: u32 = 7;
+
+/// What the books read from the domain's settings.
+pub fn finance_settings(domain: &Domain) -> finance::Settings {
+    finance::Settings {
+        star_usd: domain.config.star_usd,
+        tokens_per_usd: domain.config.tokens_per_usd,
+        paid_only: domain.config.withdraw_paid_only,
+        demo: domain.config.demo,
+    }
 }
 
 pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
@@ -232,8 +249,10 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
         .collect();
     let repriced_at = crate::domain::pricing::last_reprice(&domain.db).await?;
     let (settling_withdrawals, settling_value) = crate::domain::delivery::settling(&domain.db).await?;
+    let books = finance::books(&domain.db, finance_settings(domain), now, STATS_BOOK_DAYS).await?;
     audit_read(domain, actor, "stats", "").await?;
     Ok(Stats {
+        books,
         settling_withdrawals,
         settling_value,
         repriced_at,

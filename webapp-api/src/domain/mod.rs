@@ -9,9 +9,11 @@ pub mod catalog;
 pub mod clock;
 pub mod delivery;
 pub mod demo;
+pub mod economics;
 pub mod error;
 pub mod fair;
 pub mod feed;
+pub mod finance;
 pub mod goods;
 pub mod inventory;
 pub mod lang;
@@ -65,6 +67,10 @@ pub struct DomainConfig {
     pub market_delivery: bool,
     /// How many feed streams a player and an address may hold, and for how long (`FEED_*`).
     pub feed: feed::Limits,
+    /// What one Star pays the operator (`STAR_USD`): the books count Stars in dollars with it.
+    pub star_usd: money::StarUsd,
+    /// Tokens per US dollar (`TOKENS_PER_USD`): the books value what players hold with it.
+    pub tokens_per_usd: Tokens,
 }
 
 impl DomainConfig {

@@ -113,6 +113,57 @@ impl fmt::Display for Usd {
     }
 }
 
+/// What one Telegram Star pays the operator, in millionths of a dollar (`STAR_USD`, `0.013` →
+/// 13 000): Stars are counted whole, and a Star is worth a fraction of a cent, so the rate needs
+/// finer units than `Usd`. Turned into dollars only through [`StarUsd::usd`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StarUsd(i64);
+
+impl StarUsd {
+    /// At most this many decimals of a dollar.
+    pub const DECIMALS: u32 = 6;
+
+    pub const fn from_micros(micros: i64) -> StarUsd {
+        StarUsd(micros)
+    }
+
+    pub const fn micros(self) -> i64 {
+        self.0
+    }
+
+    /// Parses `0.013`, `0.0125`, `1`: a positive dollar amount with at most six decimals, below
+    /// a hundred dollars (nothing a Star could pay).
+    pub fn parse(s: &str) -> Option<StarUsd> {
+        let s = s.trim();
+        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+        let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+        if int.is_empty() || int.len() > 2 || frac.len() > Self::DECIMALS as usize || !digits(int) || !digits(frac) || s.ends_with('.') {
+            return None;
+        }
+        let whole: i64 = int.parse().ok()?;
+        let frac: i64 = if frac.is_empty() { 0 } else { format!("{frac:0<6}").parse().ok()? };
+        let micros = whole * 1_000_000 + frac;
+        (micros > 0).then_some(StarUsd(micros))
+    }
+
+    /// What `stars` Stars pay, in cents, rounded once to the nearest cent (halves away from zero).
+    pub fn usd(self, stars: i64) -> Usd {
+        Usd(div_nearest(i128::from(stars) * i128::from(self.0), 10_000).unwrap_or(if stars < 0 { i64::MIN } else { i64::MAX }))
+    }
+}
+
+/// The rate as configured, without trailing zeros: `0.013`.
+impl fmt::Display for StarUsd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (int, frac) = (self.0 / 1_000_000, self.0 % 1_000_000);
+        if frac == 0 {
+            return write!(f, "{int}");
+        }
+        let frac = format!("{frac:06}");
+        write!(f, "{int}.{}", frac.trim_end_matches('0'))
+    }
+}
+
 impl Serialize for Tokens {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // A raw JSON number written from the integer: no float ever sees the value.
@@ -133,6 +184,23 @@ mod tests {
         assert_eq!(Tokens(35).to_string(), "0.35");
         assert_eq!(Tokens(-35).to_string(), "-0.35");
         assert_eq!(serde_json::to_string(&Tokens(123456789012345)).unwrap(), "1234567890123.45");
+    }
+
+    #[test]
+    fn a_star_rate_parses_to_millionths_and_pays_whole_cents() {
+        assert_eq!(StarUsd::parse("0.013"), Some(StarUsd::from_micros(13_000)));
+        assert_eq!(StarUsd::parse("0.0125"), Some(StarUsd::from_micros(12_500)));
+        assert_eq!(StarUsd::parse("1"), Some(StarUsd::from_micros(1_000_000)));
+        for bad in ["", "0", "0.0", "-0.013", "0.0000001", ".013", "0.", "abc", "100", "0,013"] {
+            assert_eq!(StarUsd::parse(bad), None, "{bad}");
+        }
+        assert_eq!(StarUsd::from_micros(13_000).to_string(), "0.013");
+        assert_eq!(StarUsd::from_micros(1_000_000).to_string(), "1");
+        let rate = StarUsd::from_micros(13_000);
+        assert_eq!(rate.usd(125), Usd::from_cents(163), "1.625 dollars round half away from zero");
+        assert_eq!(rate.usd(-125), Usd::from_cents(-163));
+        assert_eq!(rate.usd(0), Usd::ZERO);
+        assert_eq!(rate.usd(2500), Usd::from_cents(3250));
     }
 
     #[test]
