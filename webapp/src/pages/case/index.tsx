@@ -220,6 +220,8 @@ export function CasePage() {
     window.scrollTo({ top: 0 });
     trying.current = false;
     setTried(null);
+    // A free try's strip, still resting where it landed, goes back to the start.
+    setWinner(null);
     setPhase('opening');
     const out = await opener.open(kase.id, cost, n);
     if (out.kind === 'busy') return;
@@ -274,7 +276,7 @@ export function CasePage() {
         if (p === 'highlight') setTried(winnerRef.current);
         if (p === 'leave') {
           trying.current = false;
-          setWinner(null);
+          // The strip stays where it landed: the marker rests on the item the note names.
           setPhase('idle');
         }
         return;
@@ -315,74 +317,86 @@ export function CasePage() {
   const short = tokensMissing(cost, balance);
   const price = formatTokensInt(cost);
   // Several strips side by side while a multiple open is chosen (the free try spins one).
-  const strips = n > 1 && phase !== 'trying' ? n : 1;
+  const strips = n > 1 && phase !== 'trying' && !tried ? n : 1;
   return (
     <main className={styles.page} data-testid="page-case" data-phase={phase}>
-      <header className={styles.header}>
-        <Img src={kase.image} alt="" className={styles.caseImg} />
-        <h1 className={styles.title}>{caseTitle(kase, lang)}</h1>
-        <TokenAmount value={balance} className={styles.balance} />
-      </header>
+      {/* Everything a player needs before pressing "open" fits the first screen: the notices,
+          the count, the strip and the fairness line (the contents follow below the fold). */}
+      <div className={styles.fold}>
+        <header className={styles.header}>
+          <Img src={kase.image} alt="" className={styles.caseImg} />
+          <h1 className={styles.title}>{caseTitle(kase, lang)}</h1>
+          <TokenAmount value={balance} className={styles.balance} />
+        </header>
 
-      <div className={`${styles.stage} ${strips > 1 ? styles.multi : ''}`} data-strips={strips}>
-        {strips > 1 ? (
-          Array.from({ length: strips }, (_, i) => (
-            <Roulette
-              key={`${n}-${i}`}
-              items={items}
-              winner={winners.length === strips ? (winners[i] ?? null) : null}
-              onPhase={i === 0 ? onPhase : undefined}
-              lowEnd={lowEnd}
-              compact
-              quiet={i > 0}
-            />
-          ))
-        ) : (
-          <Roulette items={items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
+        {excluded && (
+          <p className={styles.excluded} role="status" data-testid="case-excluded">
+            {excluded.permanent
+              ? t('responsible.storeExcludedPermanent')
+              : t('responsible.storeExcluded', { until: formatDateTime(excluded.until ?? 0) })}
+          </p>
         )}
-        {/* How many to open at once: the open button's price is for all of them. */}
-        {!busy && (
-          <div className={styles.count} data-testid="open-count">
+
+        {/* How many to open at once: the open button's price is for all of them. Above the
+            strip, never over it. */}
+        {!excluded && (
+          <div className={`${styles.count} ${busy ? styles.countBusy : ''}`} data-testid="open-count" aria-hidden={busy || undefined}>
             <Segmented
               label={t('multiOpen.count')}
               value={String(n)}
               options={OPEN_COUNTS.map((c) => ({ value: String(c), label: t('multiOpen.countOption', { count: c }) }))}
               onChange={(v) => {
+                if (busy) return;
                 haptic.selection();
+                // A finished free try leaves the single strip: the chosen count draws its own.
+                if (tried) {
+                  setTried(null);
+                  setWinner(null);
+                }
                 setCount(openCount(v));
               }}
             />
           </div>
         )}
-        {(phase === 'trying' || tried) && (
-          <p className={styles.tryNote} role="status" data-testid="free-try-note">
-            <b>{t('caseScreen.tryNote')}</b>
-            {tried && <span data-testid="free-try-result">{t('caseScreen.tryResult', { item: itemLabel(tried) })}</span>}
+
+        <div className={`${styles.stage} ${strips > 1 ? styles.multi : ''}`} data-strips={strips}>
+          {strips > 1 ? (
+            Array.from({ length: strips }, (_, i) => (
+              <Roulette
+                key={`${n}-${i}`}
+                items={items}
+                winner={winners.length === strips ? (winners[i] ?? null) : null}
+                onPhase={i === 0 ? onPhase : undefined}
+                lowEnd={lowEnd}
+                compact
+                quiet={i > 0}
+              />
+            ))
+          ) : (
+            <Roulette items={items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
+          )}
+          {(phase === 'trying' || tried) && (
+            <p className={styles.tryNote} role="status" data-testid="free-try-note">
+              <b>{t('caseScreen.tryNote')}</b>
+              {tried && <span data-testid="free-try-result">{t('caseScreen.tryResult', { item: itemLabel(tried) })}</span>}
+            </p>
+          )}
+        </div>
+
+        {/* Right under the roulette: in view above Telegram's bottom buttons. */}
+        {fair && (
+          <p className={styles.fair} data-testid="fair-line">
+            {t('caseScreen.fairLine', { hash: shortHash(fair.serverSeedHash), seed: fair.clientSeed, nonce: fair.nonce })}{' '}
+            {busy ? (
+              <span className={styles.fairLink}>{t('caseScreen.fairLink')}</span>
+            ) : (
+              <Link to="/fair" className={styles.fairLink}>
+                {t('caseScreen.fairLink')}
+              </Link>
+            )}
           </p>
         )}
       </div>
-
-      {/* Right under the roulette: in view above Telegram's bottom buttons. */}
-      {fair && (
-        <p className={styles.fair} data-testid="fair-line">
-          {t('caseScreen.fairLine', { hash: shortHash(fair.serverSeedHash), seed: fair.clientSeed, nonce: fair.nonce })}{' '}
-          {busy ? (
-            <span className={styles.fairLink}>{t('caseScreen.fairLink')}</span>
-          ) : (
-            <Link to="/fair" className={styles.fairLink}>
-              {t('caseScreen.fairLink')}
-            </Link>
-          )}
-        </p>
-      )}
-
-      {excluded && (
-        <p className={styles.excluded} role="status" data-testid="case-excluded">
-          {excluded.permanent
-            ? t('responsible.storeExcludedPermanent')
-            : t('responsible.storeExcluded', { until: formatDateTime(excluded.until ?? 0) })}
-        </p>
-      )}
 
       {/* The open button says what is missing; pressing it offers the ways to get tokens. */}
       <MainAction

@@ -1,0 +1,111 @@
+// Journeys of "What a player sees is true" (issue 32) against the real `fragbox` binary in demo
+// mode, at 390×844 in both languages and themes: the strip is filled by the odds and the free
+// try lands where its note says (point 1).
+// Screenshots: webapp/screenshots/truth-*.png.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { agreeToTerms, caseDetail, cheapestCase, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
+
+let server;
+let browser;
+/** The catalog's cheapest case: the one these journeys open. */
+let kase;
+
+before(async () => {
+  server = await startServer();
+  kase = await cheapestCase(server);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const LOCALES = { ru: 'ru-RU', en: 'en-US' };
+
+/** A new demo player past onboarding, in a browser speaking `language`, theme `theme`. */
+async function newPlayer(language = 'ru', theme = 'dark') {
+  const phone = await newPhone(browser, { locale: LOCALES[language], colorScheme: theme });
+  await phone.page.addInitScript((t) => localStorage.setItem('app_theme', t), theme);
+  await phone.page.goto(`${server.url}/`);
+  await waitForBoot(phone.page);
+  await agreeToTerms(phone.page);
+  await phone.page.waitForSelector('[data-testid="page-home"]');
+  return phone;
+}
+
+async function go(page, path) {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+async function shot(page, name) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `truth-${name}.png`) });
+}
+
+/** The text of the strip slot whose centre is nearest the marker's centre. */
+function slotUnderMarker(page) {
+  return page.evaluate(() => {
+    const centre = (el) => {
+      const r = el.getBoundingClientRect();
+      return r.top + r.height / 2;
+    };
+    const marker = centre(document.querySelector('[data-testid="roulette-marker"]'));
+    const slots = [...document.querySelectorAll('[data-testid="roulette"] [data-slot]')].filter((s) => getComputedStyle(s).visibility !== 'hidden');
+    slots.sort((a, b) => Math.abs(centre(a) - marker) - Math.abs(centre(b) - marker));
+    return { text: slots[0]?.textContent ?? '', off: slots[0] ? centre(slots[0]) - marker : Infinity };
+  });
+}
+
+describe('an honest strip (issue 32, point 1)', () => {
+  test('over thousands of strip slots, ★ items take about their odds, not a slot per entry', async () => {
+    const { page, errors, context } = await newPlayer('en', 'light');
+    const detail = await caseDetail(server, kase.id);
+    const special = detail.items.filter((i) => i.rarity === 'extraordinary');
+    const odds = special.reduce((s, i) => s + (i.chance ?? 0), 0) / 100;
+    const entryShare = special.length / detail.items.length;
+
+    await go(page, `/case/${kase.id}`);
+    await page.waitForSelector('[data-testid="fair-line"]');
+    // Five strips: 15 000 slots filled by the odds.
+    await page.click('[data-testid="open-count"] [role="radio"]:has-text("×5")');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="roulette"]').length === 5);
+    const strips = await page.$$eval('[data-testid="roulette"]', (els) =>
+      els.map((e) => ({ slots: Number(e.dataset.slots), special: Number(e.dataset.specialSlots) })),
+    );
+    const slots = strips.reduce((s, x) => s + x.slots, 0);
+    const share = strips.reduce((s, x) => s + x.special, 0) / slots;
+    assert.equal(slots, 15_000);
+    assert.ok(share <= odds * 2 + 1 / 3000, `★ share ${share} within a small multiple of the odds ${odds} (one slot per entry gave ${entryShare})`);
+    if (odds > 0) assert.ok(share >= odds / 2, `★ items still show up (${share} against ${odds})`);
+    await shot(page, 'strip-five-light-en');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('the free try lands where its note says, and stays there', async () => {
+    const { page, errors, context } = await newPlayer('ru', 'dark');
+    await go(page, `/case/${kase.id}`);
+    await page.waitForSelector('[data-testid="fair-line"]');
+    await page.waitForSelector('[data-testid="tg-secondary-button"]');
+    await page.click('[data-testid="tg-secondary-button"]');
+    await page.waitForSelector('[data-testid="free-try-result"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid="page-case"][data-phase="idle"]', { timeout: 10_000 });
+    await page.waitForTimeout(500);
+    const note = await page.textContent('[data-testid="free-try-result"]');
+    const under = await slotUnderMarker(page);
+    assert.ok(Math.abs(under.off) <= 2, `a slot rests on the marker (off by ${under.off} px)`);
+    assert.ok(under.text.length > 0 && note.includes(under.text), `the marker rests on "${under.text}", the note says "${note}"`);
+    await shot(page, 'free-try-rest-dark-ru');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
