@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, caseDetail, cheapestCase, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
+import { agreeToTerms, apiAs, caseDetail, cheapestCase, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
 
 let server;
 let browser;
@@ -108,4 +108,49 @@ describe('an honest strip (issue 32, point 1)', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+});
+
+/** Opens the catalog's cheapest case through the API as the page's player; the won item. */
+async function openViaApi(page, count = 1) {
+  const me = await apiAs(page, server, '/me');
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = await fetch(`${server.url}/api/v1/cases/${kase.id}/open`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ telegramId: me.body.data.telegramId, requestId: `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, ...(count > 1 ? { count } : {}) }),
+  });
+  assert.equal(res.status, 200);
+  return res.json();
+}
+
+describe('an honest float (issue 32, point 2)', () => {
+  for (const [language, theme] of [
+    ['ru', 'dark'],
+    ['en', 'light'],
+  ]) {
+    test(`(${language}) result, skin and withdraw say the same: the exterior is won, the float is the draw's, the seller's float arrives`, async () => {
+      const { page, errors, context } = await newPlayer(language, theme);
+      const { item } = await openViaApi(page);
+      await go(page, `/case-result/${item.id}`);
+      await page.waitForSelector('[data-testid="delivery-note"]');
+      const onResult = await page.textContent('[data-testid="delivery-note"]');
+      assert.match(onResult, language === 'ru' ? /с флоатом продавца, а не выпавшим/ : /with the seller’s float, not the drawn one/);
+      if (item.exterior) {
+        const exterior = await page.textContent('[data-testid="result-exterior"]');
+        assert.ok(onResult.includes(exterior), `the note names the exterior won (${exterior}): ${onResult}`);
+      }
+      if (typeof item.float === 'number') {
+        assert.match(await page.textContent('[data-testid="float-label"]'), language === 'ru' ? /Флоат розыгрыша/ : /Drawn float/);
+        const shown = await page.textContent('[data-testid="float-value"]');
+        assert.ok(language === 'ru' ? shown.includes(',') && !shown.includes('.') : shown.includes('.'), `one decimal sign per language (${shown})`);
+      }
+      await shot(page, `float-result-${theme}-${language}`);
+
+      await go(page, `/skin/${item.id}`);
+      await page.waitForSelector('[data-testid="page-skin"] [data-testid="delivery-note"]');
+      assert.equal(await page.textContent('[data-testid="delivery-note"]'), onResult, 'the skin screen says it in the same words');
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
 });

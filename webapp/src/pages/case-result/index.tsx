@@ -12,7 +12,7 @@ import {
   useInventory,
   type InventoryItem,
 } from '../../features/inventory';
-import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, DeliveryNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { addTexts, useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic } from '../../lib/telegram';
@@ -139,6 +139,8 @@ export function CaseResultPage() {
           <FloatBar float={item.float} wearMin={item.wearMin} wearMax={item.wearMax} />
         </div>
       )}
+      {/* Before the player keeps it for its float: what a withdrawal would deliver. */}
+      <DeliveryNote exterior={item.exterior === null ? null : (item.exterior ?? item.condition)} statTrak={item.statTrak} />
       <p className={styles.price}>
         {typeof price === 'number' ? <TokenAmount value={price ?? 0} size={20} /> : price}
       </p>

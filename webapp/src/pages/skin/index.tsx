@@ -26,7 +26,7 @@ import {
   type InventoryItem,
   type PublicItem,
 } from '../../features/inventory';
-import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, DeliveryNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
@@ -129,6 +129,7 @@ export function SkinPage() {
           <Row label={t('skin.price')} value={<TokenAmount value={it.tokenPrice} />} />
         </dl>
         {(it.float !== undefined || it.exterior !== undefined) && <FloatBar float={it.float} wearMin={it.wearMin} wearMax={it.wearMax} />}
+        <DeliveryNote exterior={it.exterior === null ? null : (it.exterior ?? it.condition)} statTrak={it.statTrak} />
         <p className={styles.pitch}>{t('skin.publicText', { owner: it.owner || '—' })}</p>
         <Button block size="lg" onClick={() => navigate('/cases')} data-testid="public-open-cases">
           {t('skin.openCases')}
@@ -210,6 +211,7 @@ export function SkinPage() {
         )}
       </dl>
       {(item.float !== undefined || item.exterior !== undefined) && <FloatBar float={item.float} wearMin={item.wearMin} wearMax={item.wearMax} />}
+      {status !== 'sent' && <DeliveryNote exterior={item.exterior === null ? null : (item.exterior ?? item.condition)} statTrak={item.statTrak} />}
       {item.withdrawable === false && status === 'received' && <BonusNote />}
       {/* A pending withdrawal: what happens next, and when (an automatic one says where it stands). */}
       {status === 'pending' && !deliveryKey(item.deliveryState) && (
