@@ -154,3 +154,83 @@ describe('an honest float (issue 32, point 2)', () => {
     });
   }
 });
+
+describe('no surprise bonus skins (issue 32, point 3)', () => {
+  /** A paid-only shop in demo mode: the demo grant is bonus, so every open spends bonus tokens. */
+  let paidOnly;
+  let paidKase;
+  before(async () => {
+    paidOnly = await startServer({ WITHDRAW_PAID_ONLY: 'true' });
+    paidKase = await cheapestCase(paidOnly);
+  });
+  after(async () => {
+    await paidOnly?.stop();
+  });
+
+  async function paidOnlyPlayer(language, theme) {
+    const phone = await newPhone(browser, { locale: LOCALES[language], colorScheme: theme });
+    await phone.page.addInitScript((t) => localStorage.setItem('app_theme', t), theme);
+    await phone.page.goto(`${paidOnly.url}/`);
+    await waitForBoot(phone.page);
+    await agreeToTerms(phone.page);
+    await phone.page.waitForSelector('[data-testid="page-home"]');
+    return phone;
+  }
+
+  test('(ru) an open that spends bonus tokens is announced above the strip, and its skin is marked everywhere', async () => {
+    const { page, errors, context } = await paidOnlyPlayer('ru', 'dark');
+    await go(page, `/case/${paidKase.id}`);
+    await page.waitForSelector('[data-testid="bonus-warning"]');
+    const warning = await page.textContent('[data-testid="bonus-warning"]');
+    assert.match(warning, /бонусные токены/);
+    assert.match(warning, /нельзя|не вывести/);
+    const box = await page.locator('[data-testid="bonus-warning"]').boundingBox();
+    assert.ok(box && box.y + box.height <= 844, 'the warning is above the fold');
+    assert.ok(await page.locator('[data-testid="bonus-warning-top-up"]').isVisible(), 'it offers to top up');
+    // ×3 says how many of the three.
+    await page.click('[data-testid="open-count"] [role="radio"]:has-text("×3")');
+    await page.waitForFunction(() => document.querySelector('[data-testid="bonus-warning"]')?.dataset.skins === '3');
+    await page.click('[data-testid="open-count"] [role="radio"]:has-text("×1")');
+    await shot(page, 'bonus-warning-dark-ru');
+
+    // The open itself: the result marks the skin, so do My skins and the skin screen.
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForURL(/\/case-result\/\d+/, { timeout: 15_000 });
+    await page.waitForSelector('[data-testid="page-case-result"] [data-testid="mark-bonus"]');
+    const id = page.url().match(/case-result\/(\d+)/)[1];
+    await go(page, '/skins');
+    await page.waitForSelector(`[data-testid="skin-card"][data-item-id="${id}"] [data-testid="mark-bonus"]`);
+    await go(page, `/skin/${id}`);
+    await page.waitForSelector('[data-testid="page-skin"] [data-testid="mark-bonus"]');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('(en) packages present bonus tokens as keep-or-sell value, and so does the profile', async () => {
+    const { page, errors, context } = await paidOnlyPlayer('en', 'light');
+    await go(page, '/packages');
+    await page.waitForSelector('[data-testid="package"]');
+    if ((await page.locator('[data-testid="package-bonus"]').count()) > 0) {
+      assert.match(await page.locator('[data-testid="package-bonus"]').first().textContent(), /keep or sell only/);
+      assert.match(await page.textContent('[data-testid="packages-bonus-what"]'), /not withdraw/);
+    }
+    await shot(page, 'packages-bonus-light-en');
+    await go(page, '/profile');
+    await page.waitForSelector('[data-testid="profile-bonus-explain"]');
+    assert.match(await page.textContent('[data-testid="profile-bonus-explain"]'), /not withdrawn/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('(en) a demo shop that lets bonus skins leave says so, and warns about nothing', async () => {
+    const { page, errors, context } = await newPlayer('en', 'dark');
+    await go(page, `/case/${kase.id}`);
+    await page.waitForSelector('[data-testid="fair-line"]');
+    assert.equal(await page.locator('[data-testid="bonus-warning"]').count(), 0);
+    await go(page, '/profile');
+    await page.waitForSelector('[data-testid="profile-bonus-explain"]');
+    assert.match(await page.textContent('[data-testid="profile-bonus-explain"]'), /can be withdrawn like any others/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

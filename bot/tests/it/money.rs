@@ -183,6 +183,8 @@ async fn a_free_only_account_must_pay_a_deposit_before_withdrawing() {
     let app = TestApp::start(Options { bot: true, env: vec![("WITHDRAW_MIN_STARS", String::new())], ..Options::default() }).await;
     let (_, config) = app.get("/api/v1/config", None).await;
     assert_eq!(config["withdrawMinStars"], json!(50));
+    // With a bot token the paid-only rule is on unless turned off: the mini app reads it here.
+    assert_eq!(config["withdrawPaidOnly"], json!(true));
     let user = 9103;
     let t = app.sign_in(user, "Freebie").await;
     app.grant(user, cheap_case_price() / 100).await;

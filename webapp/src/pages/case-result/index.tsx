@@ -121,7 +121,7 @@ export function CaseResultPage() {
         <span className={styles.glow} aria-hidden />
         <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} />
       </div>
-      <ItemMarks statTrak={item.statTrak} special={special} />
+      <ItemMarks statTrak={item.statTrak} special={special} bonus={item.withdrawable === false} />
       <h1 className={styles.name} data-testid="result-name">
         {name}
         {description && <span className={styles.desc}>{description}</span>}

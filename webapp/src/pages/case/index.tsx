@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from '../../lib/router';
 import { useHideBackButton } from '../../app/back-button';
 import { Img, MainAction, SecondaryAction, Segmented, Skeleton, toast } from '../../components/ui';
 import {
+  bonusPart,
   canTry,
   createCaseOpener,
   drawnItems,
@@ -30,6 +31,7 @@ import { ensureResponsibleTexts, runningExclusion, useResponsible } from '../../
 import { useSettings } from '../../features/settings';
 import { fetchFair } from '../../features/fair';
 import { useInventory, type InventoryItem } from '../../features/inventory';
+import { paidOnly, useGates } from '../../features/gates';
 import { useSession } from '../../features/session';
 import { addTexts, useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
@@ -98,6 +100,8 @@ export function CasePage() {
   const { caseId = '' } = useParams();
   const token = useSession((s) => s.token);
   const balance = useSession((s) => s.user?.balance ?? 0);
+  const bonusBalance = useSession((s) => Number(s.user?.bonusBalance ?? 0) || 0);
+  const keepsBonusSkins = useGates((s) => paidOnly(s.config));
   const limits = useResponsible((s) => s.limits);
   // Whether a self-exclusion runs: asked each time the case page opens.
   useEffect(() => {
@@ -316,6 +320,8 @@ export function CasePage() {
   const cost = totalPrice(kase.tokens, n);
   const short = tokensMissing(cost, balance);
   const price = formatTokensInt(cost);
+  // A paid-only shop: an open that would spend bonus tokens is announced before it happens.
+  const bonus = keepsBonusSkins && short <= 0 ? bonusPart(kase.tokens, n, balance, bonusBalance) : { tokens: 0, skins: 0 };
   // Several strips side by side while a multiple open is chosen (the free try spins one).
   const strips = n > 1 && phase !== 'trying' && !tried ? n : 1;
   return (
@@ -356,6 +362,19 @@ export function CasePage() {
                 setCount(openCount(v));
               }}
             />
+          </div>
+        )}
+
+        {!excluded && !busy && bonus.skins > 0 && (
+          <div className={styles.bonusWarn} role="note" data-testid="bonus-warning" data-skins={bonus.skins}>
+            <span>
+              {n > 1
+                ? t('caseScreen.bonusWarnMany', { tokens: formatTokens(bonus.tokens), skins: bonus.skins, count: n })
+                : t('caseScreen.bonusWarnOne', { tokens: formatTokens(bonus.tokens) })}
+            </span>{' '}
+            <Link to="/packages" className={styles.fairLink} data-testid="bonus-warning-top-up">
+              {t('caseScreen.bonusTopUp')}
+            </Link>
           </div>
         )}
 

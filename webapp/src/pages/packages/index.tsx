@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 
 import { Button, IconToken, PageHeader, SkeletonCards } from '../../components/ui';
+import { paidOnly, useGates } from '../../features/gates';
 import { usePayments, usePurchase } from '../../features/payments';
 import { IconStar } from '../../features/rewards';
 import { addTexts, useT } from '../../i18n';
@@ -20,6 +21,8 @@ export function PackagesPage() {
   const error = usePayments((s) => s.error);
   const fetchedAt = usePayments((s) => s.fetchedAt);
   const { buy, busy } = usePurchase();
+  const keepsBonusSkins = useGates((s) => paidOnly(s.config));
+  const anyBonus = packages.some((p) => p.bonus > 0);
 
   useEffect(() => {
     void usePayments.getState().load();
@@ -53,7 +56,13 @@ export function PackagesPage() {
                 </span>
                 <span className={styles.texts}>
                   <span className={styles.tokens}>{t('packages.tokens', { amount: formatTokensInt(p.tokens), count: p.tokens })}</span>
-                  {p.bonus > 0 && <span className={styles.bonus}>{t('packages.bonus', { amount: formatTokensInt(p.bonus), count: p.bonus })}</span>}
+                  {/* Bonus tokens as what they are: not more of the same where bonus skins stay in the shop. */}
+                  {p.bonus > 0 && (
+                    <span className={styles.bonus} data-testid="package-bonus">
+                      {t('packages.bonus', { amount: formatTokensInt(p.bonus), count: p.bonus })}
+                      {keepsBonusSkins && <> · {t('packages.bonusKeepOnly')}</>}
+                    </span>
+                  )}
                 </span>
                 <span className={styles.stars}>{busy === p.id ? (
                     t('packages.buying')
@@ -66,6 +75,11 @@ export function PackagesPage() {
             </li>
           ))}
         </ul>
+      )}
+      {anyBonus && (
+        <p className={styles.bonusWhat} data-testid="packages-bonus-what">
+          {t(keepsBonusSkins ? 'packages.bonusWhat' : 'packages.bonusWhatOpen')}
+        </p>
       )}
       <p className={styles.terms}>{t('packages.terms')}</p>
     </main>

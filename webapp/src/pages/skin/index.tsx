@@ -174,7 +174,7 @@ export function SkinPage() {
       <div className={`${styles.hero} ${err ? styles.heroError : ''}`}>
         <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} />
       </div>
-      <ItemMarks statTrak={item.statTrak} special={item.special ?? item.rarity === 'extraordinary'} />
+      <ItemMarks statTrak={item.statTrak} special={item.special ?? item.rarity === 'extraordinary'} bonus={item.withdrawable === false && status !== 'sent'} />
       <h1 className={`${styles.name} ${err ? styles.errorText : ''}`}>
         {name}
         {description && <span className={styles.desc}>{description}</span>}
