@@ -140,8 +140,8 @@ describe('promo codes and responsible play', () => {
     const excluded = await apiAs(page, server, '/me/limits');
     assert.equal(excluded.body.data.selfExclusion.active, true);
     await go(page, `/case/${kase.id}`);
-    await page.waitForSelector('[data-testid="case-excluded"]');
-    assert.match(await page.textContent('[data-testid="case-excluded"]'), /You are on a break until/);
+    await page.waitForSelector('[data-testid="break-notice"][data-place="case"]');
+    assert.match(await page.textContent('[data-testid="break-notice"]'), /You are on a break until/);
     assert.equal(await page.isVisible('[data-testid="tg-main-button"]'), false, 'no open button');
     assert.equal(await page.isVisible('[data-testid="tg-secondary-button"]'), false, 'no free try');
     await shot(page, 'case-excluded-en');

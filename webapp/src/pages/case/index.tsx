@@ -27,7 +27,7 @@ import {
   type SpinPhase,
 } from '../../features/cases';
 import { CaseContents, caseTitle, goodsNames, ensureGoodsTexts } from '../../features/goods';
-import { ensureResponsibleTexts, runningExclusion, useResponsible } from '../../features/responsible';
+import { BreakNotice, ensureResponsibleTexts, runningExclusion, spendRoom, useResponsible } from '../../features/responsible';
 import { useSettings } from '../../features/settings';
 import { fetchFair } from '../../features/fair';
 import { useInventory, type InventoryItem } from '../../features/inventory';
@@ -36,8 +36,8 @@ import { useSession } from '../../features/session';
 import { addTexts, useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
-import { formatDateTime, formatTokens, formatTokensInt } from '../../lib/format';
-import { choosePopup, useClosingConfirmation } from '../../lib/native-ui';
+import { formatTime, formatTokens, formatTokensInt } from '../../lib/format';
+import { alertPopup, choosePopup, useClosingConfirmation } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
 import { GoingHome } from '../not-found';
@@ -239,10 +239,15 @@ export function CasePage() {
       setWinner(null);
       setWinners([]);
       haptic.error();
-      // A break started elsewhere: the buttons go as the limits come back.
-      if (isApiError(out.error) && out.error.code === 'self_excluded') void useResponsible.getState().loadLimits();
-      toast.error(errorText(out.error, t, 'caseScreen.openError'));
+      // A break started elsewhere, or a limit reached: the buttons follow as the limits come back.
+      const refused = isApiError(out.error) && (out.error.code === 'self_excluded' || out.error.code === 'spend_limit');
+      if (refused) void useResponsible.getState().loadLimits();
+      toast.error(errorText(out.error, t, 'caseScreen.openError'), refused ? { durationMs: 6000 } : undefined);
       return;
+    }
+    // Today's spending moved: the open button's limit line follows.
+    if (useResponsible.getState().limits?.dailyLimit != null || useResponsible.getState().limits?.pendingChange) {
+      void useResponsible.getState().loadLimits();
     }
     const drawn = drawnItems(out.answer);
     won.current = drawn.map((d) => d.item);
@@ -320,6 +325,14 @@ export function CasePage() {
   const cost = totalPrice(kase.tokens, n);
   const short = tokensMissing(cost, balance);
   const price = formatTokensInt(cost);
+  // The daily spend limit: the open button says what is left today and when it resets.
+  const room = spendRoom(limits, cost);
+  const overLimit = room !== null && room.over;
+  const limitTexts = room && {
+    left: formatTokens(room.left),
+    time: formatTime(room.resetsAt),
+    cost: formatTokens(cost),
+  };
   // A paid-only shop: an open that would spend bonus tokens is announced before it happens.
   const bonus = keepsBonusSkins && short <= 0 ? bonusPart(kase.tokens, n, balance, bonusBalance) : { tokens: 0, skins: 0 };
   // Several strips side by side while a multiple open is chosen (the free try spins one).
@@ -335,13 +348,8 @@ export function CasePage() {
           <TokenAmount value={balance} className={styles.balance} />
         </header>
 
-        {excluded && (
-          <p className={styles.excluded} role="status" data-testid="case-excluded">
-            {excluded.permanent
-              ? t('responsible.storeExcludedPermanent')
-              : t('responsible.storeExcluded', { until: formatDateTime(excluded.until ?? 0) })}
-          </p>
-        )}
+        {/* A break is said first, above the strip (in view without scrolling). */}
+        <BreakNotice place="case" exclusion={excluded} />
 
         {/* How many to open at once: the open button's price is for all of them. Above the
             strip, never over it. */}
@@ -421,11 +429,20 @@ export function CasePage() {
       <MainAction
         testId="open-case"
         text={
-          short > 0
-            ? t('caseScreen.openShort', { price, missing: formatTokens(short), count: short })
-            : t('caseScreen.open', { price })
+          overLimit && limitTexts
+            ? t('responsible.limitButton', limitTexts)
+            : short > 0
+              ? t('caseScreen.openShort', { price, missing: formatTokens(short), count: short })
+              : t('caseScreen.open', { price })
         }
-        onClick={() => void onOpen()}
+        onClick={() => {
+          if (overLimit && limitTexts) {
+            haptic.error();
+            void alertPopup(t('responsible.limitText', limitTexts), t('responsible.limitPopupTitle'));
+            return;
+          }
+          void onOpen();
+        }}
         visible={!busy && !excluded}
       />
       <SecondaryAction testId="free-try" text={t('caseScreen.tryFree')} onClick={onTry} visible={!busy && !excluded && canTry(items)} />

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Button, IconToken, PageHeader, SkeletonCards } from '../../components/ui';
 import { paidOnly, useGates } from '../../features/gates';
 import { usePayments, usePurchase } from '../../features/payments';
+import { BreakNotice, useBreak } from '../../features/responsible';
 import { IconStar } from '../../features/rewards';
 import { addTexts, useT } from '../../i18n';
 import { formatTokensInt } from '../../lib/format';
@@ -21,6 +22,8 @@ export function PackagesPage() {
   const error = usePayments((s) => s.error);
   const fetchedAt = usePayments((s) => s.fetchedAt);
   const { buy, busy } = usePurchase();
+  // During a self-exclusion nothing here can be bought: the break is said instead of the list.
+  const onBreak = useBreak();
   const keepsBonusSkins = useGates((s) => paidOnly(s.config));
   const anyBonus = packages.some((p) => p.bonus > 0);
 
@@ -31,7 +34,9 @@ export function PackagesPage() {
   return (
     <main className={styles.page} data-testid="page-packages">
       <PageHeader title={t('packages.title')} subtitle={t('packages.subtitle')} />
-      {error && packages.length === 0 ? (
+      {onBreak ? (
+        <BreakNotice place="packages" exclusion={onBreak} />
+      ) : error && packages.length === 0 ? (
         <div className={styles.empty}>
           <p>{t('packages.loadError')}</p>
           <Button variant="secondary" onClick={() => void usePayments.getState().load(true)}>
@@ -76,7 +81,7 @@ export function PackagesPage() {
           ))}
         </ul>
       )}
-      {anyBonus && (
+      {anyBonus && !onBreak && (
         <p className={styles.bonusWhat} data-testid="packages-bonus-what">
           {t(keepsBonusSkins ? 'packages.bonusWhat' : 'packages.bonusWhatOpen')}
         </p>
