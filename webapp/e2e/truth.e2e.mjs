@@ -322,3 +322,40 @@ describe('a break pauses the shop’s face (issue 32, point 4)', () => {
     await context.close();
   });
 });
+
+describe('×N results say what each skin is (issue 32, point 5)', () => {
+  test('(ru) ×5 cards show exterior and StatTrak™, and the headline does not celebrate a loss', async () => {
+    const { page, errors, context } = await newPlayer('ru', 'light');
+    const answers = [];
+    page.on('response', async (r) => {
+      if (r.request().method() === 'POST' && /\/cases\/[^/]+\/open$/.test(new URL(r.url()).pathname)) answers.push(await r.json());
+    });
+    await go(page, `/case/${kase.id}`);
+    await page.waitForSelector('[data-testid="open-count"]');
+    await page.click('[data-testid="open-count"] [role="radio"]:has-text("×5")');
+    await page.waitForFunction(
+      (total) => document.querySelector('[data-testid="tg-main-button"]')?.textContent?.replace(/\D/g, '') === String(total),
+      kase.tokens * 5,
+    );
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForURL(/\/case-results$/, { timeout: 15_000 });
+    await page.waitForSelector('[data-testid="results-card"]');
+    const items = answers[0].items.map((d) => d.item);
+    assert.equal(items.length, 5);
+    for (const item of items) {
+      const card = page.locator(`[data-testid="results-card"][data-item="${item.id}"]`);
+      if (item.exterior) {
+        const ext = await card.locator('[data-testid="results-exterior"]').textContent();
+        assert.ok(ext.length > 0 && !/[A-Z][a-z]+-[A-Z]/.test(ext), `exterior in Russian on the card (${ext})`);
+      }
+      assert.equal(await card.locator('[data-testid="mark-stattrak"]').count(), item.statTrak ? 1 : 0, `StatTrak™ shown exactly when the skin has it (${item.id})`);
+    }
+    const total = items.reduce((s, i) => s + Number(i.tokenPrice), 0);
+    const title = await page.textContent('[data-testid="results-title"]');
+    if (total < kase.tokens * 5) assert.doesNotMatch(title, /выиграли/, `a loss is not celebrated: "${title}" for ${total} of ${kase.tokens * 5}`);
+    else assert.match(title, /выиграли/);
+    await shot(page, 'results-five-light-ru');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

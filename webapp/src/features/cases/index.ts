@@ -16,6 +16,7 @@ export {
   nextNonce,
   OPEN_COUNTS,
   openCount,
+  resultsHeadline,
   sellAllValue,
   sellEach,
   totalPrice,

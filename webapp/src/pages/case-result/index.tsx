@@ -152,9 +152,11 @@ export function CaseResultPage() {
 
       {item.withdrawable === false && <BonusNote />}
 
+      {/* One primary action per screen: "Sell for N" is Telegram's main button; keep and share
+          are secondary. */}
       <div className={styles.actions}>
         {/* Keep: the skin stays in My skins. */}
-        <Button block size="lg" onClick={() => navigate('/skins', { replace: true })} disabled={busy !== null} data-testid="result-keep">
+        <Button block size="lg" variant="secondary" onClick={() => navigate('/skins', { replace: true })} disabled={busy !== null} data-testid="result-keep">
           {t('result.keep')}
         </Button>
         <Button block size="lg" variant="secondary" onClick={onShare} loading={busy === 'share'} disabled={busy !== null}>
