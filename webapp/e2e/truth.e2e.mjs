@@ -359,3 +359,49 @@ describe('×N results say what each skin is (issue 32, point 5)', () => {
     await context.close();
   });
 });
+
+describe('one language per screen, one currency name (issue 32, point 6)', () => {
+  test('(ru) the sell popup, the sale toast and the ticket picker name the skin in Russian; the Steam name only where labelled', async () => {
+    const { page, errors, context } = await newPlayer('ru', 'dark');
+    const { item: won } = await openViaApi(page);
+    const { item: other } = await openViaApi(page);
+    // The item as a Russian screen reads it (names follow the request's language).
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const item = (await (await fetch(`${server.url}/api/v1/user/item/${won.id}`, { headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'ru' } })).json()).item;
+    const russian = item.variant ? `${item.name} | ${item.variant}` : item.name;
+    assert.notEqual(russian, item.marketHashName);
+
+    // The ticket picker: Russian names; the Steam name goes to support labelled, in the message.
+    // The skins were won through the API: a reload shows them.
+    await page.reload();
+    await waitForBoot(page);
+    await go(page, '/support');
+    await page.waitForSelector('[data-testid="create-ticket-button"]');
+    await page.click('[data-testid="create-ticket-button"]');
+    await page.selectOption('[data-testid="ticket-topic"]', 'withdraw');
+    await page.waitForSelector('[data-testid="ticket-items"] [role="option"]');
+    const picker = await page.textContent('[data-testid="ticket-items"]');
+    assert.ok(picker.includes(russian), `the picker names ${russian}: ${picker}`);
+    assert.ok(!picker.includes(item.marketHashName), `no Steam name in the picker: ${picker}`);
+    await page.locator('[data-testid="ticket-items"] [role="option"]', { hasText: russian }).first().click();
+    const message = await page.inputValue('[data-testid="ticket-message"]');
+    assert.ok(message.includes(`название в Steam: ${item.marketHashName}`), `the Steam name labelled in the message: ${message}`);
+    await page.keyboard.press('Escape');
+
+    // The skin screen's sale: the popup and the toast in Russian.
+    await go(page, `/skin/${item.id}`);
+    await page.waitForSelector('[data-testid="page-skin"] [data-testid="delivery-note"]');
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForSelector('[data-testid="tg-popup"]');
+    const popup = await page.textContent('[data-testid="tg-popup"]');
+    assert.ok(popup.includes(russian) && !popup.includes(item.marketHashName), `the popup names ${russian}: ${popup}`);
+    await page.click('[data-testid="tg-popup-ok"]');
+    await page.waitForSelector('[data-toast="success"]');
+    const toast = await page.textContent('[data-toast="success"]');
+    assert.ok(toast.includes(russian) && !toast.includes(item.marketHashName), `the toast names ${russian}: ${toast}`);
+    assert.doesNotMatch(toast, /\d\.\d/, `no decimal point on a Russian screen: ${toast}`);
+    assert.ok(other.id);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

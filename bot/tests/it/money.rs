@@ -147,7 +147,7 @@ async fn a_forced_refund_records_a_debt_that_later_credits_repay_first() {
     // bonus tokens never pay a refund, so the 1 000 the sent skin cost is the debt.
     let answer = say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 500 ⭐ to user 9102").await;
     assert!(answer["text"].as_str().unwrap().contains("Debt recorded: 1000"), "{answer}");
-    wait_message(&app, user, "1000 frags are still owed").await;
+    wait_message(&app, user, "1000 tokens are still owed").await;
     assert_eq!(app.balance(user).await, 10_000);
     let profile = me(&app, &t).await;
     assert_eq!((profile["debt"].clone(), profile["withdrawalsUnlocked"].clone()), (json!(1000), json!(false)), "{profile}");

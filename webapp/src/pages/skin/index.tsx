@@ -19,6 +19,7 @@ import {
   sellSkin,
   itemNames,
   shareSkin,
+  skinLabel,
   showWithdraw,
   STEAM_INCOMING_OFFERS_URL,
   TradeHelp,
@@ -152,7 +153,7 @@ export function SkinPage() {
     if (busy) return;
     const sure = await confirmPopup({
       title: t('skin.sellTitle'),
-      message: t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText, count: typeof price === 'number' ? price : 5 }),
+      message: t('skin.sellText', { name: skinLabel(item), price: priceText, count: typeof price === 'number' ? price : 5 }),
       ok: t('skin.sell'),
       cancel: t('common.cancel'),
     });
