@@ -15,7 +15,8 @@ let browser;
 let kase;
 
 before(async () => {
-  server = await startServer();
+  // Withdrawals without a deposit, so a pending one can be made (the chrome journey).
+  server = await startServer({ WITHDRAW_MIN_STARS: '0' });
   kase = await cheapestCase(server);
   browser = await launchBrowser();
 });
@@ -401,6 +402,71 @@ describe('one language per screen, one currency name (issue 32, point 6)', () =>
     assert.ok(toast.includes(russian) && !toast.includes(item.marketHashName), `the toast names ${russian}: ${toast}`);
     assert.doesNotMatch(toast, /\d\.\d/, `no decimal point on a Russian screen: ${toast}`);
     assert.ok(other.id);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
+describe('chrome: one bottom bar, one primary, nothing inert (issue 32, point 7)', () => {
+  test('(en) the tab bar yields to Telegram’s main button, ×N never covers the strip, one primary, no greyed Sell', async () => {
+    const { page, errors, context } = await newPlayer('en', 'dark');
+    const tabs = () => page.locator('nav[aria-label="tabs"]').count();
+    const mainShown = () => page.locator('[data-testid="tg-main-button"]').count();
+
+    // A tab screen without an action: the tab bar.
+    await go(page, '/skins');
+    await page.waitForSelector('[data-testid="page-skins"]');
+    await page.waitForTimeout(300);
+    assert.equal(await tabs(), 1);
+    assert.equal(await mainShown(), 0);
+
+    // Friends: its invite is Telegram's main button, the tab bar yields, the back button leads out.
+    await go(page, '/referrals');
+    await page.waitForSelector('[data-testid="tg-main-button"]');
+    await page.waitForFunction(() => !document.querySelector('nav[aria-label="tabs"]'));
+    await page.waitForSelector('[data-testid="tg-back"]');
+    await shot(page, 'friends-one-bar-dark-en');
+    await page.click('[data-testid="tg-back"]');
+    await page.waitForSelector('nav[aria-label="tabs"]');
+
+    // The case page: the ×N row and the strip do not overlap.
+    await go(page, `/case/${kase.id}`);
+    await page.waitForSelector('[data-testid="fair-line"]');
+    const overlap = await page.evaluate(() => {
+      const a = document.querySelector('[data-testid="open-count"]').getBoundingClientRect();
+      return [...document.querySelectorAll('[data-testid="roulette"]')].some((r) => {
+        const b = r.getBoundingClientRect();
+        return a.bottom > b.top && a.top < b.bottom && a.right > b.left && a.left < b.right;
+      });
+    });
+    assert.equal(overlap, false, 'the ×N choice covers no strip');
+
+    // The result: Telegram's main button is the one primary; nothing filled competes in the page.
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForURL(/\/case-result\/\d+/, { timeout: 15_000 });
+    await page.waitForSelector('[data-testid="result-keep"]');
+    assert.equal(await page.locator('[data-testid="page-case-result"] [data-variant="primary"]').count(), 0, 'no filled button beside the main one');
+    assert.equal(await mainShown(), 1);
+    const id = page.url().match(/case-result\/(\d+)/)[1];
+
+    // Withdraw: the form's "Send" is the main button, alone at the bottom.
+    await go(page, `/skin/${id}`);
+    await page.waitForSelector('[data-testid="skin-withdraw"]');
+    await page.click('[data-testid="skin-withdraw"]');
+    await page.waitForSelector('[data-testid="page-withdraw"]');
+    await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456&token=AbCdEf12');
+    await page.waitForSelector('[data-testid="tg-main-button"]');
+    await page.waitForFunction(() => !document.querySelector('nav[aria-label="tabs"]'));
+    await shot(page, 'withdraw-one-bar-dark-en');
+    await page.click('[data-testid="tg-main-button"]');
+    await page.waitForSelector('[data-testid="page-withdraw"]', { state: 'detached', timeout: 10_000 });
+
+    // A pending withdrawal: no greyed "Sell" at the bottom.
+    await go(page, `/skin/${id}`);
+    await page.waitForSelector('[data-testid="skin-status"]');
+    await page.waitForFunction(() => /pending/i.test(document.querySelector('[data-testid="skin-status"]')?.textContent ?? ''));
+    await page.waitForTimeout(300);
+    assert.equal(await mainShown(), 0, 'no main button while the withdrawal is pending');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -148,7 +148,7 @@ export function HomePage() {
           reward="+100"
           done={false}
           action={
-            <Button size="sm" variant={dailyDone ? 'secondary' : 'primary'} onClick={() => setDailyOpen(true)} data-testid="open-daily">
+            <Button size="sm" variant="secondary" onClick={() => setDailyOpen(true)} data-testid="open-daily">
               {t(dailyDone ? 'tasks.view' : 'tasks.open')}
             </Button>
           }
@@ -166,7 +166,7 @@ export function HomePage() {
                   {t('tasks.check')}
                 </Button>
               )}
-              <Button size="sm" onClick={subscribe} data-testid="subscribe-go">
+              <Button size="sm" variant="secondary" onClick={subscribe} data-testid="subscribe-go">
                 {t('tasks.subscribeAction')}
               </Button>
             </span>
@@ -180,7 +180,7 @@ export function HomePage() {
           reward="+500"
           done={false}
           action={
-            <Button size="sm" onClick={() => navigate('/referrals')}>
+            <Button size="sm" variant="secondary" onClick={() => navigate('/referrals')}>
               {t('tasks.go')}
             </Button>
           }
@@ -192,7 +192,7 @@ export function HomePage() {
           reward="+100"
           done={user?.caseOpened === true}
           action={
-            <Button size="sm" onClick={() => navigate('/cases')}>
+            <Button size="sm" variant="secondary" onClick={() => navigate('/cases')}>
               {t('tasks.go')}
             </Button>
           }

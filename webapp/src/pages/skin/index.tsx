@@ -252,13 +252,14 @@ export function SkinPage() {
         </Button>
       </div>
 
-      {/* The sale is the screen's primary action: Telegram's bottom button, once. */}
+      {/* The sale is the screen's primary action: Telegram's bottom button, once — and only while
+          it can act (a pending withdrawal shows none rather than a greyed one). */}
       <MainAction
         testId="sell-bar"
         text={t('skin.sellFor', { price: priceText })}
         onClick={() => void doSell()}
         enabled={tradable}
-        visible={status !== 'sent'}
+        visible={status !== 'sent' && status !== 'pending'}
         loading={busy === 'sell'}
       />
 
