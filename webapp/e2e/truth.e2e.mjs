@@ -471,3 +471,35 @@ describe('chrome: one bottom bar, one primary, nothing inert (issue 32, point 7)
     await context.close();
   });
 });
+
+describe('the demo says what it does (issue 32, point 10)', () => {
+  for (const scheme of ['light', 'dark']) {
+    test(`a first visit follows the browser’s ${scheme} preference`, async () => {
+      const phone = await newPhone(browser, { locale: 'en-US', colorScheme: scheme });
+      await phone.page.goto(`${server.url}/`);
+      await waitForBoot(phone.page);
+      assert.equal(await phone.page.evaluate(() => document.documentElement.dataset.theme), scheme);
+      assert.deepEqual(phone.errors, []);
+      await phone.context.close();
+    });
+  }
+
+  test('a fresh demo shop’s ribbon shows examples drawn by the odds, labelled as demo', async () => {
+    const fresh = await startServer();
+    try {
+      const phone = await newPhone(browser, { locale: 'ru-RU', colorScheme: 'dark' });
+      await phone.page.goto(`${fresh.url}/`);
+      await waitForBoot(phone.page);
+      await agreeToTerms(phone.page);
+      await phone.page.waitForSelector('[data-testid="drop-ribbon"][data-status="live"]');
+      await phone.page.waitForSelector('[data-testid="feed-drop"][data-demo]');
+      assert.match(await phone.page.textContent('[data-testid="feed-demo-note"]'), /демо-примеры/);
+      assert.ok((await phone.page.locator('[data-testid="feed-drop"][data-demo]').count()) > 0);
+      await shot(phone.page, 'demo-ribbon-dark-ru');
+      assert.deepEqual(phone.errors, []);
+      await phone.context.close();
+    } finally {
+      await fresh.stop();
+    }
+  });
+});
