@@ -98,34 +98,35 @@ pub fn language_set(lang: Lang) -> &'static str {
 /// Where a player accepts the Steam trade offers sent to them.
 pub const TRADE_OFFERS_URL: &str = "https://steamcommunity.com/my/tradeoffers";
 
-/// The chat message for an outbox notice.
+/// The chat message for an outbox notice. A withdrawal's item is named as Steam names it (the
+/// trade offer in Steam shows that name); Russian texts label it as Steam's name (issue 32).
 pub fn notice(lang: Lang, notice: &Notice) -> String {
     let ru = lang == Lang::Ru;
     match notice {
         Notice::WithdrawalSent { item } => {
             if ru {
-                format!("✅ {item} отправлен. Примите обмен в Steam.")
+                format!("✅ Предмет «{item}» (название в Steam) отправлен. Примите обмен в Steam.")
             } else {
                 format!("✅ {item} has been sent. Accept the trade offer in Steam.")
             }
         }
         Notice::WithdrawalOfferSent { item, .. } => {
             if ru {
-                format!("📨 Предложение обмена на {item} отправлено в Steam. Примите его: {TRADE_OFFERS_URL}")
+                format!("📨 Предложение обмена на «{item}» (название в Steam) отправлено в Steam. Примите его: {TRADE_OFFERS_URL}")
             } else {
                 format!("📨 The Steam trade offer for {item} is out. Accept it in Steam: {TRADE_OFFERS_URL}")
             }
         }
         Notice::WithdrawalDelivered { item } => {
             if ru {
-                format!("✅ {item} доставлен на ваш аккаунт Steam.")
+                format!("✅ «{item}» (название в Steam) доставлен на ваш аккаунт Steam.")
             } else {
                 format!("✅ {item} is in your Steam inventory.")
             }
         }
         Notice::WithdrawalCancelled { item } => {
             if ru {
-                format!("↩️ Вывод {item} отменён: платёж, на который скин был выигран, возвращён, и скин забран обратно.")
+                format!("↩️ Вывод «{item}» отменён: платёж, на который скин был выигран, возвращён, и скин забран обратно.")
             } else {
                 format!("↩️ The withdrawal of {item} was cancelled: the payment it was won with was refunded, so the skin was taken back.")
             }
@@ -138,7 +139,7 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 None => String::new(),
             };
             if ru {
-                format!("⚠️ Не удалось отправить {item}: {why}{note}\nПредмет снова доступен в инвентаре.")
+                format!("⚠️ Не удалось отправить «{item}» (название в Steam): {why}{note}\nПредмет снова доступен в инвентаре.")
             } else {
                 format!("⚠️ Could not send {item}: {why}{note}\nThe item is available in your inventory again.")
             }
@@ -653,7 +654,9 @@ pub mod admin {
         debt: Tokens,
     ) -> String {
         let mut out = if lang == Lang::Ru {
-            format!("↩️ Возвращено {stars} ⭐ игроку {user_id} (транзакция {transaction}); с баланса списано {taken} из {credited} токенов.")
+            format!(
+                "↩️ Возвращено {stars} ⭐ игроку {user_id} (транзакция {transaction}); с баланса списано {taken} из {credited} токенов."
+            )
         } else {
             format!("↩️ Refunded {stars} ⭐ to user {user_id} (transaction {transaction}); {taken} of {credited} tokens taken back.")
         };
