@@ -16,10 +16,10 @@ pub fn commands(lang: Lang) -> Vec<(&'static str, &'static str)> {
 pub fn greeting(lang: Lang, name: &str) -> String {
     match lang {
         Lang::Ru => format!(
-            "Привет, {name}! 🎁\n\nFragBox — кейсы со скинами CS2 прямо в Telegram. Открывайте кейсы за фраги, продавайте скины или выводите их в Steam, получайте ежедневные награды и приглашайте друзей.\n\nНажмите кнопку ниже, чтобы начать."
+            "Привет, {name}! 🎁\n\nFragBox — кейсы со скинами CS2 прямо в Telegram. Открывайте кейсы за токены, продавайте скины или выводите их в Steam, получайте ежедневные награды и приглашайте друзей.\n\nНажмите кнопку ниже, чтобы начать."
         ),
         Lang::En => format!(
-            "Hi, {name}! 🎁\n\nFragBox is CS2 skin cases right inside Telegram. Open cases for frags, sell skins or withdraw them to Steam, collect daily rewards and invite friends.\n\nTap the button below to start."
+            "Hi, {name}! 🎁\n\nFragBox is CS2 skin cases right inside Telegram. Open cases for tokens, sell skins or withdraw them to Steam, collect daily rewards and invite friends.\n\nTap the button below to start."
         ),
     }
 }
@@ -45,10 +45,25 @@ pub fn open_skin(lang: Lang) -> &'static str {
     }
 }
 
+/// A shared skin's card: `name` in the reader's language (the catalog's weapon and finish), the
+/// exterior translated, never Steam's English market name in a Russian message.
 pub fn skin_card(lang: Lang, name: &str, condition: &str, price: &str, owner: &str) -> String {
+    let condition = exterior(lang, condition);
     match lang {
-        Lang::Ru => format!("🔫 {name}\nСостояние: {condition}\nЦена: {price} фрагов\nВладелец: {owner}"),
-        Lang::En => format!("🔫 {name}\nCondition: {condition}\nPrice: {price} frags\nOwner: {owner}"),
+        Lang::Ru => format!("🔫 {name}\nСостояние: {condition}\nЦена: {price} токенов\nВладелец: {owner}"),
+        Lang::En => format!("🔫 {name}\nCondition: {condition}\nPrice: {price} tokens\nOwner: {owner}"),
+    }
+}
+
+/// Steam's exterior names in the reader's language (as the mini app's dictionaries have them).
+pub fn exterior(lang: Lang, steam: &str) -> &str {
+    match (lang, steam) {
+        (Lang::Ru, "Factory New") => "Прямо с завода",
+        (Lang::Ru, "Minimal Wear") => "Немного поношенное",
+        (Lang::Ru, "Field-Tested") => "После полевых испытаний",
+        (Lang::Ru, "Well-Worn") => "Поношенное",
+        (Lang::Ru, "Battle-Scarred") => "Закалённое в боях",
+        _ => steam,
     }
 }
 
@@ -83,34 +98,35 @@ pub fn language_set(lang: Lang) -> &'static str {
 /// Where a player accepts the Steam trade offers sent to them.
 pub const TRADE_OFFERS_URL: &str = "https://steamcommunity.com/my/tradeoffers";
 
-/// The chat message for an outbox notice.
+/// The chat message for an outbox notice. A withdrawal's item is named as Steam names it (the
+/// trade offer in Steam shows that name); Russian texts label it as Steam's name (issue 32).
 pub fn notice(lang: Lang, notice: &Notice) -> String {
     let ru = lang == Lang::Ru;
     match notice {
         Notice::WithdrawalSent { item } => {
             if ru {
-                format!("✅ {item} отправлен. Примите обмен в Steam.")
+                format!("✅ Предмет «{item}» (название в Steam) отправлен. Примите обмен в Steam.")
             } else {
                 format!("✅ {item} has been sent. Accept the trade offer in Steam.")
             }
         }
         Notice::WithdrawalOfferSent { item, .. } => {
             if ru {
-                format!("📨 Предложение обмена на {item} отправлено в Steam. Примите его: {TRADE_OFFERS_URL}")
+                format!("📨 Предложение обмена на «{item}» (название в Steam) отправлено в Steam. Примите его: {TRADE_OFFERS_URL}")
             } else {
                 format!("📨 The Steam trade offer for {item} is out. Accept it in Steam: {TRADE_OFFERS_URL}")
             }
         }
         Notice::WithdrawalDelivered { item } => {
             if ru {
-                format!("✅ {item} доставлен на ваш аккаунт Steam.")
+                format!("✅ «{item}» (название в Steam) доставлен на ваш аккаунт Steam.")
             } else {
                 format!("✅ {item} is in your Steam inventory.")
             }
         }
         Notice::WithdrawalCancelled { item } => {
             if ru {
-                format!("↩️ Вывод {item} отменён: платёж, на который скин был выигран, возвращён, и скин забран обратно.")
+                format!("↩️ Вывод «{item}» отменён: платёж, на который скин был выигран, возвращён, и скин забран обратно.")
             } else {
                 format!("↩️ The withdrawal of {item} was cancelled: the payment it was won with was refunded, so the skin was taken back.")
             }
@@ -123,36 +139,36 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 None => String::new(),
             };
             if ru {
-                format!("⚠️ Не удалось отправить {item}: {why}{note}\nПредмет снова доступен в инвентаре.")
+                format!("⚠️ Не удалось отправить «{item}» (название в Steam): {why}{note}\nПредмет снова доступен в инвентаре.")
             } else {
                 format!("⚠️ Could not send {item}: {why}{note}\nThe item is available in your inventory again.")
             }
         }
         Notice::PurchaseCredited { tokens, stars } => {
             if ru {
-                format!("💎 Оплата {stars} ⭐ получена: +{tokens} фрагов.")
+                format!("💎 Оплата {stars} ⭐ получена: +{tokens} токенов.")
             } else {
-                format!("💎 Payment of {stars} ⭐ received: +{tokens} frags.")
+                format!("💎 Payment of {stars} ⭐ received: +{tokens} tokens.")
             }
         }
         Notice::PurchaseRefunded { tokens, stars, items, debt } => {
             let mut out = if ru {
-                format!("↩️ Возврат {stars} ⭐ выполнен, с баланса списано {tokens} фрагов.")
+                format!("↩️ Возврат {stars} ⭐ выполнен, с баланса списано {tokens} токенов.")
             } else {
-                format!("↩️ {stars} ⭐ refunded; {tokens} frags were taken back from your balance.")
+                format!("↩️ {stars} ⭐ refunded; {tokens} tokens were taken back from your balance.")
             };
             if !items.is_empty() {
                 out.push_str(&if ru {
-                    format!("\nФраги из этой покупки уже потрачены, поэтому изъяты скины, полученные после неё: {}.", items.join(", "))
+                    format!("\nТокены из этой покупки уже потрачены, поэтому изъяты скины, полученные после неё: {}.", items.join(", "))
                 } else {
-                    format!("\nThe purchase's frags were already spent, so skins won since were taken back: {}.", items.join(", "))
+                    format!("\nThe purchase's tokens were already spent, so skins won since were taken back: {}.", items.join(", "))
                 });
             }
             if let Some(d) = debt {
                 out.push_str(&if ru {
-                    format!("\nОстался долг {d} фрагов: его погасят следующие начисления, до тех пор вывод недоступен.")
+                    format!("\nОстался долг {d} токенов: его погасят следующие начисления, до тех пор вывод недоступен.")
                 } else {
-                    format!("\n{d} frags are still owed: your next credits repay it first, and withdrawals wait until then.")
+                    format!("\n{d} tokens are still owed: your next credits repay it first, and withdrawals wait until then.")
                 });
             }
             out
@@ -173,9 +189,9 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
         }
         Notice::ReferralReward { tokens, friend } => {
             if ru {
-                format!("🎉 {friend} открыл первый кейс: +{tokens} фрагов!")
+                format!("🎉 {friend} открыл первый кейс: +{tokens} токенов!")
             } else {
-                format!("🎉 {friend} opened a first case: +{tokens} frags!")
+                format!("🎉 {friend} opened a first case: +{tokens} tokens!")
             }
         }
     }
@@ -235,8 +251,8 @@ pub fn checkout_refused(lang: Lang, refusal: Option<webapp_api::domain::payments
 /// A payment that matched no purchase (kept for support).
 pub fn payment_unmatched(lang: Lang) -> &'static str {
     match lang {
-        Lang::Ru => "Оплата получена, но мы не смогли сопоставить её с покупкой. Поддержка разберётся и зачислит фраги или вернёт звёзды. Команда /paysupport — если нужна помощь.",
-        Lang::En => "Your payment arrived but could not be matched to a purchase. Support will credit the frags or refund the Stars. Use /paysupport if you need help.",
+        Lang::Ru => "Оплата получена, но мы не смогли сопоставить её с покупкой. Поддержка разберётся и зачислит токены или вернёт звёзды. Команда /paysupport — если нужна помощь.",
+        Lang::En => "Your payment arrived but could not be matched to a purchase. Support will credit the tokens or refund the Stars. Use /paysupport if you need help.",
     }
 }
 
@@ -244,13 +260,13 @@ pub fn payment_unmatched(lang: Lang) -> &'static str {
 pub fn paysupport(lang: Lang, ticket_id: i64, opened_now: bool) -> String {
     match (lang, opened_now) {
         (Lang::Ru, true) => format!(
-            "💳 Помощь с оплатой звёздами\n\nЕсли фраги не зачислились, списание прошло дважды или нужен возврат — мы поможем. Мы открыли для вас тикет #{ticket_id}: опишите, что произошло (дата, пакет, сколько звёзд), в разделе «Поддержка» в профиле приложения. Возврат звёзд делается на тот же аккаунт Telegram; уже потраченные фраги при возврате списываются."
+            "💳 Помощь с оплатой звёздами\n\nЕсли токены не зачислились, списание прошло дважды или нужен возврат — мы поможем. Мы открыли для вас тикет #{ticket_id}: опишите, что произошло (дата, пакет, сколько звёзд), в разделе «Поддержка» в профиле приложения. Возврат звёзд делается на тот же аккаунт Telegram; уже потраченные токены при возврате списываются."
         ),
         (Lang::Ru, false) => format!(
             "💳 Помощь с оплатой звёздами\n\nУ вас уже открыт тикет #{ticket_id} по оплате — напишите в него в разделе «Поддержка» в профиле приложения, и мы ответим здесь. Возврат звёзд делается на тот же аккаунт Telegram."
         ),
         (Lang::En, true) => format!(
-            "💳 Help with a Stars payment\n\nIf frags were not credited, you were charged twice or you want a refund, we will help. We opened ticket #{ticket_id} for you: describe what happened (date, pack, Stars) under Support in the app's profile. Stars are refunded to the same Telegram account; frags from a refunded purchase are taken back."
+            "💳 Help with a Stars payment\n\nIf tokens were not credited, you were charged twice or you want a refund, we will help. We opened ticket #{ticket_id} for you: describe what happened (date, pack, Stars) under Support in the app's profile. Stars are refunded to the same Telegram account; tokens from a refunded purchase are taken back."
         ),
         (Lang::En, false) => format!(
             "💳 Help with a Stars payment\n\nYou already have payment ticket #{ticket_id} open: write in it under Support in the app's profile and we will answer here. Stars are refunded to the same Telegram account."
@@ -288,13 +304,13 @@ pub mod admin {
                 ("withdrawals", "Заявки на вывод"),
                 ("sent", "<id>: вывод отправлен"),
                 ("fail", "<id> <код> [комментарий]: вывод не удался"),
-                ("grant", "<telegram id> <фраги> <причина>"),
+                ("grant", "<telegram id> <токены> <причина>"),
                 ("refund", "<charge id> [force]"),
                 ("orphans", "Платежи без покупки"),
-                ("stats", "Игроки, открытия, фраги, звёзды, RTP"),
+                ("stats", "Игроки, открытия, токены, звёзды, RTP"),
                 ("user", "<telegram id>: баланс, предметы, журнал"),
                 ("maintenance", "on | off | status"),
-                ("promo", "create <код> <фраги> <активаций> [дней] [deposit] | list | disable <код>"),
+                ("promo", "create <код> <токены> <активаций> [дней] [deposit] | list | disable <код>"),
             ]
         } else {
             vec![
@@ -318,7 +334,7 @@ pub mod admin {
     pub fn help(lang: Lang) -> String {
         let codes = REASON_CODES.join(", ");
         if lang == Lang::Ru {
-            format!("\n\nАдмин:\n/maintenance on|off|status\n/withdrawals — заявки с кнопками «Отправлен» / «Не удался»\n/sent <id>, /fail <id> <код> [комментарий]\n  коды: {codes}\n/grant <telegram_id> <фраги> <причина>\n/refund <charge_id> [force]\n/orphans — платежи без покупки\n/stats\n/user <telegram_id>\n/tickets — открытые, старые первыми\n/reply <ticket_id> <текст> (или ответом на пересланный тикет)\n/close <ticket_id>\n/promo create <код> <фраги> <активаций> [дней] [deposit] — промокод (deposit: только для пополнивших звёздами)\n/promo list, /promo disable <код>")
+            format!("\n\nАдмин:\n/maintenance on|off|status\n/withdrawals — заявки с кнопками «Отправлен» / «Не удался»\n/sent <id>, /fail <id> <код> [комментарий]\n  коды: {codes}\n/grant <telegram_id> <токены> <причина>\n/refund <charge_id> [force]\n/orphans — платежи без покупки\n/stats\n/user <telegram_id>\n/tickets — открытые, старые первыми\n/reply <ticket_id> <текст> (или ответом на пересланный тикет)\n/close <ticket_id>\n/promo create <код> <токены> <активаций> [дней] [deposit] — промокод (deposit: только для пополнивших звёздами)\n/promo list, /promo disable <код>")
         } else {
             format!("\n\nAdmin:\n/maintenance on|off|status\n/withdrawals — pending, with Sent / Failed buttons\n/sent <id>, /fail <id> <code> [note]\n  codes: {codes}\n/grant <telegram_id> <tokens> <reason>\n/refund <charge_id> [force]\n/orphans — payments that matched nothing\n/stats\n/user <telegram_id>\n/tickets — open, oldest first\n/reply <ticket_id> <text> (or reply to a forwarded ticket)\n/close <ticket_id>\n/promo create <code> <tokens> <uses> [days] [deposit] — a promo code (deposit: only for players who paid with Stars)\n/promo list, /promo disable <code>")
         }
@@ -359,7 +375,7 @@ pub mod admin {
         let until = |t: i64| webapp_api::domain::clock::rfc3339(t).replace('T', " ").trim_end_matches('Z').to_owned();
         if lang == Lang::Ru {
             format!(
-                "{} — {} фрагов, {}/{} активаций, {}{}, {state}",
+                "{} — {} токенов, {}/{} активаций, {}{}, {state}",
                 p.code,
                 p.tokens,
                 p.uses,
@@ -411,7 +427,7 @@ pub mod admin {
         if list.is_empty() {
             return t(
                 lang,
-                "Промокодов нет. /promo create <код> <фраги> <активаций> [дней] [deposit]",
+                "Промокодов нет. /promo create <код> <токены> <активаций> [дней] [deposit]",
                 "No promo codes. /promo create <code> <tokens> <uses> [days] [deposit]",
             );
         }
@@ -494,7 +510,7 @@ pub mod admin {
         let steam = w.steam_id64.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
         let mut out = if ru {
             format!(
-                "📦 Вывод #{}\nИгрок: {} (id {})\nПредмет: #{} {} [{}], {} фрагов\nSteam id: {}\nТрейд-ссылка: {}\nС {}\n\nРиск:\nАккаунту дней: {}\nЗвёзд оплачено: {} (возвращено: {})\nФрагов бесплатно (награды, рефералы, начисления): {}\nПриглашено друзей: {}\nОткрытий: {}\nУже выведено на: {} фрагов\nДолг: {}",
+                "📦 Вывод #{}\nИгрок: {} (id {})\nПредмет: #{} {} [{}], {} токенов\nSteam id: {}\nТрейд-ссылка: {}\nС {}\n\nРиск:\nАккаунту дней: {}\nЗвёзд оплачено: {} (возвращено: {})\nТокенов бесплатно (награды, рефералы, начисления): {}\nПриглашено друзей: {}\nОткрытий: {}\nУже выведено на: {} токенов\nДолг: {}",
                 w.id, w.user, w.user_id, w.item_id, w.item, w.condition, w.token_price, steam, w.trade_url, w.created_at,
                 r.account_age_days, r.stars_paid, r.stars_refunded, r.free_tokens, r.invited_friends, r.opens, r.withdrawn_value, r.debt
             )
@@ -638,7 +654,9 @@ pub mod admin {
         debt: Tokens,
     ) -> String {
         let mut out = if lang == Lang::Ru {
-            format!("↩️ Возвращено {stars} ⭐ игроку {user_id} (транзакция {transaction}); с баланса списано {taken} из {credited} фрагов.")
+            format!(
+                "↩️ Возвращено {stars} ⭐ игроку {user_id} (транзакция {transaction}); с баланса списано {taken} из {credited} токенов."
+            )
         } else {
             format!("↩️ Refunded {stars} ⭐ to user {user_id} (transaction {transaction}); {taken} of {credited} tokens taken back.")
         };
@@ -715,7 +733,7 @@ pub mod admin {
         let ru = lang == Lang::Ru;
         let mut out = if ru {
             format!(
-                "📊 Статистика\nИгроков: {}\nОткрытий сегодня (UTC): {}, всего: {}\nФрагов в обороте: {}\nЗвёзд получено: {} (возвращено: {})\nПлатежей без покупки: {}\nОткрытых тикетов: {}\nЗаявок на вывод: {}\n\nФактический RTP по кейсам:",
+                "📊 Статистика\nИгроков: {}\nОткрытий сегодня (UTC): {}, всего: {}\nТокенов в обороте: {}\nЗвёзд получено: {} (возвращено: {})\nПлатежей без покупки: {}\nОткрытых тикетов: {}\nЗаявок на вывод: {}\n\nФактический RTP по кейсам:",
                 s.users, s.opens_today, s.opens_total, s.tokens_in_circulation, s.stars_received, s.stars_refunded, s.orphan_payments, s.open_tickets, s.pending_withdrawals
             )
         } else {
@@ -729,7 +747,7 @@ pub mod admin {
             out.insert_str(
                 out.find("\n\n").unwrap_or(out.len()),
                 &if ru {
-                    format!("\nДоставлено, но ещё отменяемо в Steam: {} на {} фрагов", s.settling_withdrawals, s.settling_value)
+                    format!("\nДоставлено, но ещё отменяемо в Steam: {} на {} токенов", s.settling_withdrawals, s.settling_value)
                 } else {
                     format!(
                         "\nDelivered, still reversible in Steam (settling): {} worth {} tokens",
@@ -843,7 +861,7 @@ pub mod admin {
         let items = if counts.is_empty() { none } else { counts.join(", ") };
         let mut out = if ru {
             format!(
-                "👤 {} (id {}{username})\nБаланс: {} фрагов\nДолг: {}\nЯзык: {}{blocked}\nС: {}\nПредметы: {items}\nПлатежей: {}",
+                "👤 {} (id {}{username})\nБаланс: {} токенов\nДолг: {}\nЯзык: {}{blocked}\nС: {}\nПредметы: {items}\nПлатежей: {}",
                 u.name, u.id, u.balance, u.debt, u.language, u.created_at, u.payments
             )
         } else {
@@ -882,9 +900,32 @@ pub mod admin {
     pub fn granted(lang: Lang, user_id: i64, amount: Tokens, balance: Tokens) -> String {
         let sign = if amount.0 > 0 { "+" } else { "" };
         if lang == Lang::Ru {
-            format!("✅ {sign}{amount} фрагов игроку {user_id}; баланс {balance}")
+            format!("✅ {sign}{amount} токенов игроку {user_id}; баланс {balance}")
         } else {
             format!("✅ {sign}{amount} tokens to {user_id}; balance {balance}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod currency_tests {
+    use super::*;
+
+    #[test]
+    fn a_shared_skin_card_speaks_the_readers_language_and_counts_in_tokens() {
+        let ru = skin_card(Lang::Ru, "M4A4 | Чоппа", "Field-Tested", "12", "Аня");
+        assert!(ru.contains("После полевых испытаний") && ru.contains("12 токенов") && !ru.contains("Field-Tested"), "{ru}");
+        let en = skin_card(Lang::En, "M4A4 | Choppa", "Field-Tested", "12", "Ann");
+        assert!(en.contains("Field-Tested") && en.contains("12 tokens"), "{en}");
+    }
+
+    #[test]
+    fn no_player_or_admin_text_calls_the_currency_by_its_old_name() {
+        let src = include_str!("texts.rs");
+        let words = src.replace("FragBox", "").replace("fragbox", "");
+        // This test's own needles are split so they do not match themselves.
+        for needle in [concat!("fr", "ag"), concat!("фр", "аг"), concat!("Фр", "аг")] {
+            assert!(!words.contains(needle), "texts.rs still says {needle}");
         }
     }
 }

@@ -129,7 +129,7 @@ describe('automatic delivery', () => {
       await page.click('[data-testid="skin-withdraw"]');
       await page.waitForSelector('[data-testid="withdraw-float-note"]');
       const note = await page.textContent('[data-testid="withdraw-float-note"]');
-      assert.match(note, language === 'ru' ? /float продавца/ : /float you receive is the seller's/);
+      assert.match(note, language === 'ru' ? /с флоатом продавца, а не выпавшим/ : /with the seller’s float, not the drawn one/);
       await shot(page, `float-note-${language}`);
       assert.deepEqual(errors, []);
       await context.close();

@@ -59,11 +59,11 @@ describe('the live drop ribbon', () => {
     const { page } = watcher;
     // The ribbon is its own chunk: it loads after home, then streams.
     await page.waitForSelector('[data-testid="drop-ribbon"][data-status="live"]');
-    const before = await page.locator('[data-testid="feed-drop"]').count();
+    const before = await page.locator('[data-testid="feed-drop"]:not([data-demo])').count();
 
     const item = await openAs(opener.page);
     const opened = Date.now();
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="feed-drop"]').length > n, before, { timeout: 1000 });
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="feed-drop"]:not([data-demo])').length > n, before, { timeout: 1000 });
     const within = Date.now() - opened;
     assert.ok(within <= 1000, `the drop took ${within} ms`);
 
@@ -71,7 +71,7 @@ describe('the live drop ribbon', () => {
     const skin = (await caseDetail(server, kase.id)).items.find((i) => i.id === item.weaponId);
     assert.ok(skin, `the case lists ${item.weaponId}`);
     const ruName = `${skin.rarity === 'extraordinary' ? '★ ' : ''}${skin.variantRu ? `${skin.nameRu} | ${skin.variantRu}` : skin.nameRu}`;
-    const card = page.locator('[data-testid="feed-drop"]').first();
+    const card = page.locator('[data-testid="feed-drop"]:not([data-demo])').first();
     assert.equal((await card.locator('button').getAttribute('data-case')), kase.id);
     assert.match((await card.innerText()).replace(/\s+/g, ' '), new RegExp(ruName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     assert.match(await card.innerText(), /Demo/);
@@ -118,10 +118,10 @@ describe('the live drop ribbon', () => {
     assert.equal(await toggle.getAttribute('aria-checked'), 'false');
 
     await watcher.page.waitForSelector('[data-testid="drop-ribbon"][data-status="live"]');
-    const before = await watcher.page.locator('[data-testid="feed-drop"]').count();
+    const before = await watcher.page.locator('[data-testid="feed-drop"]:not([data-demo])').count();
     await openAs(hider.page);
-    await watcher.page.waitForFunction((n) => document.querySelectorAll('[data-testid="feed-drop"]').length > n, before, { timeout: 2000 });
-    const newest = watcher.page.locator('[data-testid="feed-drop"]').first();
+    await watcher.page.waitForFunction((n) => document.querySelectorAll('[data-testid="feed-drop"]:not([data-demo])').length > n, before, { timeout: 2000 });
+    const newest = watcher.page.locator('[data-testid="feed-drop"]:not([data-demo])').first();
     assert.match(await newest.innerText(), /A player/);
     assert.doesNotMatch(await newest.innerText(), /Demo/);
     assert.deepEqual(watcher.errors, []);

@@ -103,17 +103,17 @@ describe('mini app screens in demo mode', () => {
     await page.waitForSelector('[data-testid="fair-line"]');
     const caseUrl = page.url();
     await screenshotBothThemes(page, 'screen-case', '[data-testid="fair-line"]');
-    const rendered = await page.locator('[data-testid="roulette"] [style*="top"]').count();
-    // One period of the strip (about the case's item count) plus a viewport: far from 3000.
-    assert.ok(rendered > 0 && rendered < 150, `a window of the 3000 slots is rendered (saw ${rendered} nodes)`);
+    const rendered = await page.locator('[data-testid="roulette"] [data-slot]').count();
+    // A pool of about a viewport of nodes: far from 3000.
+    assert.ok(rendered > 0 && rendered < 20, `a window of the 3000 slots is rendered (saw ${rendered} nodes)`);
 
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-case"][data-phase="spinning"]');
     const events = await telegramEvents(page);
     assert.ok(events.includes('web_app_setup_back_button'), 'back button state was sent');
     const started = Date.now();
-    // The landing: the winner centred on the marker (within 2 px), highlighted, and no copy of
-    // it within two slots.
+    // The landing: the winner centred on the marker (within 2 px), highlighted, its neighbours
+    // drawn by the odds like every other slot (issue 32: nothing arranged around it).
     await page.waitForSelector('[data-testid="roulette"] [data-win="true"]', { timeout: 10_000 });
     const landing = await page.evaluate(() => {
       const box = (el) => el.getBoundingClientRect();
@@ -128,8 +128,7 @@ describe('mini app screens in demo mode', () => {
     });
     assert.ok(Math.abs(landing.off) <= 2, `the winner lands on the marker (off by ${landing.off} px)`);
     assert.equal(landing.near.length, 4, `two slots each side are in view (${landing.near})`);
-    assert.ok(!landing.near.includes(landing.name), `no copy of ${landing.name} next to it (${landing.near})`);
-    assert.ok(landing.full >= 560, `the roulette fills the screen (${landing.full} px high)`);
+    assert.ok(landing.full >= 480, `the roulette fills the screen (${landing.full} px high)`);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-case-landed-dark.png') });
     await page.waitForURL(/\/case-result\/\d+/, { timeout: 10_000 });
     const took = Date.now() - started;
@@ -237,7 +236,8 @@ describe('mini app screens in demo mode', () => {
     await page.waitForSelector('[data-testid="skin-status"]');
     const item = (await apiAs(page, server, `/user/item/${b.id}`)).body.item;
     assert.equal(item.status, 'pending');
-    assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true, 'a pending skin cannot be sold');
+    // A pending skin cannot be sold: no "Sell" at the bottom at all, not a greyed one (issue 32).
+    await page.waitForSelector('[data-testid="tg-main-button"]', { state: 'detached' });
     // What happens next, and when.
     assert.match(await page.textContent('[data-testid="skin-pending-next"]'), /предложение обмена Steam.*24 час/);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-skin-pending-dark.png') });

@@ -14,6 +14,7 @@ import { setInitDataSource, useSession } from './features/session';
 import { useSettings } from './features/settings';
 import { t } from './i18n';
 import { nextTask } from './lib/bridge-queue';
+import { browserPrefersLight, demoClientTheme } from './lib/settings';
 import { onFirstScreenDrawn } from './lib/first-draw';
 import { NotInTelegramPage } from './pages/not-in-telegram';
 import { browserLanguage, DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
@@ -43,7 +44,10 @@ async function start(): Promise<void> {
       console.warn('config failed', e);
       return null;
     });
-  const detected = detectEnvironment(async () => (await config)?.demo === true, useSettings.getState().theme);
+  // The demo's stand-in client reports the browser's colour scheme unless the player chose one.
+  const settings = useSettings.getState();
+  const demoTheme = demoClientTheme(settings.themeChosen ? settings.theme : null, browserPrefersLight());
+  const detected = detectEnvironment(async () => (await config)?.demo === true, demoTheme);
   // The first screen's chunk (its script and style links) in a task of its own.
   await nextTask();
   preloadFirstScreen(useGates.getState().termsAccepted);
@@ -86,6 +90,12 @@ async function start(): Promise<void> {
   if (!(await config)) {
     renderStartFailure();
     return;
+  }
+  // Demo mode: the stand-in client follows the browser's scheme as it changes (a chosen theme wins).
+  if ((await config)?.demo && typeof matchMedia === 'function') {
+    matchMedia('(prefers-color-scheme: light)').addEventListener('change', (e) =>
+      useSettings.getState().adoptTelegram({ colorScheme: e.matches ? 'light' : 'dark' }),
+    );
   }
   await nextTask();
   // A transition: React renders the app in slices of a few milliseconds, yielding between

@@ -31,6 +31,16 @@ fn shared_item(payload: &str) -> Option<(i64, &str)> {
     Some((id.parse().ok()?, code))
 }
 
+/// "AK-47 | Redline" from the catalog's names in the reader's language ("Karambit" alone for a
+/// vanilla knife).
+fn skin_label(name: &str, variant: &str) -> String {
+    if variant.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name} | {variant}")
+    }
+}
+
 fn valid_payload(p: &str) -> bool {
     p.len() <= 64 && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
@@ -47,7 +57,13 @@ pub async fn command(bot: Bot, msg: Message, cmd: Command, domain: Domain, confi
             if let Some((item_id, code)) = payload.and_then(shared_item) {
                 let (text, url) = match inventory::public(&domain, item_id, code, lang).await {
                     Ok(item) => (
-                        texts::skin_card(lang, &item.market_hash_name, &item.condition, &item.token_price.to_string(), &item.owner),
+                        texts::skin_card(
+                            lang,
+                            &skin_label(&item.name, &item.variant),
+                            &item.condition,
+                            &item.token_price.to_string(),
+                            &item.owner,
+                        ),
                         format!("{}/skin/{item_id}?ref={code}", config.webapp_url().trim_end_matches('/')),
                     ),
                     Err(_) => (texts::skin_missing(lang).to_owned(), config.webapp_url()),

@@ -147,7 +147,7 @@ async fn a_forced_refund_records_a_debt_that_later_credits_repay_first() {
     // bonus tokens never pay a refund, so the 1 000 the sent skin cost is the debt.
     let answer = say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 1250 ⭐ to user 9102").await;
     assert!(answer["text"].as_str().unwrap().contains("Debt recorded: 1000"), "{answer}");
-    wait_message(&app, user, "1000 frags are still owed").await;
+    wait_message(&app, user, "1000 tokens are still owed").await;
     assert_eq!(app.balance(user).await, 10_000);
     let profile = me(&app, &t).await;
     assert_eq!((profile["debt"].clone(), profile["withdrawalsUnlocked"].clone()), (json!(1000), json!(false)), "{profile}");
@@ -183,6 +183,8 @@ async fn a_free_only_account_must_pay_a_deposit_before_withdrawing() {
     let app = TestApp::start(Options { bot: true, env: vec![("WITHDRAW_MIN_STARS", String::new())], ..Options::default() }).await;
     let (_, config) = app.get("/api/v1/config", None).await;
     assert_eq!(config["withdrawMinStars"], json!(125));
+    // With a bot token the paid-only rule is on unless turned off: the mini app reads it here.
+    assert_eq!(config["withdrawPaidOnly"], json!(true));
     let user = 9103;
     let t = app.sign_in(user, "Freebie").await;
     app.grant(user, cheap_case_price() / 100).await;

@@ -99,6 +99,9 @@ async fn a_bonus_skin_sells_for_bonus_tokens_and_leaves_only_when_the_shop_allow
         ..Options::default()
     })
     .await;
+    // The mini app learns the shop's choice from `/config`, to say it before an open.
+    let (_, config) = open_shop.get("/api/v1/config", None).await;
+    assert_eq!(config["withdrawPaidOnly"], json!(false), "{config}");
     let t = open_shop.sign_in(7711, "Open").await;
     open_shop.grant_bonus(7711, cheap_case_price() / 100).await;
     let item = open_one(&open_shop, &t).await;

@@ -186,7 +186,7 @@ async fn admins_create_list_and_disable_codes_in_the_bot_in_either_language() {
     let (s, _) = app.put("/api/v1/user/settings", Some(&admin), json!({"language": "ru"})).await;
     assert_eq!(s, StatusCode::OK);
     say(&app, ADMIN_ID, "/promo create Welcome 10 100", "Промокод создан").await;
-    say(&app, ADMIN_ID, "/promo", "WELCOME — 10 фрагов, 0/100 активаций, без срока, активен").await;
+    say(&app, ADMIN_ID, "/promo", "WELCOME — 10 токенов, 0/100 активаций, без срока, активен").await;
     assert_eq!(app.admin_actions(&["promo_create", "promo_disable"]).await, 3);
     app.stop().await;
 }

@@ -239,7 +239,7 @@ async fn a_forced_refund_and_a_refunded_payment_owe_what_left_and_leave_no_skin_
         }
 
         let owed = 2 * PRICE - kept_price;
-        wait_message(&app, user, &format!("{} frags are still owed", webapp_api::domain::Tokens(owed))).await;
+        wait_message(&app, user, &format!("{} tokens are still owed", webapp_api::domain::Tokens(owed))).await;
         assert_eq!(paid_and_bonus(&app, user).await, (0, 10_000), "user {user}: the bonus stays");
         assert_eq!(debt(&app, user).await, owed, "user {user}");
         assert_eq!((status_of(&app, sent).await.as_str(), status_of(&app, kept).await.as_str()), ("sent", "revoked"));

@@ -212,6 +212,9 @@ async fn the_spend_limit_refuses_the_open_that_would_cross_it_and_lowers_at_once
     assert_error(s, &b, 403, "spend_limit");
     assert_eq!(b["limit"], json!(limit));
     assert_eq!(b["resetsAt"], json!(rfc3339(DAY_START + 86_400)));
+    // Said in tokens, with what is left today (issue 32).
+    let message = b["message"].as_str().unwrap_or_default();
+    assert!(message.contains("токенов") && message.contains("осталось") && !message.contains("фраг"), "{message}");
     assert_eq!(app.balance(22_030).await, balance, "nothing debited");
     assert_eq!(items(&app, 22_030).await, 2);
     assert_eq!(limits(&app, &t).await["spentToday"], serde_json::to_value(Tokens(2 * price)).unwrap());

@@ -236,14 +236,14 @@ impl DomainError {
             RefundRefused(why) => return format!("refund refused: {why}"),
             DebtOutstanding(debt) => {
                 return if ru {
-                    format!("Вывод недоступен: после возврата платежа осталось {debt} фрагов долга. Его погасят следующие начисления")
+                    format!("Вывод недоступен: после возврата платежа осталось {debt} токенов долга. Его погасят следующие начисления")
                 } else {
-                    format!("Withdrawals are locked: {debt} frags are owed after a refunded payment. Your next credits repay it first")
+                    format!("Withdrawals are locked: {debt} tokens are owed after a refunded payment. Your next credits repay it first")
                 }
             }
             BonusItem => (
-                "Этот скин выигран на бонусные фраги: его можно оставить или продать, но не вывести. Скины с кейсов, открытых на купленные фраги, выводятся",
-                "This skin was won with bonus frags: you can keep or sell it, not withdraw it. Skins from cases opened with bought frags can be withdrawn",
+                "Этот скин выигран на бонусные токены: его можно оставить или продать, но не вывести. Скины с кейсов, открытых на купленные токены, выводятся",
+                "This skin was won with bonus tokens: you can keep or sell it, not withdraw it. Skins from cases opened with bought tokens can be withdrawn",
             ),
             PurchaseLive => (
                 "По этому выводу идёт покупка на маркете: дождитесь её итога",
@@ -287,13 +287,15 @@ impl DomainError {
                 };
             }
             SpendLimit { limit, spent, .. } => {
+                // What is left today, in tokens; the mini app says the reset in local time.
+                let left = Tokens((limit.0 - spent.0).max(0));
                 return if ru {
-                    format!("Дневной лимит трат: потрачено {spent} из {limit} фрагов. Лимит обновится в 00:00 UTC")
+                    format!("Дневной лимит трат: потрачено {spent} из {limit} токенов, на сегодня осталось {left}. Лимит обновится в 00:00 UTC")
                 } else {
-                    format!("Daily spend limit: {spent} of {limit} frags spent. It resets at 00:00 UTC")
+                    format!("Daily spend limit: {spent} of {limit} tokens spent, {left} left today. It resets at 00:00 UTC")
                 }
             }
-            InvalidLimit => ("Лимит: целое число фрагов от 1 или без лимита", "Limit: a whole number of frags from 1, or no limit"),
+            InvalidLimit => ("Лимит: целое число токенов от 1 или без лимита", "Limit: a whole number of tokens from 1, or no limit"),
             Database(_) | Internal(_) => ("Произошла ошибка на сервере", "Something went wrong on our side"),
         };
         if ru {
@@ -301,5 +303,34 @@ impl DomainError {
         } else {
             s.1.to_string()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_messages_that_name_the_currency_call_it_tokens_in_both_languages() {
+        let money = [
+            DomainError::DebtOutstanding(Tokens(12_345)),
+            DomainError::BonusItem,
+            DomainError::SpendLimit { limit: Tokens(50_000), spent: Tokens(45_000), resets_at: 0 },
+            DomainError::InvalidLimit,
+        ];
+        for e in &money {
+            for lang in [Lang::Ru, Lang::En] {
+                let text = e.text(lang).to_lowercase();
+                assert!(text.contains("токен") || text.contains("token"), "{text}");
+                assert!(!text.contains(concat!("fr", "ag")) && !text.contains(concat!("фр", "аг")), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_spend_limit_refusal_says_what_is_left_today() {
+        let e = DomainError::SpendLimit { limit: Tokens(50_000), spent: Tokens(45_000), resets_at: 0 };
+        assert!(e.text(Lang::En).contains("50 left today"), "{}", e.text(Lang::En));
+        assert!(e.text(Lang::Ru).contains("осталось 50"), "{}", e.text(Lang::Ru));
     }
 }

@@ -115,17 +115,17 @@ pub async fn create_invoice(
 
 fn invoice_title(lang: Lang, tokens: Tokens) -> String {
     match lang {
-        Lang::Ru => format!("{tokens} фрагов FragBox"),
-        Lang::En => format!("{tokens} FragBox frags"),
+        Lang::Ru => format!("{tokens} токенов FragBox"),
+        Lang::En => format!("{tokens} FragBox tokens"),
     }
 }
 
 fn invoice_description(lang: Lang, pack: &Package) -> String {
     match (lang, pack.bonus) {
-        (Lang::Ru, 0) => format!("Пакет «{}»: {} фрагов для открытия кейсов в FragBox.", pack.id, pack.tokens),
-        (Lang::Ru, b) => format!("Пакет «{}»: {} фрагов + {b} бонусных для открытия кейсов в FragBox.", pack.id, pack.tokens),
-        (Lang::En, 0) => format!("Pack \"{}\": {} frags to open cases in FragBox.", pack.id, pack.tokens),
-        (Lang::En, b) => format!("Pack \"{}\": {} frags + {b} bonus to open cases in FragBox.", pack.id, pack.tokens),
+        (Lang::Ru, 0) => format!("Пакет «{}»: {} токенов для открытия кейсов в FragBox.", pack.id, pack.tokens),
+        (Lang::Ru, b) => format!("Пакет «{}»: {} токенов + {b} бонусных для открытия кейсов в FragBox.", pack.id, pack.tokens),
+        (Lang::En, 0) => format!("Pack \"{}\": {} tokens to open cases in FragBox.", pack.id, pack.tokens),
+        (Lang::En, b) => format!("Pack \"{}\": {} tokens + {b} bonus to open cases in FragBox.", pack.id, pack.tokens),
     }
 }
 

@@ -2,15 +2,20 @@ import { Suspense } from 'react';
 import { Outlet, useLocation } from '../lib/router';
 
 import { Skeleton } from '../components/ui';
+import { useMainButtonShown } from '../lib/native-ui';
 
 import { hasBottomPadding, isTabBarHidden } from './navigation';
 import styles from './layout.module.css';
 import { TabBar } from './tab-bar';
 
-/** The main layout: content below the safe area, the tab bar unless the path hides it. */
+/**
+ * The main layout: content below the safe area, the tab bar unless the path hides it or
+ * Telegram's main button is shown (one bottom bar at a time; the screen's action wins).
+ */
 export function Layout() {
   const { pathname } = useLocation();
-  const tabBar = !isTabBarHidden(pathname);
+  const mainButton = useMainButtonShown();
+  const tabBar = !isTabBarHidden(pathname) && !mainButton;
   const padded = tabBar && hasBottomPadding(pathname);
   return (
     <div className={styles.layout}>

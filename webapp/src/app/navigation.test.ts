@@ -36,7 +36,11 @@ describe('tab bar', () => {
 
 describe('native back button', () => {
   it('is hidden on tab roots, login and onboarding', () => {
-    for (const p of ['/', '/cases', '/skins', '/referrals', '/profile', '/login', '/onboarding']) expect(backTarget(p), p).toBeNull();
+    for (const p of ['/', '/cases', '/skins', '/profile', '/login', '/onboarding']) expect(backTarget(p), p).toBeNull();
+  });
+
+  it('leads out of Friends, whose invite button takes the tab bar’s place (issue 32)', () => {
+    expect(backTarget('/referrals')).toBe(-1);
   });
 
   it('goes one step back on detail screens', () => {

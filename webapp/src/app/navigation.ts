@@ -112,6 +112,9 @@ export function hasBottomPadding(pathname: string): boolean {
  * onboarding), `-1` = one step back, a path = that screen (case → store, ticket → support).
  */
 export function backTarget(pathname: string): null | -1 | string {
+  // Friends keeps its invite on Telegram's main button, so the tab bar yields there (issue 32):
+  // the back button is the way out.
+  if (pathname === '/referrals') return -1;
   if (tabs.some((t) => t.path === pathname)) return null;
   if (pathname === '/login' || pathname === '/onboarding' || pathname === '/inventory') return null;
   if (pathname.startsWith('/case/')) return '/cases';

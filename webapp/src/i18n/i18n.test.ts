@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import en from './en.json';
@@ -67,5 +70,31 @@ describe('plurals follow the language', () => {
     expect([1, 2, 5, 21, 6.5].map(count)).toEqual(['1 токен', '2 токена', '5 токенов', '21 токен', '6,5 токена']);
     const en = (n: number) => translate('en', 'common.tokenCount', { amount: formatTokens(n, 'en'), count: n });
     expect([1, 2, 6.5].map(en)).toEqual(['1 token', '2 tokens', '6.5 tokens']);
+  });
+});
+
+/** Every dictionary of the app: the start-up ones and those the screens and features bring. */
+function allDictionaries(): Array<{ file: string; text: string }> {
+  const root = resolve(import.meta.dirname, '..');
+  const out: Array<{ file: string; text: string }> = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\/(ru|en)\.json$/.test(p)) out.push({ file: p, text: readFileSync(p, 'utf8') });
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe('one currency name (issue 32, point 6)', () => {
+  it('calls the currency tokens (токены) in every dictionary, never frags', () => {
+    const dicts = allDictionaries();
+    expect(dicts.length).toBeGreaterThan(20);
+    for (const { file, text } of dicts) {
+      const words = text.replace(/FragBox/g, '');
+      expect(words, file).not.toMatch(/\bfrags?\b|фраг/i);
+    }
   });
 });

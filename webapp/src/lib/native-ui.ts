@@ -14,7 +14,7 @@ import {
   secondaryButton,
   type OpenPopupOptions,
 } from '@telegram-apps/sdk-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 
 import { bridgeCall, bridgeLater } from './bridge-queue';
 import { versionAtLeast } from './telegram';
@@ -105,6 +105,31 @@ export function nativeButtons(): { main: boolean; secondary: boolean } {
 
 type Rgb = `#${string}`;
 
+/**
+ * Whether Telegram's main button is shown now: the tab bar yields to it, so only one bar sits
+ * at the bottom (issue 32, point 7).
+ */
+let mainShown = false;
+const mainListeners = new Set<() => void>();
+
+function setMainShown(v: boolean): void {
+  if (v === mainShown) return;
+  mainShown = v;
+  mainListeners.forEach((l) => l());
+}
+
+/** Re-renders when Telegram's main button shows or hides. */
+export function useMainButtonShown(): boolean {
+  return useSyncExternalStore(
+    (l) => {
+      mainListeners.add(l);
+      return () => mainListeners.delete(l);
+    },
+    () => mainShown,
+    () => false,
+  );
+}
+
 const lastText = { main: '', secondary: '' };
 
 function push(kind: 'main' | 'secondary', spec: BottomButtonSpec | null): void {
@@ -115,6 +140,7 @@ function push(kind: 'main' | 'secondary', spec: BottomButtonSpec | null): void {
     secondary.ensure();
   }
   const visible = spec !== null && spec.visible !== false;
+  if (kind === 'main') setMainShown(visible);
   // A hidden button keeps its last text: the SDK refuses an empty one.
   if (spec?.text) lastText[kind] = spec.text;
   const params = {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { resolveTheme, useSettings } from './settings';
+import { demoClientTheme, resolveTheme, useSettings } from './settings';
 
 beforeEach(() => {
   useSettings.setState({ language: 'ru', languageChosen: false, theme: 'dark', themeChosen: false, soundEnabled: true, telegramScheme: null });
@@ -55,5 +55,14 @@ describe('settings store', () => {
     expect(resolveTheme(null, 'light')).toBe('light');
     expect(resolveTheme('light', 'dark')).toBe('light');
     expect(resolveTheme('purple', null)).toBe('dark');
+  });
+});
+
+describe('the demo client’s theme (issue 32, point 10)', () => {
+  it('follows the browser’s preference unless the player chose a theme', () => {
+    expect(demoClientTheme(null, true)).toBe('light');
+    expect(demoClientTheme(null, false)).toBe('dark');
+    expect(demoClientTheme('dark', true)).toBe('dark');
+    expect(demoClientTheme('light', false)).toBe('light');
   });
 });

@@ -18,6 +18,20 @@ export function isTheme(value: unknown): value is Theme {
   return value === 'dark' || value === 'light';
 }
 
+/**
+ * The theme the demo's stand-in Telegram client reports (issue 32, point 10): the player's stored
+ * choice, else the browser's `prefers-color-scheme` (a real client reports its own scheme; the
+ * demo's stands in for it, so it follows the browser rather than always dark).
+ */
+export function demoClientTheme(chosen: Theme | null, prefersLight: boolean): Theme {
+  return chosen ?? (prefersLight ? 'light' : 'dark');
+}
+
+/** Whether the browser asks for a light theme (false where it cannot say). */
+export function browserPrefersLight(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: light)').matches;
+}
+
 /** Spec section 9: a stored choice wins; else Telegram's colour scheme; dark when unknown. */
 export function resolveTheme(stored: string | null, telegramScheme: Theme | null): Theme {
   if (isTheme(stored)) return stored;

@@ -51,6 +51,10 @@ pub struct ConfigBody {
     privacy_url: String,
     dev_gate: bool,
     demo: bool,
+    withdraw_min_stars: i64,
+    /// `WITHDRAW_PAID_ONLY`: whether a skin won with bonus tokens stays in the shop (keep or
+    /// sell, not withdraw). The mini app says so before an open that would spend bonus tokens.
+    withdraw_paid_only: bool,
     version: String,
 }
 
@@ -69,6 +73,7 @@ pub async fn config(State(app): State<AppState>) -> Json<Value> {
         "devGate": c.dev_gate_password.is_some(),
         "demo": d.demo,
         "withdrawMinStars": d.withdraw_min_stars,
+        "withdrawPaidOnly": d.withdraw_paid_only,
         "version": env!("CARGO_PKG_VERSION"),
     }))
 }

@@ -26,7 +26,7 @@ export function Button({
     .filter(Boolean)
     .join(' ');
   return (
-    <button type={type} className={cls} disabled={disabled || loading} aria-busy={loading || undefined} {...rest}>
+    <button type={type} className={cls} disabled={disabled || loading} aria-busy={loading || undefined} data-variant={variant} {...rest}>
       {loading ? <span className={styles.spinner} aria-hidden /> : icon}
       {children !== undefined && <span className={styles.label}>{children}</span>}
     </button>

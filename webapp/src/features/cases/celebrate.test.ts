@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { tokensMissing, valueRatio, winTier } from './celebrate';
+import { bonusPart, tokensMissing, valueRatio, winTier } from './celebrate';
 
 describe('tokens missing to open a case', () => {
   it('is the price minus the balance', () => {
@@ -44,5 +44,28 @@ describe('how loudly a win is celebrated', () => {
   it('without a price, leans on rarity', () => {
     expect(winTier(null, 'classified')).toBe('good');
     expect(winTier(null, 'consumer')).toBe('fair');
+  });
+});
+
+describe('which skins of an open bonus tokens pay for (issue 32, point 3)', () => {
+  it('says nothing when paid tokens cover the whole open', () => {
+    expect(bonusPart(100, 1, 500, 0)).toEqual({ tokens: 0, skins: 0 });
+    expect(bonusPart(100, 3, 500, 200)).toEqual({ tokens: 0, skins: 0 });
+  });
+
+  it('counts a mixed open as bonus, as the server does (any bonus token makes the skin bonus)', () => {
+    // 150 paid, 100 bonus: the second case is paid 50 paid + 50 bonus.
+    expect(bonusPart(100, 2, 250, 100)).toEqual({ tokens: 50, skins: 1 });
+    expect(bonusPart(100, 1, 150.5, 100)).toEqual({ tokens: 49.5, skins: 1 });
+  });
+
+  it('spends paid tokens first: the first skins are the paid ones', () => {
+    expect(bonusPart(100, 5, 1000, 800)).toEqual({ tokens: 300, skins: 3 });
+    expect(bonusPart(100, 5, 5000, 5000)).toEqual({ tokens: 500, skins: 5 });
+  });
+
+  it('works in cents and never claims more bonus than the balance holds', () => {
+    expect(bonusPart(0.3, 1, 0.3, 0.1)).toEqual({ tokens: 0.1, skins: 1 });
+    expect(bonusPart(100, 1, 50, 500)).toEqual({ tokens: 50, skins: 1 });
   });
 });

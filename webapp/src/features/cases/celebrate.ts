@@ -34,3 +34,23 @@ export function tokensMissing(price: number, balance: number): number {
   const cents = Math.ceil(Math.round((price - balance) * 10000) / 100);
   return cents > 0 ? cents / 100 : 0;
 }
+
+const cents = (v: number) => Math.round(v * 100);
+
+/**
+ * How an open of `count` cases at `price` each would be paid (the server's rule: paid tokens
+ * first, bonus only for what they cannot cover; open i is paid by the debit's tokens
+ * `[i × price, (i + 1) × price)`): the bonus tokens it would spend, and how many of its skins
+ * the bonus part touches — each of those is won with bonus tokens (a mixed open counts as
+ * bonus), so it can be kept or sold but not withdrawn where the shop is paid-only.
+ */
+export function bonusPart(price: number, count: number, balance: number, bonusBalance: number): { tokens: number; skins: number } {
+  const p = cents(price);
+  const n = Math.max(1, Math.floor(count));
+  const bonus = Math.min(Math.max(0, cents(bonusBalance)), Math.max(0, cents(balance)));
+  const paid = Math.max(0, cents(balance) - bonus);
+  const spent = Math.max(0, p * n - paid);
+  if (spent <= 0 || p <= 0) return { tokens: 0, skins: 0 };
+  const paidWhole = Math.floor(paid / p);
+  return { tokens: Math.min(spent, bonus) / 100, skins: Math.min(n, n - paidWhole) };
+}

@@ -1,6 +1,6 @@
 /** The cases feature's public entry: what screens and other features may use. */
 export { fetchCase, openCase, type Case, type CaseItem } from './api';
-export { tokensMissing, valueRatio, winTier, type WinTier } from './celebrate';
+export { bonusPart, tokensMissing, valueRatio, winTier, type WinTier } from './celebrate';
 export { formatChance, OddsList } from './components/odds-list';
 export { Roulette } from './components/roulette';
 export { TokenAmount } from './components/token-amount';
@@ -16,6 +16,7 @@ export {
   nextNonce,
   OPEN_COUNTS,
   openCount,
+  resultsHeadline,
   sellAllValue,
   sellEach,
   totalPrice,

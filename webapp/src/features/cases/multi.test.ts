@@ -8,6 +8,7 @@ import {
   keepRest,
   nextNonce,
   openCount,
+  resultsHeadline,
   sellAllValue,
   sellEach,
   totalPrice,
@@ -85,5 +86,18 @@ describe('the result screen of several', () => {
     expect(entries.map((x) => x.choice)).toEqual(['kept', 'sold', 'open']);
     expect(seen[0]).toEqual(['kept', 'selling', 'open']);
     expect(start.map((x) => x.choice)).toEqual(['kept', 'open', 'open']);
+  });
+});
+
+describe('the headline of several at once (issue 32, point 5)', () => {
+  it('does not celebrate a loss: below what was paid it is a plain count, at most "fair"', () => {
+    expect(resultsHeadline(0.11, { ratio: 0.3, rarity: 'covert' })).toEqual({ key: 'results.titleBelow', tier: 'small' });
+    expect(resultsHeadline(0.8, { ratio: 2, rarity: 'milspec' })).toEqual({ key: 'results.titleBelow', tier: 'fair' });
+  });
+
+  it('celebrates a win as the best skin says', () => {
+    expect(resultsHeadline(1.4, { ratio: 5, rarity: 'milspec' })).toEqual({ key: 'results.title', tier: 'big' });
+    expect(resultsHeadline(1, { ratio: 1.2, rarity: 'restricted' }).key).toBe('results.title');
+    expect(resultsHeadline(null, null)).toEqual({ key: 'results.title', tier: 'fair' });
   });
 });

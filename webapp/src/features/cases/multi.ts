@@ -3,6 +3,7 @@
  * the ×1…×5 choice and its total, the items of an answer in draw order, and
  * the result screen's keep / sell decisions over all of them.
  */
+import { winTier, type WinTier } from './celebrate';
 import type { OpenAnswer, OpenFair } from './open-case';
 
 /** The server's limit: `count` is 1–5. */
@@ -92,4 +93,15 @@ export async function sellEach<Item>(
     onChange(now);
   }
   return { entries: now, sold };
+}
+
+/**
+ * The headline of several opened at once (issue 32, point 5): it celebrates only what came back
+ * at least as much as was paid. `ratio` is the skins' value over what the open cost (null when
+ * unknown); below 1 the headline is a plain count ("Your 5 skins") and the tier is at most
+ * `fair`, whatever the best skin's rarity. At or above 1 the best skin lifts it as before.
+ */
+export function resultsHeadline(ratio: number | null, best: { ratio: number | null; rarity?: string | null } | null): { key: 'results.title' | 'results.titleBelow'; tier: WinTier } {
+  if (ratio !== null && ratio < 1) return { key: 'results.titleBelow', tier: ratio < 0.5 ? 'small' : 'fair' };
+  return { key: 'results.title', tier: best ? winTier(best.ratio, best.rarity) : 'fair' };
 }

@@ -4,20 +4,19 @@ import {
   TIMELINE,
   TOTAL_SLOTS,
   WIN_SLOT,
-  CLEAR_AROUND_WINNER,
   buildStrip,
-  clearAroundWinner,
+  countSlots,
   easeOutQuint,
   landingJitter,
   offsetAt,
   offsetForSlot,
   phaseAt,
   poolSize,
+  nodeForSlot,
   shuffle,
   slotAtCentre,
-  stripNodeCount,
-  stripPosition,
-  winnerNode,
+  slotQuotas,
+  groupedQuotas,
   visibleRange,
   withWinner,
 } from './roulette';
@@ -50,22 +49,17 @@ describe('roulette numbers', () => {
   });
 });
 
+const equal = () => 1;
+
 describe('the strip', () => {
   const items = ['a', 'b', 'c', 'd', 'e'];
 
   it('puts the server weapon at slot 1500', () => {
-    const strip = buildStrip(items, 'WIN', seeded(1));
+    const strip = buildStrip(items, equal, 'WIN', seeded(1));
     expect(strip.length).toBe(3000);
     expect(strip.at(1500)).toBe('WIN');
     expect(strip.at(1499)).not.toBe('WIN');
     expect(strip.at(1501)).not.toBe('WIN');
-  });
-
-  it('cycles through every item of the shuffled list', () => {
-    const strip = buildStrip(items, null, seeded(7));
-    const firstCycle = Array.from({ length: 5 }, (_, i) => strip.at(i));
-    expect([...firstCycle].sort()).toEqual(items);
-    for (let i = 0; i < 40; i++) expect(strip.at(i + 5)).toBe(strip.at(i));
   });
 
   it('shuffles without losing or duplicating an item', () => {
@@ -76,16 +70,97 @@ describe('the strip', () => {
   });
 
   it('keeps the look of the strip when the winner arrives later', () => {
-    const idle = buildStrip(items, null, seeded(9));
+    const idle = buildStrip(items, equal, null, seeded(9));
     const spun = withWinner(idle, 'WIN');
     expect(spun.at(1500)).toBe('WIN');
-    expect(spun.at(1234)).toBe(idle.at(1234));
+    for (let i = 0; i < 3000; i++) if (i !== 1500) expect(spun.at(i)).toBe(idle.at(i));
   });
 
   it('still shows the winner for a case without listed items', () => {
-    const strip = buildStrip([], 'WIN', seeded(1));
+    const strip = buildStrip([], equal, 'WIN', seeded(1));
     expect(strip.at(0)).toBe('WIN');
     expect(strip.at(2999)).toBe('WIN');
+  });
+});
+
+describe('an honest strip (issue 32, point 1)', () => {
+  /** A case shaped like the real ones: few blue-to-red skins, dozens of ★ variants at 0.26 % in all. */
+  const kase = [
+    ...Array.from({ length: 7 }, (_, i) => ({ id: `blue${i}`, special: false, weight: 79.92 / 7 })),
+    ...Array.from({ length: 5 }, (_, i) => ({ id: `purple${i}`, special: false, weight: 15.98 / 5 })),
+    ...Array.from({ length: 3 }, (_, i) => ({ id: `pink${i}`, special: false, weight: 3.2 / 3 })),
+    ...Array.from({ length: 2 }, (_, i) => ({ id: `red${i}`, special: false, weight: 0.64 / 2 })),
+    ...Array.from({ length: 40 }, (_, i) => ({ id: `knife${i}`, special: true, weight: 0.26 / 40 })),
+  ];
+  const weight = (i: { weight: number }) => i.weight;
+  const special = (i: { special: boolean }) => i.special;
+  const tier = (i: { id: string }) => i.id.replace(/\d+$/, '');
+
+  it('gives ★ items about as many of the 3000 slots as their odds (not one slot per case entry)', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const strip = buildStrip(kase, weight, null, seeded(seed), tier);
+      const share = countSlots(strip, special) / strip.length;
+      // 0.26 % of 3000 slots is 7.8: the tier gets 7 or 8, never the 70 % that one slot per
+      // entry gave this case (40 of 57 entries are knives).
+      expect(share, `seed ${seed}`).toBeGreaterThanOrEqual(7 / 3000);
+      expect(share, `seed ${seed}`).toBeLessThanOrEqual(8 / 3000);
+    }
+  });
+
+  it('fills every tier within one slot of its odds, and every item within one slot of its share', () => {
+    const strip = buildStrip(kase, weight, null, seeded(5), tier);
+    const counts = new Map<string, number>();
+    const tiers = new Map<string, number>();
+    for (let i = 0; i < strip.length; i++) {
+      const it = strip.at(i);
+      counts.set(it.id, (counts.get(it.id) ?? 0) + 1);
+      tiers.set(tier(it), (tiers.get(tier(it)) ?? 0) + 1);
+    }
+    const total = kase.reduce((s, i) => s + i.weight, 0);
+    for (const item of kase) {
+      const expected = (item.weight / total) * 3000;
+      expect(Math.abs((counts.get(item.id) ?? 0) - expected), item.id).toBeLessThan(1.5);
+    }
+    for (const [name, n] of tiers) {
+      const expected = (kase.filter((i) => tier(i) === name).reduce((s, i) => s + i.weight, 0) / total) * 3000;
+      expect(Math.abs(n - expected), name).toBeLessThan(1);
+    }
+  });
+
+  it('arranges nothing around the landing slot: the winner changes slot 1500 and no other', () => {
+    const idle = buildStrip(kase, weight, null, seeded(8), tier);
+    const knife = kase.find(special)!;
+    const spun = buildStrip(kase, weight, knife, seeded(8), tier);
+    for (let i = 0; i < 3000; i++) if (i !== 1500) expect(spun.at(i)).toBe(idle.at(i));
+    expect(spun.at(1500)).toBe(knife);
+  });
+
+  it('over many strips, the neighbours of the landing are ★ about as often as anywhere', () => {
+    let near = 0;
+    const n = 2000;
+    for (let seed = 1; seed <= n; seed++) {
+      const strip = buildStrip(kase, weight, kase[0]!, seeded(seed), tier);
+      for (const d of [-2, -1, 1, 2]) if (special(strip.at(1500 + d))) near += 1;
+    }
+    // 4 neighbours × 2000 strips × 0.26 % ≈ 21; one slot per entry would give about 5 600.
+    expect(near / (4 * n)).toBeLessThan(0.0026 * 3);
+  });
+
+  it('splits slots by the largest remainder: exact totals, nothing for a zero weight', () => {
+    const q = slotQuotas([1, 1, 1], 10, seeded(2));
+    expect(q.reduce((a, b) => a + b, 0)).toBe(10);
+    expect(Math.max(...q) - Math.min(...q)).toBeLessThanOrEqual(1);
+    expect(slotQuotas([3, 0, 1], 8, seeded(2))).toEqual([6, 0, 2]);
+    // No weights at all: every item weighs the same.
+    expect(slotQuotas([0, 0], 4, seeded(2))).toEqual([2, 2]);
+  });
+
+  it('without tiers, the whole case shares one largest-remainder split', () => {
+    const q = groupedQuotas([2, 1, 1], ['', '', ''], 8, seeded(1));
+    expect(q).toEqual([4, 2, 2]);
+    const byTier = groupedQuotas([1, 1, 2], ['x', 'x', 'y'], 8, seeded(1));
+    expect(byTier[2]).toBe(4);
+    expect(byTier[0]! + byTier[1]!).toBe(4);
   });
 });
 
@@ -155,47 +230,20 @@ describe('scroll curve', () => {
   });
 });
 
-describe('the repeating DOM strip', () => {
+describe('the node pool', () => {
   const slot = 104;
   const viewport = 490;
 
-  it('repeats a short case until a period is taller than the viewport', () => {
-    const strip = buildStrip(['a', 'b', 'c'], null, seeded(2), Math.ceil(viewport / slot) + 2);
-    expect(strip.period).toBe(9);
-    for (let i = 0; i < 30; i++) expect(strip.at(i + 9)).toBe(strip.at(i));
-  });
-
-  it('shows exactly the virtual strip at every offset of a spin, winner included', () => {
-    const items = Array.from({ length: 8 }, (_, i) => `item${i}`);
-    const strip = buildStrip(items, 'WIN', seeded(11), Math.ceil(viewport / slot) + 2);
-    const nodes = stripNodeCount(viewport, slot, strip.period);
+  it('never puts two slots in view on one node, at any offset of a spin', () => {
+    const pool = poolSize(slot, viewport, 1);
     const from = offsetForSlot(START_SLOT, slot, viewport);
-    const to = offsetForSlot(WIN_SLOT, slot, viewport, 0.27);
+    const to = offsetForSlot(WIN_SLOT, slot, viewport);
     for (let t = 0; t <= 520; t += 2) {
-      const offset = offsetAt(t, from, to);
-      const { base, translate } = stripPosition(offset, slot, strip.period);
-      const w = winnerNode(offset, slot, strip.period, nodes);
-      // What each node shows: its cycle item, or the winner on the winner node.
-      const shown = (j: number) => (j === w ? 'WIN' : strip.at(j % strip.period));
-      const { first, last } = visibleRange(offset, slot, viewport, 0);
-      for (let s = first; s <= last; s++) {
-        const j = s - base;
-        expect(j).toBeGreaterThanOrEqual(0);
-        expect(j).toBeLessThan(nodes);
-        expect(j * slot + translate).toBeCloseTo(s * slot - offset, 6);
-        expect(shown(j)).toBe(strip.at(s));
-      }
+      const { first, last } = visibleRange(offsetAt(t, from, to), slot, viewport, 1);
+      const nodes = new Set<number>();
+      for (let s = first; s <= last; s++) nodes.add(nodeForSlot(s, pool));
+      expect(nodes.size).toBe(last - first + 1);
     }
-  });
-
-  it('shows the winner node at the end of the spin', () => {
-    const strip = buildStrip(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], 'W', seeded(4), 7);
-    const nodes = stripNodeCount(viewport, slot, strip.period);
-    const end = offsetForSlot(WIN_SLOT, slot, viewport);
-    const j = winnerNode(end, slot, strip.period, nodes);
-    expect(j).toBeGreaterThanOrEqual(0);
-    expect(stripPosition(end, slot, strip.period).base + j).toBe(WIN_SLOT);
-    expect(winnerNode(offsetForSlot(START_SLOT, slot, viewport), slot, strip.period, nodes)).toBe(-1);
   });
 });
 
@@ -207,23 +255,5 @@ describe('the landing (issue 14)', () => {
       const slotCentre = WIN_SLOT * slot + slot / 2 - offset;
       expect(Math.abs(slotCentre - viewport / 2)).toBeLessThanOrEqual(2);
     }
-  });
-
-  it('shows no copy of the winner within two slots of it', () => {
-    const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
-    for (let seed = 1; seed < 300; seed++) {
-      const winner = items[seed % items.length]!;
-      const strip = clearAroundWinner(buildStrip(items, null, seeded(seed), 9), (i) => i === winner);
-      for (let d = -CLEAR_AROUND_WINNER; d <= CLEAR_AROUND_WINNER; d++) {
-        if (d !== 0) expect(strip.at(WIN_SLOT + d), `seed ${seed} slot ${WIN_SLOT + d}`).not.toBe(winner);
-      }
-      // Still a cycle: the renderer relies on slot i and i + period showing the same item.
-      expect(strip.at(WIN_SLOT + 1)).toBe(strip.at(WIN_SLOT + 1 - strip.period));
-    }
-  });
-
-  it('leaves a strip of only the winner as it is', () => {
-    const strip = clearAroundWinner(buildStrip(['a'], null, seeded(1), 5), (i) => i === 'a');
-    expect(strip.at(WIN_SLOT + 1)).toBe('a');
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Pure arithmetic of the case roulette (spec section 9):
  * a virtual list of 3000 slots, the strip starts at slot 500, the server's
- * weapon sits at slot 1500, every other slot cycles through the case's items
- * in a random order. The spin scrolls for 500 ms, the winner is highlighted
+ * weapon sits at slot 1500; every other slot is filled by the case's odds in a
+ * random order (issue 32: an honest strip, see `buildStrip`). The spin scrolls for 500 ms, the winner is highlighted
  * 1500 ms after the scroll ends and the app leaves 2000 ms after that.
  *
  * Nothing here touches the DOM: the component asks which slots are visible
@@ -39,8 +39,6 @@ export type Rng = () => number;
 
 export interface Strip<T> {
   readonly length: number;
-  /** The cycle length: slot i and slot i + period show the same item (slot 1500 aside). */
-  readonly period: number;
   at(index: number): T;
 }
 
@@ -57,33 +55,119 @@ export function shuffle<T>(items: readonly T[], rng: Rng): T[] {
 }
 
 /**
- * The virtual strip: 3000 slots without 3000 objects. Slot 1500 is the winner
- * (or, before the server answered, whatever the cycle puts there). The shuffled
- * list is repeated until the cycle is at least `minPeriod` long, so one period
- * is taller than the viewport (the renderer relies on that).
+ * How many of `total` slots each item gets: its share of the summed weight, rounded by the
+ * largest remainder (Hamilton's method), so the counts add up to `total` exactly and each is
+ * within one slot of `total × weight / sum`. Equal remainders are ordered at random (a case's
+ * dozens of ★ variants share their few slots by chance). Items without a positive weight get
+ * none; when no item has one, every item weighs the same.
  */
-export function buildStrip<T>(items: readonly T[], winner: T | null, rng: Rng, minPeriod = 1): Strip<T> {
-  const once = shuffle(items, rng);
-  if (once.length === 0 && winner !== null) once.push(winner);
-  const cycle = once.slice();
-  while (cycle.length > 0 && cycle.length < minPeriod) cycle.push(...once);
+export function slotQuotas(weights: readonly number[], total: number, rng: Rng): number[] {
+  const clean = weights.map((w) => (Number.isFinite(w) && w > 0 ? w : 0));
+  let sum = clean.reduce((a, b) => a + b, 0);
+  const used = sum > 0 ? clean : clean.map(() => 1);
+  if (sum <= 0) sum = used.length;
+  if (used.length === 0 || total <= 0) return used.map(() => 0);
+  const exact = used.map((w) => (w / sum) * total);
+  const counts = exact.map(Math.floor);
+  let left = total - counts.reduce((a, b) => a + b, 0);
+  const order = shuffle(
+    used.map((_, i) => i),
+    rng,
+  ).sort((a, b) => exact[b]! - counts[b]! - (exact[a]! - counts[a]!));
+  for (const i of order) {
+    if (left <= 0) break;
+    if (used[i]! <= 0) continue;
+    counts[i]! += 1;
+    left -= 1;
+  }
+  return counts;
+}
+
+/**
+ * Slots per item, tier by tier: each group (a rarity) first gets its share of `total` by the
+ * largest remainder, then its items share the group's slots the same way. So a tier's count is
+ * within one slot of its odds however many items it holds (40 ★ variants at 0.0065 % each
+ * still fill the ★ tier's 7–8 slots of 3000, which item by item they would mostly lose).
+ */
+export function groupedQuotas(weights: readonly number[], groups: readonly string[], total: number, rng: Rng): number[] {
+  const byGroup = new Map<string, number[]>();
+  weights.forEach((_, i) => {
+    const g = groups[i] ?? '';
+    byGroup.set(g, [...(byGroup.get(g) ?? []), i]);
+  });
+  const keys = [...byGroup.keys()];
+  const clean = weights.map((w) => (Number.isFinite(w) && w > 0 ? w : 0));
+  const anyWeight = clean.some((w) => w > 0);
+  const used = anyWeight ? clean : clean.map(() => 1);
+  const groupTotals = slotQuotas(
+    keys.map((k) => byGroup.get(k)!.reduce((sum, i) => sum + used[i]!, 0)),
+    total,
+    rng,
+  );
+  const out = weights.map(() => 0);
+  keys.forEach((k, g) => {
+    const members = byGroup.get(k)!;
+    const inner = slotQuotas(
+      members.map((i) => used[i]!),
+      groupTotals[g]!,
+      rng,
+    );
+    members.forEach((i, m) => {
+      out[i] = inner[m]!;
+    });
+  });
+  return out;
+}
+
+/**
+ * The virtual strip (issue 32, point 1): every one of the 3000 slots is filled by the case's
+ * odds, so a tier fills about as many slots as its chance says (★ items at 0.26 % about 8 of
+ * 3000), in a random order. The spec's "item list shuffled randomly and cycling" gave each entry
+ * the same room, so a case's dozens of ★ variants filled half the strip (docs/decisions.md).
+ * Slot 1500 is the winner once it is known; nothing else is arranged around it. `groupOf`
+ * names an item's tier (its rarity) for `groupedQuotas`.
+ */
+export function buildStrip<T>(
+  items: readonly T[],
+  weightOf: (item: T) => number,
+  winner: T | null,
+  rng: Rng,
+  groupOf: (item: T) => string = () => '',
+  total = TOTAL_SLOTS,
+): Strip<T> {
+  const quotas = groupedQuotas(
+    items.map((i) => weightOf(i)),
+    items.map((i) => groupOf(i)),
+    total,
+    rng,
+  );
+  const filled: T[] = [];
+  quotas.forEach((n, i) => {
+    for (let k = 0; k < n; k++) filled.push(items[i]!);
+  });
+  const slots = shuffle(filled, rng);
   return {
-    length: TOTAL_SLOTS,
-    period: Math.max(1, cycle.length),
+    length: total,
     at(index: number): T {
       if (winner !== null && index === WIN_SLOT) return winner;
-      return cycle[((index % cycle.length) + cycle.length) % cycle.length]!;
+      return (slots[index] ?? winner) as T;
     },
   };
 }
 
-/** Same cycle, new winner: the strip keeps its look when the server answers. */
+/** Same slots, new winner: the strip keeps its look when the server answers. */
 export function withWinner<T>(strip: Strip<T>, winner: T): Strip<T> {
   return {
     length: strip.length,
-    period: strip.period,
     at: (index) => (index === WIN_SLOT ? winner : strip.at(index)),
   };
+}
+
+/** How many of the strip's slots satisfy `pred` (the ★ share a test or a screen can check). */
+export function countSlots<T>(strip: Strip<T>, pred: (item: T) => boolean): number {
+  let n = 0;
+  for (let i = 0; i < strip.length; i++) if (pred(strip.at(i))) n += 1;
+  return n;
 }
 
 /**
@@ -136,62 +220,11 @@ export function landingJitter(_rng: Rng): number {
   return 0;
 }
 
-/*
- * The renderer. Because the strip repeats every `period` slots, a DOM strip of
- * `period + visible + 2` nodes with fixed content shows any window of it: it is
- * moved by `offset mod (period * slotPx)`. A frame then costs one `transform`
- * write and no repaint. Only the winner differs from the cycle: its node gets the
- * winner's picture once the previous slot with the same node has scrolled out of
- * view, which happens before slot 1500 itself comes into view.
- */
-
-/** DOM nodes for a viewport: one period plus a viewport's worth (never depends on TOTAL_SLOTS). */
-export function stripNodeCount(viewport: number, slotPx: number, period: number): number {
-  return period + Math.ceil(viewport / slotPx) + 2;
-}
-
-/** The first slot the DOM strip shows (a multiple of the period) and its translateY. */
-export function stripPosition(offset: number, slotPx: number, period: number): { base: number; translate: number } {
-  const base = Math.max(0, Math.floor(offset / (period * slotPx))) * period;
-  return { base, translate: base * slotPx - offset };
-}
-
-/** The node that must show the winner at this offset, or -1 while slot 1500 is far. */
-export function winnerNode(offset: number, slotPx: number, period: number, nodes: number): number {
-  const { base } = stripPosition(offset, slotPx, period);
-  const j = WIN_SLOT - base;
-  const firstVisible = Math.floor(offset / slotPx);
-  return j >= 0 && j < nodes && firstVisible > WIN_SLOT - period ? j : -1;
-}
-
-/** Slots on each side of the winner that must not show another copy of the winner's item. */
-export const CLEAR_AROUND_WINNER = 2;
-
 /**
- * The same strip with no copy of the winner's item within `CLEAR_AROUND_WINNER` slots of slot
- * 1500: each such copy in the cycle trades places with an entry far from the winner. `same`
- * tells whether a cycle entry is the winner's item. Positions are cycle positions, so the
- * DOM strip (which shows the cycle) changes only in those few nodes.
+ * The renderer keeps a small pool of nodes (`poolSize`): slot `s` is drawn by node
+ * `s mod pool`, moved with one `transform` and repainted only when the slot it shows changes.
+ * A window of `pool` consecutive slots never puts two on one node.
  */
-export function clearAroundWinner<T>(strip: Strip<T>, same: (item: T) => boolean): Strip<T> {
-  const period = strip.period;
-  const cycle = Array.from({ length: period }, (_, i) => strip.at(i));
-  const mod = (n: number) => ((n % period) + period) % period;
-  const near = new Set<number>();
-  for (let d = -CLEAR_AROUND_WINNER; d <= CLEAR_AROUND_WINNER; d++) near.add(mod(WIN_SLOT + d));
-  for (const p of near) {
-    if (p === mod(WIN_SLOT) || !same(cycle[p]!)) continue;
-    // The farthest entry from the winner that is another item takes its place.
-    for (let k = Math.floor(period / 2); k < period + Math.floor(period / 2); k++) {
-      const q = mod(WIN_SLOT + k);
-      if (near.has(q) || same(cycle[q]!)) continue;
-      [cycle[p], cycle[q]] = [cycle[q]!, cycle[p]!];
-      break;
-    }
-  }
-  return {
-    length: strip.length,
-    period,
-    at: (index) => (index === WIN_SLOT ? strip.at(WIN_SLOT) : cycle[mod(index)]!),
-  };
+export function nodeForSlot(slot: number, pool: number): number {
+  return ((slot % pool) + pool) % pool;
 }

@@ -13,6 +13,17 @@ export interface AppConfig {
   version: string;
   /** Stars a player must have bought before withdrawals unlock. */
   withdrawMinStars?: number;
+  /** Whether skins won with bonus tokens stay in the shop (keep or sell, not withdraw). */
+  withdrawPaidOnly?: boolean;
+}
+
+/**
+ * Whether the shop keeps bonus-won skins from leaving. An older server without the field: on
+ * with a bot token, off in demo mode (the server's own default).
+ */
+export function paidOnly(config: AppConfig | null | undefined): boolean {
+  if (!config) return false;
+  return typeof config.withdrawPaidOnly === 'boolean' ? config.withdrawPaidOnly : !config.demo;
 }
 
 export function getConfig(): Promise<AppConfig> {

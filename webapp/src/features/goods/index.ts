@@ -1,5 +1,6 @@
 /** The goods feature's public entry: real skins as the screens show them (lazy screens only). */
 export { BonusNote } from './components/bonus-note';
+export { DeliveryNote } from './components/delivery-note';
 export { CaseContents, type ContentsItem } from './components/case-contents';
 export { FloatBar } from './components/float-bar';
 export { ItemMarks } from './components/marks';

@@ -21,6 +21,8 @@ describe('wear', () => {
   it('prints a float with at least four decimals', () => {
     expect(formatFloat(0.25)).toBe('0.2500');
     expect(formatFloat(0.0123456789)).toBe('0.0123456789');
+    // Russian screens write the decimal comma, as every other number there.
+    expect(formatFloat(0.25, 'ru-RU')).toBe('0,2500');
   });
 
   it('a range needs both ends in order', () => {

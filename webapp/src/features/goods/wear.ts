@@ -23,11 +23,12 @@ export function exteriorOf(float: number | null | undefined): Exterior | null {
   return (WEAR_BANDS.find((b) => f < b.to) ?? WEAR_BANDS[WEAR_BANDS.length - 1]).exterior;
 }
 
-/** A float as the markets print it: up to 10 decimals, trailing zeros kept to 4 at least. */
-export function formatFloat(float: number): string {
-  const s = float.toFixed(10).replace(/0+$/, '');
-  const [, dec = ''] = s.split('.');
-  return dec.length < 4 ? float.toFixed(4) : s;
+/**
+ * A float as the markets print it: up to 10 decimals, at least 4, with the locale's decimal
+ * sign (`0,2500` in Russian, `0.2500` in English: one decimal sign per screen).
+ */
+export function formatFloat(float: number, locale = 'en-US'): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: 4, maximumFractionDigits: 10, useGrouping: false }).format(float);
 }
 
 /** Percent position (0..100) of a value on the bar, clamped. */

@@ -11,7 +11,7 @@ import { haptic } from '../../lib/telegram';
 import { useSession } from '../session';
 import { prepareShare, sellItem, type InventoryItem } from './api';
 import { playSaleSound } from './sound';
-import { priceValue, splitMarketName } from './status';
+import { priceValue, skinLabel } from './status';
 import { useInventory } from './store';
 
 /** Spec section 9: the sale toast lasts 3 s. */
@@ -33,7 +33,8 @@ export async function sellSkin(item: InventoryItem, opts: { quiet?: boolean } = 
     playSaleSound();
     haptic.success();
     const price = priceValue(item.tokenPrice);
-    const name = item.marketHashName ?? item.name;
+    // The skin in the player's language (the Steam name is English).
+    const name = skinLabel(item);
     toast.success(t('skin.soldText', { name, price: typeof price === 'number' ? formatTokens(res.tokensAwarded ?? price) : price }), {
       title: t('skin.sold'),
       image: item.iconUrl ?? null,
@@ -71,5 +72,3 @@ export async function shareSkin(item: InventoryItem): Promise<void> {
   if (await copyText(id)) toast.info(t('skin.idCopied', { id }));
   else toast.error(t('skin.shareError'));
 }
-
-export const displayName = (item: { marketHashName?: string; name: string }) => splitMarketName(item.marketHashName ?? item.name);

@@ -14,6 +14,7 @@ export {
   priceValue,
   reasonKey,
   showWithdraw,
+  skinLabel,
   splitMarketName,
   type SkinTab,
 } from './status';

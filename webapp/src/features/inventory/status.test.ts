@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canTrade, capitalize, filterByTab, itemNames, ownerName, priceValue, showSellBar, showWithdraw, splitMarketName } from './status';
+import { canTrade, capitalize, filterByTab, itemNames, ownerName, priceValue, showSellBar, showWithdraw, skinLabel, splitMarketName } from './status';
 
 const items = [
   { id: 1, status: 'received' },
@@ -79,5 +79,13 @@ describe('itemNames', () => {
     });
     expect(itemNames({ name: 'Karambit', variant: '' })).toEqual({ name: 'Karambit', description: '' });
     expect(itemNames({ name: 'AWP | Asiimov' })).toEqual({ name: 'AWP', description: 'Asiimov' });
+  });
+});
+
+describe('skinLabel (issue 32, point 6)', () => {
+  it('names a skin in the answer’s language, never by the Steam-exact market name', () => {
+    const ru = { name: 'M4A4', variant: 'Чоппа', marketHashName: 'StatTrak™ M4A4 | Choppa (Field-Tested)' };
+    expect(skinLabel(ru)).toBe('M4A4 | Чоппа');
+    expect(skinLabel({ name: 'Керамбит', variant: '', marketHashName: '★ Karambit' })).toBe('Керамбит');
   });
 });

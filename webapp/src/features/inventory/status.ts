@@ -85,6 +85,16 @@ export function itemNames(item: { name?: string; variant?: string | null; market
   return splitMarketName(item.name || item.marketHashName);
 }
 
+/**
+ * "AK-47 | Redline" in the player's language (the answer's `name` and `variant`), for texts that
+ * name a skin: popups, toasts, pickers. Never the Steam-exact `marketHashName`, which is English
+ * and belongs only where the market's name matters, labelled (issue 32, point 6).
+ */
+export function skinLabel(item: { name?: string; variant?: string | null; marketHashName?: string }): string {
+  const { name, description } = itemNames(item);
+  return description ? `${name} | ${description}` : name;
+}
+
 /** Owner is a string or an object with a name. */
 export function ownerName(owner: unknown): string {
   if (typeof owner === 'string') return owner;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Limits } from './api';
-import { appliesAtOnce, cleanPromoInput, isPromoCode, leftToday, parseLimitInput, promoErrorKey, runningExclusion } from './logic';
+import { appliesAtOnce, cleanPromoInput, isPromoCode, leftToday, limitInForce, parseLimitInput, promoErrorKey, runningExclusion, spendRoom } from './logic';
 
 const limits = (patch: Partial<Limits> = {}): Limits => ({
   dailyLimit: null,
@@ -69,5 +69,31 @@ describe('self-exclusion', () => {
 
   it('stops showing once its end has passed, even before the next answer', () => {
     expect(runningExclusion(limits({ selfExclusion: { active: true, until: '2026-01-01T11:59:59Z', permanent: false } }), now)).toBeNull();
+  });
+});
+
+describe('the daily limit before an open (issue 32, point 4)', () => {
+  const now = Date.parse('2026-01-01T12:00:00Z');
+  it('says what is left today and when it resets, and whether the open is over it', () => {
+    const room = spendRoom(limits({ dailyLimit: 500, spentToday: 420 }), 139, now)!;
+    expect(room.left).toBe(80);
+    expect(room.over).toBe(true);
+    expect(room.resetsAt.toISOString()).toBe('2026-01-02T00:00:00.000Z');
+    expect(spendRoom(limits({ dailyLimit: 500, spentToday: 100 }), 139, now)!.over).toBe(false);
+    expect(spendRoom(limits({ dailyLimit: 500, spentToday: 600 }), 1, now)!.left).toBe(0);
+  });
+
+  it('is silent without a limit', () => {
+    expect(spendRoom(limits(), 1_000_000, now)).toBeNull();
+    expect(spendRoom(null, 10, now)).toBeNull();
+  });
+
+  it('reads a waiting raise or removal as in force from its time, like the server', () => {
+    const raise = limits({ dailyLimit: 100, pendingChange: { dailyLimit: 1000, effectiveAt: '2026-01-01T11:00:00Z' } });
+    expect(limitInForce(raise, now)).toBe(1000);
+    const later = limits({ dailyLimit: 100, pendingChange: { dailyLimit: null, effectiveAt: '2026-01-01T13:00:00Z' } });
+    expect(limitInForce(later, now)).toBe(100);
+    const removed = limits({ dailyLimit: 100, pendingChange: { dailyLimit: null, effectiveAt: '2026-01-01T11:00:00Z' } });
+    expect(spendRoom(removed, 500, now)).toBeNull();
   });
 });

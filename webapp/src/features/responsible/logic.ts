@@ -52,3 +52,24 @@ export function leftToday(limits: Limits | null | undefined): number | null {
   if (!limits || limits.dailyLimit === null) return null;
   return Math.max(0, limits.dailyLimit - limits.spentToday);
 }
+
+/** The daily limit in force at `now`: a raise or removal waiting 24 hours counts from its time (the server's rule). */
+export function limitInForce(limits: Limits | null | undefined, now = Date.now()): number | null {
+  if (!limits) return null;
+  const pending = limits.pendingChange;
+  if (pending && new Date(pending.effectiveAt).getTime() <= now) return pending.dailyLimit;
+  return limits.dailyLimit;
+}
+
+/**
+ * What the daily spend limit leaves for an open costing `cost` (null: no limit): the tokens left
+ * today, when the day resets (the server's UTC midnight, shown in local time), and whether the
+ * open is over it.
+ */
+export function spendRoom(limits: Limits | null | undefined, cost: number, now = Date.now()): { left: number; resetsAt: Date; over: boolean } | null {
+  const limit = limitInForce(limits, now);
+  if (!limits || limit === null) return null;
+  const left = Math.max(0, Math.round((limit - limits.spentToday) * 100) / 100);
+  const resetsAt = new Date(limits.dayResetsAt);
+  return { left, resetsAt, over: cost > left };
+}

@@ -12,7 +12,7 @@ import {
   useInventory,
   type InventoryItem,
 } from '../../features/inventory';
-import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, DeliveryNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { addTexts, useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic } from '../../lib/telegram';
@@ -121,7 +121,7 @@ export function CaseResultPage() {
         <span className={styles.glow} aria-hidden />
         <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} />
       </div>
-      <ItemMarks statTrak={item.statTrak} special={special} />
+      <ItemMarks statTrak={item.statTrak} special={special} bonus={item.withdrawable === false} />
       <h1 className={styles.name} data-testid="result-name">
         {name}
         {description && <span className={styles.desc}>{description}</span>}
@@ -139,6 +139,8 @@ export function CaseResultPage() {
           <FloatBar float={item.float} wearMin={item.wearMin} wearMax={item.wearMax} />
         </div>
       )}
+      {/* Before the player keeps it for its float: what a withdrawal would deliver. */}
+      <DeliveryNote exterior={item.exterior === null ? null : (item.exterior ?? item.condition)} statTrak={item.statTrak} />
       <p className={styles.price}>
         {typeof price === 'number' ? <TokenAmount value={price ?? 0} size={20} /> : price}
       </p>
@@ -150,9 +152,11 @@ export function CaseResultPage() {
 
       {item.withdrawable === false && <BonusNote />}
 
+      {/* One primary action per screen: "Sell for N" is Telegram's main button; keep and share
+          are secondary. */}
       <div className={styles.actions}>
         {/* Keep: the skin stays in My skins. */}
-        <Button block size="lg" onClick={() => navigate('/skins', { replace: true })} disabled={busy !== null} data-testid="result-keep">
+        <Button block size="lg" variant="secondary" onClick={() => navigate('/skins', { replace: true })} disabled={busy !== null} data-testid="result-keep">
           {t('result.keep')}
         </Button>
         <Button block size="lg" variant="secondary" onClick={onShare} loading={busy === 'share'} disabled={busy !== null}>

@@ -10,16 +10,16 @@ import {
   keepRest,
   rarityColor,
   rarityKey,
+  resultsHeadline,
   sellAllValue,
   sellEach,
   TokenAmount,
   undecided,
   valueRatio,
-  winTier,
   type Entry,
 } from '../../features/cases';
 import { itemNames, priceValue, sellSkin, soldTogether, type InventoryItem } from '../../features/inventory';
-import { BonusNote, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { confirmPopup } from '../../lib/native-ui';
@@ -30,6 +30,15 @@ import styles from './case-results.module.css';
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
 ensureMultiTexts();
+
+/** The skin's exterior (Steam's name), or null for a vanilla ★ knife; an older answer's `condition`. */
+const exteriorOf = (item: InventoryItem): string | null => (item.exterior === null ? null : (item.exterior ?? item.condition ?? null));
+
+/** The exterior in the player's language. */
+function conditionText(t: (k: string) => string, exterior: string): string {
+  const key = `condition.${exterior}`;
+  return t(key) === key ? exterior : t(key);
+}
 
 const value = (item: InventoryItem) => {
   const p = priceValue(item.tokenPrice);
@@ -54,9 +63,11 @@ export function CaseResultsPage() {
 
   const total = Math.round(weapons.reduce((s, w) => s + value(w) * 100, 0)) / 100;
   const ratio = valueRatio(total, caseCost !== null ? caseCost * weapons.length : null);
-  // The screen celebrates its best skin.
+  // The screen celebrates its best skin, and only when the skins together came back at least
+  // what the open cost (a loss is a plain count).
   const best = weapons.reduce<InventoryItem | null>((b, w) => (!b || value(w) > value(b) ? w : b), null);
-  const tier = best ? winTier(valueRatio(value(best), caseCost), best.rarity) : 'fair';
+  const headline = resultsHeadline(ratio, best ? { ratio: valueRatio(value(best), caseCost), rarity: best.rarity } : null);
+  const tier = headline.tier;
 
   useEffect(() => {
     if (!best || cheered.current) return;
@@ -123,7 +134,7 @@ export function CaseResultsPage() {
     <main className={`${styles.page} ${styles[tier] ?? ''}`} data-testid="page-case-results" data-tier={tier}>
       <header className={styles.head}>
         <h1 className={styles.title} data-testid="results-title">
-          {t('results.title', { count: weapons.length })}
+          {t(headline.key, { count: weapons.length })}
         </h1>
         {ratio !== null && (
           <p className={styles.total} data-testid="results-total">
@@ -152,10 +163,18 @@ export function CaseResultsPage() {
                   {name}
                   {description && <span className={styles.desc}>{description}</span>}
                 </p>
+                {/* Exterior, StatTrak™, ★ and bonus on every card: two skins of one name at
+                    different prices say why. */}
                 <p className={styles.meta}>
                   {rk && <span className={styles.rarity}>{t(rk)}</span>}
+                  {exteriorOf(e.item) && (
+                    <span className={styles.exterior} data-testid="results-exterior">
+                      {conditionText(t, exteriorOf(e.item)!)}
+                    </span>
+                  )}
                   <TokenAmount value={value(e.item)} size={14} />
                 </p>
+                <ItemMarks statTrak={e.item.statTrak} special={e.item.special ?? e.item.rarity === 'extraordinary'} bonus={e.item.withdrawable === false} />
               </div>
               <div className={styles.actions}>
                 {e.choice === 'open' && (
@@ -163,7 +182,7 @@ export function CaseResultsPage() {
                     <Button size="sm" variant="secondary" onClick={() => keepOne(i)} disabled={busy} data-testid="results-keep">
                       {t('results.keep')}
                     </Button>
-                    <Button size="sm" onClick={() => void sellOne(i)} disabled={busy} data-testid="results-sell">
+                    <Button size="sm" variant="secondary" onClick={() => void sellOne(i)} disabled={busy} data-testid="results-sell">
                       {t('results.sell', { price })}
                     </Button>
                   </>

@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from '../../lib/router';
 import { useHideBackButton } from '../../app/back-button';
 import { Img, MainAction, SecondaryAction, Segmented, Skeleton, toast } from '../../components/ui';
 import {
+  bonusPart,
   canTry,
   createCaseOpener,
   drawnItems,
@@ -26,16 +27,17 @@ import {
   type SpinPhase,
 } from '../../features/cases';
 import { CaseContents, caseTitle, goodsNames, ensureGoodsTexts } from '../../features/goods';
-import { ensureResponsibleTexts, runningExclusion, useResponsible } from '../../features/responsible';
+import { BreakNotice, ensureResponsibleTexts, runningExclusion, spendRoom, useResponsible } from '../../features/responsible';
 import { useSettings } from '../../features/settings';
 import { fetchFair } from '../../features/fair';
 import { useInventory, type InventoryItem } from '../../features/inventory';
+import { paidOnly, useGates } from '../../features/gates';
 import { useSession } from '../../features/session';
 import { addTexts, useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
-import { formatDateTime, formatTokens, formatTokensInt } from '../../lib/format';
-import { choosePopup, useClosingConfirmation } from '../../lib/native-ui';
+import { formatTime, formatTokens, formatTokensInt } from '../../lib/format';
+import { alertPopup, choosePopup, useClosingConfirmation } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import { isLowEndDevice, setVerticalSwipes } from '../../lib/telegram-actions';
 import { GoingHome } from '../not-found';
@@ -98,6 +100,8 @@ export function CasePage() {
   const { caseId = '' } = useParams();
   const token = useSession((s) => s.token);
   const balance = useSession((s) => s.user?.balance ?? 0);
+  const bonusBalance = useSession((s) => Number(s.user?.bonusBalance ?? 0) || 0);
+  const keepsBonusSkins = useGates((s) => paidOnly(s.config));
   const limits = useResponsible((s) => s.limits);
   // Whether a self-exclusion runs: asked each time the case page opens.
   useEffect(() => {
@@ -220,6 +224,8 @@ export function CasePage() {
     window.scrollTo({ top: 0 });
     trying.current = false;
     setTried(null);
+    // A free try's strip, still resting where it landed, goes back to the start.
+    setWinner(null);
     setPhase('opening');
     const out = await opener.open(kase.id, cost, n);
     if (out.kind === 'busy') return;
@@ -233,10 +239,15 @@ export function CasePage() {
       setWinner(null);
       setWinners([]);
       haptic.error();
-      // A break started elsewhere: the buttons go as the limits come back.
-      if (isApiError(out.error) && out.error.code === 'self_excluded') void useResponsible.getState().loadLimits();
-      toast.error(errorText(out.error, t, 'caseScreen.openError'));
+      // A break started elsewhere, or a limit reached: the buttons follow as the limits come back.
+      const refused = isApiError(out.error) && (out.error.code === 'self_excluded' || out.error.code === 'spend_limit');
+      if (refused) void useResponsible.getState().loadLimits();
+      toast.error(errorText(out.error, t, 'caseScreen.openError'), refused ? { durationMs: 6000 } : undefined);
       return;
+    }
+    // Today's spending moved: the open button's limit line follows.
+    if (useResponsible.getState().limits?.dailyLimit != null || useResponsible.getState().limits?.pendingChange) {
+      void useResponsible.getState().loadLimits();
     }
     const drawn = drawnItems(out.answer);
     won.current = drawn.map((d) => d.item);
@@ -274,7 +285,7 @@ export function CasePage() {
         if (p === 'highlight') setTried(winnerRef.current);
         if (p === 'leave') {
           trying.current = false;
-          setWinner(null);
+          // The strip stays where it landed: the marker rests on the item the note names.
           setPhase('idle');
         }
         return;
@@ -314,85 +325,124 @@ export function CasePage() {
   const cost = totalPrice(kase.tokens, n);
   const short = tokensMissing(cost, balance);
   const price = formatTokensInt(cost);
+  // The daily spend limit: the open button says what is left today and when it resets.
+  const room = spendRoom(limits, cost);
+  const overLimit = room !== null && room.over;
+  const limitTexts = room && {
+    left: formatTokens(room.left),
+    time: formatTime(room.resetsAt),
+    cost: formatTokens(cost),
+  };
+  // A paid-only shop: an open that would spend bonus tokens is announced before it happens.
+  const bonus = keepsBonusSkins && short <= 0 ? bonusPart(kase.tokens, n, balance, bonusBalance) : { tokens: 0, skins: 0 };
   // Several strips side by side while a multiple open is chosen (the free try spins one).
-  const strips = n > 1 && phase !== 'trying' ? n : 1;
+  const strips = n > 1 && phase !== 'trying' && !tried ? n : 1;
   return (
     <main className={styles.page} data-testid="page-case" data-phase={phase}>
-      <header className={styles.header}>
-        <Img src={kase.image} alt="" className={styles.caseImg} />
-        <h1 className={styles.title}>{caseTitle(kase, lang)}</h1>
-        <TokenAmount value={balance} className={styles.balance} />
-      </header>
+      {/* Everything a player needs before pressing "open" fits the first screen: the notices,
+          the count, the strip and the fairness line (the contents follow below the fold). */}
+      <div className={styles.fold}>
+        <header className={styles.header}>
+          <Img src={kase.image} alt="" className={styles.caseImg} />
+          <h1 className={styles.title}>{caseTitle(kase, lang)}</h1>
+          <TokenAmount value={balance} className={styles.balance} />
+        </header>
 
-      <div className={`${styles.stage} ${strips > 1 ? styles.multi : ''}`} data-strips={strips}>
-        {strips > 1 ? (
-          Array.from({ length: strips }, (_, i) => (
-            <Roulette
-              key={`${n}-${i}`}
-              items={items}
-              winner={winners.length === strips ? (winners[i] ?? null) : null}
-              onPhase={i === 0 ? onPhase : undefined}
-              lowEnd={lowEnd}
-              compact
-              quiet={i > 0}
-            />
-          ))
-        ) : (
-          <Roulette items={items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
-        )}
-        {/* How many to open at once: the open button's price is for all of them. */}
-        {!busy && (
-          <div className={styles.count} data-testid="open-count">
+        {/* A break is said first, above the strip (in view without scrolling). */}
+        <BreakNotice place="case" exclusion={excluded} />
+
+        {/* How many to open at once: the open button's price is for all of them. Above the
+            strip, never over it. */}
+        {!excluded && (
+          <div className={`${styles.count} ${busy ? styles.countBusy : ''}`} data-testid="open-count" aria-hidden={busy || undefined}>
             <Segmented
               label={t('multiOpen.count')}
               value={String(n)}
               options={OPEN_COUNTS.map((c) => ({ value: String(c), label: t('multiOpen.countOption', { count: c }) }))}
               onChange={(v) => {
+                if (busy) return;
                 haptic.selection();
+                // A finished free try leaves the single strip: the chosen count draws its own.
+                if (tried) {
+                  setTried(null);
+                  setWinner(null);
+                }
                 setCount(openCount(v));
               }}
             />
           </div>
         )}
-        {(phase === 'trying' || tried) && (
-          <p className={styles.tryNote} role="status" data-testid="free-try-note">
-            <b>{t('caseScreen.tryNote')}</b>
-            {tried && <span data-testid="free-try-result">{t('caseScreen.tryResult', { item: itemLabel(tried) })}</span>}
+
+        {!excluded && !busy && bonus.skins > 0 && (
+          <div className={styles.bonusWarn} role="note" data-testid="bonus-warning" data-skins={bonus.skins}>
+            <span>
+              {n > 1
+                ? t('caseScreen.bonusWarnMany', { tokens: formatTokens(bonus.tokens), skins: bonus.skins, count: n })
+                : t('caseScreen.bonusWarnOne', { tokens: formatTokens(bonus.tokens) })}
+            </span>{' '}
+            <Link to="/packages" className={styles.fairLink} data-testid="bonus-warning-top-up">
+              {t('caseScreen.bonusTopUp')}
+            </Link>
+          </div>
+        )}
+
+        <div className={`${styles.stage} ${strips > 1 ? styles.multi : ''}`} data-strips={strips}>
+          {strips > 1 ? (
+            Array.from({ length: strips }, (_, i) => (
+              <Roulette
+                key={`${n}-${i}`}
+                items={items}
+                winner={winners.length === strips ? (winners[i] ?? null) : null}
+                onPhase={i === 0 ? onPhase : undefined}
+                lowEnd={lowEnd}
+                compact
+                quiet={i > 0}
+              />
+            ))
+          ) : (
+            <Roulette items={items} winner={winner} onPhase={onPhase} lowEnd={lowEnd} />
+          )}
+          {(phase === 'trying' || tried) && (
+            <p className={styles.tryNote} role="status" data-testid="free-try-note">
+              <b>{t('caseScreen.tryNote')}</b>
+              {tried && <span data-testid="free-try-result">{t('caseScreen.tryResult', { item: itemLabel(tried) })}</span>}
+            </p>
+          )}
+        </div>
+
+        {/* Right under the roulette: in view above Telegram's bottom buttons. */}
+        {fair && (
+          <p className={styles.fair} data-testid="fair-line">
+            {t('caseScreen.fairLine', { hash: shortHash(fair.serverSeedHash), seed: fair.clientSeed, nonce: fair.nonce })}{' '}
+            {busy ? (
+              <span className={styles.fairLink}>{t('caseScreen.fairLink')}</span>
+            ) : (
+              <Link to="/fair" className={styles.fairLink}>
+                {t('caseScreen.fairLink')}
+              </Link>
+            )}
           </p>
         )}
       </div>
-
-      {/* Right under the roulette: in view above Telegram's bottom buttons. */}
-      {fair && (
-        <p className={styles.fair} data-testid="fair-line">
-          {t('caseScreen.fairLine', { hash: shortHash(fair.serverSeedHash), seed: fair.clientSeed, nonce: fair.nonce })}{' '}
-          {busy ? (
-            <span className={styles.fairLink}>{t('caseScreen.fairLink')}</span>
-          ) : (
-            <Link to="/fair" className={styles.fairLink}>
-              {t('caseScreen.fairLink')}
-            </Link>
-          )}
-        </p>
-      )}
-
-      {excluded && (
-        <p className={styles.excluded} role="status" data-testid="case-excluded">
-          {excluded.permanent
-            ? t('responsible.storeExcludedPermanent')
-            : t('responsible.storeExcluded', { until: formatDateTime(excluded.until ?? 0) })}
-        </p>
-      )}
 
       {/* The open button says what is missing; pressing it offers the ways to get tokens. */}
       <MainAction
         testId="open-case"
         text={
-          short > 0
-            ? t('caseScreen.openShort', { price, missing: formatTokens(short), count: short })
-            : t('caseScreen.open', { price })
+          overLimit && limitTexts
+            ? t('responsible.limitButton', limitTexts)
+            : short > 0
+              ? t('caseScreen.openShort', { price, missing: formatTokens(short), count: short })
+              : t('caseScreen.open', { price })
         }
-        onClick={() => void onOpen()}
+        onClick={() => {
+          if (overLimit && limitTexts) {
+            haptic.error();
+            void alertPopup(t('responsible.limitText', limitTexts), t('responsible.limitPopupTitle'));
+            return;
+          }
+          void onOpen();
+        }}
         visible={!busy && !excluded}
       />
       <SecondaryAction testId="free-try" text={t('caseScreen.tryFree')} onClick={onTry} visible={!busy && !excluded && canTry(items)} />

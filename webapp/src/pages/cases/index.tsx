@@ -13,6 +13,7 @@ import {
 } from '../../features/cases';
 import { DropRibbonSlot } from '../../features/feed';
 import { CaseContents, caseTitle, ensureGoodsTexts } from '../../features/goods';
+import { BreakNotice, useBreak } from '../../features/responsible';
 import { useSettings } from '../../features/settings';
 import { addTexts, useT } from '../../i18n';
 import { haptic } from '../../lib/telegram';
@@ -35,6 +36,7 @@ export function CasesPage() {
   const fetchedAt = useCases((s) => s.fetchedAt);
   const [odds, setOdds] = useState<Case | null>(null);
   const lang = useSettings((s) => s.language);
+  const onBreak = useBreak();
   // The sheet's item names and prices come from the case detail (the list is slim).
   const detail = useCases((s) => (odds ? s.details[odds.id] : undefined));
   useEffect(() => {
@@ -50,6 +52,7 @@ export function CasesPage() {
     <main className={styles.page} data-testid="page-cases">
       <h1 className={styles.title}>{t('store.title')}</h1>
       <p className={styles.subtitle}>{t('store.subtitle')}</p>
+      <BreakNotice place="store" exclusion={onBreak} />
       <DropRibbonSlot />
       {error && cases.length === 0 ? (
         <div className={styles.empty}>
@@ -105,17 +108,19 @@ export function CasesPage() {
               })}
             </ul>
             {detail ? <CaseContents items={detail.items} rarityColor={rarityColor} /> : <SkeletonCards count={3} height={56} />}
-            <Button
-              block
-              size="lg"
-              onClick={() => {
-                const id = odds.id;
-                setOdds(null);
-                navigate(`/case/${id}`);
-              }}
-            >
-              {t('store.open')}
-            </Button>
+            {!onBreak && (
+              <Button
+                block
+                size="lg"
+                onClick={() => {
+                  const id = odds.id;
+                  setOdds(null);
+                  navigate(`/case/${id}`);
+                }}
+              >
+                {t('store.open')}
+              </Button>
+            )}
           </div>
         )}
       </BottomSheet>

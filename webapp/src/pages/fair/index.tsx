@@ -223,7 +223,7 @@ export function FairPage() {
                     <span>{c.itemMatches ? '✓' : '✗'} {t('fair.itemCheck', { item: skinName(details, c.itemId, lang) })}</span>
                     {c.instance?.float != null && c.instance.exterior && (
                       <span className={styles.mono} data-testid="fair-float">
-                        {t('fair.floatCheck', { float: String(c.instance.float), exterior: t(`condition.${c.instance.exterior}`) })}
+                        {t('fair.floatCheck', { float: lang === 'ru' ? String(c.instance.float).replace('.', ',') : String(c.instance.float), exterior: t(`condition.${c.instance.exterior}`) })}
                       </span>
                     )}
                     {c.instance && c.instance.statTrak !== null && (

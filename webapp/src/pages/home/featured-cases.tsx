@@ -11,8 +11,11 @@ import styles from './featured-cases.module.css';
 /** How many cases home shows: a row that fits a 360–430 px phone. */
 export const FEATURED_COUNT = 3;
 
-/** Home's shop window: the first cases of the catalog, each one tap from its roulette. */
-export function FeaturedCases() {
+/**
+ * Home's shop window: the first cases of the catalog, each one tap from its roulette. `paused`
+ * (a self-exclusion runs): the cards stay to look at, without their "Open".
+ */
+export function FeaturedCases({ paused = false }: { paused?: boolean }) {
   const t = useT();
   const navigate = useNavigate();
   const cases = useCases((s) => s.cases);
@@ -53,7 +56,7 @@ export function FeaturedCases() {
                   <Img src={c.image} alt="" className={styles.img} />
                   <span className={styles.name}>{(lang === 'ru' && c.nameRu) || c.name}</span>
                   <TokenAmount value={c.tokens} whole size={14} className={styles.price} />
-                  <span className={styles.cta}>{t('home.featuredOpen')}</span>
+                  {!paused && <span className={styles.cta}>{t('home.featuredOpen')}</span>}
                 </button>
               </li>
             ))}

@@ -15,6 +15,7 @@ import {
   IconTarget,
   useRewards,
 } from '../../features/rewards';
+import { BreakNotice, useBreak } from '../../features/responsible';
 import { useSession } from '../../features/session';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
@@ -73,6 +74,8 @@ export function HomePage() {
   const streak = useRewards((s) => s.streak);
   const channelUrl = useGates((s) => s.config?.channelUrl);
   const [dailyOpen, setDailyOpen] = useState(false);
+  // During a self-exclusion home offers no "Buy" and no "Open": it says the break instead.
+  const onBreak = useBreak();
   const [checkVisible, setCheckVisible] = useState(false);
   const [checking, setChecking] = useState(false);
   const checkTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -122,14 +125,18 @@ export function HomePage() {
           <IconToken size={30} className={styles.token} />
           <TokenAmountText value={user?.balance ?? 0} />
         </span>
-        <Button size="lg" block onClick={() => navigate('/packages')} data-testid="home-buy">
-          {t('home.buy')}
-        </Button>
+        {onBreak ? (
+          <BreakNotice place="home" exclusion={onBreak} />
+        ) : (
+          <Button size="lg" block onClick={() => navigate('/packages')} data-testid="home-buy">
+            {t('home.buy')}
+          </Button>
+        )}
       </section>
 
       {/* Home sells the product: what others win (the ribbon), then cases to open, then tasks. */}
       <DropRibbonSlot />
-      <FeaturedCases />
+      <FeaturedCases paused={onBreak !== null} />
 
       <h2 className={styles.h2}>{t('home.tasksTitle')}</h2>
       <ul className={styles.tasks}>
@@ -141,8 +148,8 @@ export function HomePage() {
           reward="+100"
           done={false}
           action={
-            <Button size="sm" variant={dailyDone ? 'secondary' : 'primary'} onClick={() => setDailyOpen(true)} data-testid="open-daily">
-              {t('tasks.open')}
+            <Button size="sm" variant="secondary" onClick={() => setDailyOpen(true)} data-testid="open-daily">
+              {t(dailyDone ? 'tasks.view' : 'tasks.open')}
             </Button>
           }
         />
@@ -159,7 +166,7 @@ export function HomePage() {
                   {t('tasks.check')}
                 </Button>
               )}
-              <Button size="sm" onClick={subscribe} data-testid="subscribe-go">
+              <Button size="sm" variant="secondary" onClick={subscribe} data-testid="subscribe-go">
                 {t('tasks.subscribeAction')}
               </Button>
             </span>
@@ -173,7 +180,7 @@ export function HomePage() {
           reward="+500"
           done={false}
           action={
-            <Button size="sm" onClick={() => navigate('/referrals')}>
+            <Button size="sm" variant="secondary" onClick={() => navigate('/referrals')}>
               {t('tasks.go')}
             </Button>
           }
@@ -185,7 +192,7 @@ export function HomePage() {
           reward="+100"
           done={user?.caseOpened === true}
           action={
-            <Button size="sm" onClick={() => navigate('/cases')}>
+            <Button size="sm" variant="secondary" onClick={() => navigate('/cases')}>
               {t('tasks.go')}
             </Button>
           }

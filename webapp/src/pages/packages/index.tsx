@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 
 import { Button, IconToken, PageHeader, SkeletonCards } from '../../components/ui';
+import { paidOnly, useGates } from '../../features/gates';
 import { usePayments, usePurchase } from '../../features/payments';
+import { BreakNotice, useBreak } from '../../features/responsible';
 import { IconStar } from '../../features/rewards';
 import { addTexts, useT } from '../../i18n';
 import { formatTokensInt } from '../../lib/format';
@@ -20,6 +22,10 @@ export function PackagesPage() {
   const error = usePayments((s) => s.error);
   const fetchedAt = usePayments((s) => s.fetchedAt);
   const { buy, busy } = usePurchase();
+  // During a self-exclusion nothing here can be bought: the break is said instead of the list.
+  const onBreak = useBreak();
+  const keepsBonusSkins = useGates((s) => paidOnly(s.config));
+  const anyBonus = packages.some((p) => p.bonus > 0);
 
   useEffect(() => {
     void usePayments.getState().load();
@@ -28,7 +34,9 @@ export function PackagesPage() {
   return (
     <main className={styles.page} data-testid="page-packages">
       <PageHeader title={t('packages.title')} subtitle={t('packages.subtitle')} />
-      {error && packages.length === 0 ? (
+      {onBreak ? (
+        <BreakNotice place="packages" exclusion={onBreak} />
+      ) : error && packages.length === 0 ? (
         <div className={styles.empty}>
           <p>{t('packages.loadError')}</p>
           <Button variant="secondary" onClick={() => void usePayments.getState().load(true)}>
@@ -53,7 +61,13 @@ export function PackagesPage() {
                 </span>
                 <span className={styles.texts}>
                   <span className={styles.tokens}>{t('packages.tokens', { amount: formatTokensInt(p.tokens), count: p.tokens })}</span>
-                  {p.bonus > 0 && <span className={styles.bonus}>{t('packages.bonus', { amount: formatTokensInt(p.bonus), count: p.bonus })}</span>}
+                  {/* Bonus tokens as what they are: not more of the same where bonus skins stay in the shop. */}
+                  {p.bonus > 0 && (
+                    <span className={styles.bonus} data-testid="package-bonus">
+                      {t('packages.bonus', { amount: formatTokensInt(p.bonus), count: p.bonus })}
+                      {keepsBonusSkins && <> · {t('packages.bonusKeepOnly')}</>}
+                    </span>
+                  )}
                 </span>
                 <span className={styles.stars}>{busy === p.id ? (
                     t('packages.buying')
@@ -66,6 +80,11 @@ export function PackagesPage() {
             </li>
           ))}
         </ul>
+      )}
+      {anyBonus && !onBreak && (
+        <p className={styles.bonusWhat} data-testid="packages-bonus-what">
+          {t(keepsBonusSkins ? 'packages.bonusWhat' : 'packages.bonusWhatOpen')}
+        </p>
       )}
       <p className={styles.terms}>{t('packages.terms')}</p>
     </main>

@@ -3,7 +3,7 @@ import { useNavigate } from '../../lib/router';
 
 import { IconCart, IconChat, IconChevron, IconLink, IconShield, IconUsers, PageHeader, Segmented, toast, Toggle } from '../../components/ui';
 import { useShowNameSetting } from '../../features/feed';
-import { useGates } from '../../features/gates';
+import { paidOnly, useGates } from '../../features/gates';
 import { useSession } from '../../features/session';
 import { saveLanguage, useSettings } from '../../features/settings';
 import { ensureGoodsTexts } from '../../features/goods';
@@ -64,6 +64,8 @@ export function ProfilePage() {
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const communityUrl = useGates((s) => s.config?.communityUrl);
+  // What the profile says about bonus skins is what the server does (off in demo mode).
+  const keepsBonusSkins = useGates((s) => paidOnly(s.config));
   const language = useSettings((s) => s.language);
   const theme = useSettings((s) => s.theme);
   const soundEnabled = useSettings((s) => s.soundEnabled);
@@ -102,7 +104,7 @@ export function ProfilePage() {
       </div>
       {bonus > 0 && (
         <p className={styles.bonusExplain} data-testid="profile-bonus-explain">
-          {t('goods.bonusExplain')}
+          {t(keepsBonusSkins ? 'goods.bonusExplain' : 'goods.bonusExplainOpen')}
         </p>
       )}
 

@@ -144,7 +144,7 @@ export function ReferralsPage() {
         </nav>
       )}
 
-      <MainAction testId="invite" text={t('referrals.invite')} onClick={() => void invite()} enabled={Boolean(link)} />
+      <MainAction testId="invite" text={t('referrals.invite')} onClick={() => void invite()} visible={Boolean(link)} />
     </main>
   );
 }

@@ -19,6 +19,7 @@ import {
   sellSkin,
   itemNames,
   shareSkin,
+  skinLabel,
   showWithdraw,
   STEAM_INCOMING_OFFERS_URL,
   TradeHelp,
@@ -26,7 +27,7 @@ import {
   type InventoryItem,
   type PublicItem,
 } from '../../features/inventory';
-import { BonusNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, DeliveryNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
@@ -129,6 +130,7 @@ export function SkinPage() {
           <Row label={t('skin.price')} value={<TokenAmount value={it.tokenPrice} />} />
         </dl>
         {(it.float !== undefined || it.exterior !== undefined) && <FloatBar float={it.float} wearMin={it.wearMin} wearMax={it.wearMax} />}
+        <DeliveryNote exterior={it.exterior === null ? null : (it.exterior ?? it.condition)} statTrak={it.statTrak} />
         <p className={styles.pitch}>{t('skin.publicText', { owner: it.owner || '—' })}</p>
         <Button block size="lg" onClick={() => navigate('/cases')} data-testid="public-open-cases">
           {t('skin.openCases')}
@@ -151,7 +153,7 @@ export function SkinPage() {
     if (busy) return;
     const sure = await confirmPopup({
       title: t('skin.sellTitle'),
-      message: t('skin.sellText', { name: item.marketHashName ?? item.name, price: priceText, count: typeof price === 'number' ? price : 5 }),
+      message: t('skin.sellText', { name: skinLabel(item), price: priceText, count: typeof price === 'number' ? price : 5 }),
       ok: t('skin.sell'),
       cancel: t('common.cancel'),
     });
@@ -173,7 +175,7 @@ export function SkinPage() {
       <div className={`${styles.hero} ${err ? styles.heroError : ''}`}>
         <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} />
       </div>
-      <ItemMarks statTrak={item.statTrak} special={item.special ?? item.rarity === 'extraordinary'} />
+      <ItemMarks statTrak={item.statTrak} special={item.special ?? item.rarity === 'extraordinary'} bonus={item.withdrawable === false && status !== 'sent'} />
       <h1 className={`${styles.name} ${err ? styles.errorText : ''}`}>
         {name}
         {description && <span className={styles.desc}>{description}</span>}
@@ -210,6 +212,7 @@ export function SkinPage() {
         )}
       </dl>
       {(item.float !== undefined || item.exterior !== undefined) && <FloatBar float={item.float} wearMin={item.wearMin} wearMax={item.wearMax} />}
+      {status !== 'sent' && <DeliveryNote exterior={item.exterior === null ? null : (item.exterior ?? item.condition)} statTrak={item.statTrak} />}
       {item.withdrawable === false && status === 'received' && <BonusNote />}
       {/* A pending withdrawal: what happens next, and when (an automatic one says where it stands). */}
       {status === 'pending' && !deliveryKey(item.deliveryState) && (
@@ -249,13 +252,14 @@ export function SkinPage() {
         </Button>
       </div>
 
-      {/* The sale is the screen's primary action: Telegram's bottom button, once. */}
+      {/* The sale is the screen's primary action: Telegram's bottom button, once — and only while
+          it can act (a pending withdrawal shows none rather than a greyed one). */}
       <MainAction
         testId="sell-bar"
         text={t('skin.sellFor', { price: priceText })}
         onClick={() => void doSell()}
         enabled={tradable}
-        visible={status !== 'sent'}
+        visible={status !== 'sent' && status !== 'pending'}
         loading={busy === 'sell'}
       />
 

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from '../../lib/router';
 
 import { Img, MainAction, toast } from '../../components/ui';
 import { ensureDeliveryTexts, itemNames, requestWithdrawal, TradeHelp, useInventory, type InventoryItem } from '../../features/inventory';
-import { BonusNote, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, DeliveryNote, ensureGoodsTexts } from '../../features/goods';
 import { useSession } from '../../features/session';
 import { ensureTradeUrlTexts, getTradeUrl, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
 import { useT } from '../../i18n';
@@ -127,10 +127,19 @@ export function WithdrawPage() {
         </a>
         .
       </p>
-      {/* Said plainly before the request: the market's copy, not the drawn one, is what arrives. */}
-      <p className={styles.text} data-testid="withdraw-float-note">
-        {t('delivery.floatNote')}
-      </p>
+      {/* Said plainly before the request, in the words of the result and skin screens: the
+          market's copy, with the seller's float, is what arrives. The Steam-exact name is what
+          the market buys: shown here, labelled. */}
+      {item?.marketHashName && (
+        <p className={styles.text} data-testid="withdraw-steam-name">
+          {t('withdraw.steamName', { name: item.marketHashName })}
+        </p>
+      )}
+      {item && (
+        <div data-testid="withdraw-float-note">
+          <DeliveryNote exterior={item.exterior === null ? null : (item.exterior ?? item.condition)} statTrak={item.statTrak} />
+        </div>
+      )}
       {!item && <p className={styles.error}>{t('withdraw.noItem')}</p>}
       {bonus ? (
         <>

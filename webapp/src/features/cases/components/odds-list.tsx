@@ -20,7 +20,7 @@ export const OddsList = memo(function OddsList({ items, compact = false }: { ite
           <li key={it.id} className={styles.row} style={{ ['--rarity' as string]: rarityColor(it.rarity) }}>
             {!compact && <Img src={itemIcon(it)} alt="" className={styles.img} />}
             <span className={styles.text}>
-              <span className={styles.name}>{it.marketHashName ?? it.name}</span>
+              <span className={styles.name}>{it.variant ? `${it.name ?? it.id} | ${it.variant}` : (it.name ?? it.id)}</span>
               <span className={styles.rarity}>{rk ? t(rk) : (it.rarity ?? '')}</span>
             </span>
             {!compact && it.tokenPrice !== undefined && <TokenAmount value={it.tokenPrice} size={13} className={styles.price} />}

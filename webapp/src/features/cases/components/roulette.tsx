@@ -4,20 +4,22 @@ import { resolveImageUrl } from '../../../lib/image';
 import { haptic } from '../../../lib/telegram';
 import { itemIcon, type CaseItem } from '../api';
 import { rarityColor } from '../rarity';
+import { tryWeight } from '../free-try';
 import {
   START_SLOT,
   TIMELINE,
   WIN_SLOT,
   buildStrip,
-  clearAroundWinner,
+  countSlots,
   landingJitter,
+  nodeForSlot,
   offsetAt,
   offsetForSlot,
   phaseAt,
+  poolSize,
   slotAtCentre,
-  stripNodeCount,
-  stripPosition,
-  winnerNode,
+  visibleRange,
+  withWinner,
   type SpinPhase,
 } from '../roulette';
 import styles from './roulette.module.css';
@@ -60,44 +62,74 @@ function paintSlot(node: HTMLElement | null | undefined, item: CaseItem | undefi
   node.style.setProperty('--rarity', rarityColor(item?.rarity));
 }
 
+const isSpecialItem = (item: CaseItem | undefined) => item?.rarity === 'extraordinary';
+
+/** A slot's picture fetched ahead (the landing's neighbours), so it is there when it stops. */
+function preload(item: CaseItem | undefined) {
+  if (!item || typeof Image === 'undefined') return;
+  const img = new Image();
+  img.decoding = 'async';
+  img.src = resolveImageUrl(itemIcon(item));
+}
+
 /**
- * The vertical roulette over a virtual strip of 3000 slots. The strip cycles with a period, so
- * the DOM holds one period plus a viewport of slots with fixed content, and a frame only moves
- * that block with `transform` (offset modulo the period): no layout, no repaint, no node churn.
- * The winner's picture is put on its node once slot 1500 is the only slot that node can show.
+ * The vertical roulette over a virtual strip of 3000 slots filled by the case's odds. The DOM
+ * holds a pool of about a viewport of nodes: slot `s` is drawn by node `s mod pool`, each frame
+ * moves the nodes in view with one `transform` each, and a node is repainted only when the slot
+ * it shows changes (no layout, no node churn). The winner is slot 1500's content.
  */
 export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd = false, compact = false, quiet = false }: RouletteProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
-  const stripRef = useRef<HTMLDivElement>(null);
   const nodesRef = useRef<Array<HTMLDivElement | null>>([]);
   const [viewport, setViewport] = useState(560);
-  const visible = Math.ceil(viewport / SLOT_PX) + 2;
-  const idle = useMemo(() => buildStrip<CaseItem>(items, null, Math.random, visible), [items, visible]);
-  // Once the winner is known, no copy of its item sits within two slots of it.
-  const strip = useMemo(() => (winner ? clearAroundWinner(idle, (i) => i.id === winner.id) : idle), [idle, winner]);
-  const nodes = stripNodeCount(viewport, SLOT_PX, strip.period);
-  const live = useRef({ offset: 0, winnerAt: -1, highlighted: false });
+  const pool = poolSize(SLOT_PX, viewport, 1);
+  // Filled once per case: the slots keep their look while the player waits and when the answer comes.
+  const idle = useMemo(() => buildStrip<CaseItem>(items, tryWeight, null, Math.random, (i) => i.rarity ?? ''), [items]);
+  const strip = useMemo(() => (winner ? withWinner(idle, winner) : idle), [idle, winner]);
+  const specialSlots = useMemo(() => countSlots(idle, isSpecialItem), [idle]);
+  const live = useRef({ offset: 0, shown: [] as number[], highlighted: false });
   const spinning = useRef(false);
   spinning.current = winner !== null;
   const onPhaseRef = useRef(onPhase);
   onPhaseRef.current = onPhase;
 
-  const place = (offset: number, win: CaseItem | null) => {
+  /** Moves the pool to `offset`: each slot in view on its node, repainted only when it changed. */
+  const place = (offset: number) => {
     const s = live.current;
     s.offset = offset;
-    const { translate } = stripPosition(offset, SLOT_PX, strip.period);
-    if (stripRef.current) stripRef.current.style.transform = `translate3d(0, ${translate}px, 0)`;
-    const j = win ? winnerNode(offset, SLOT_PX, strip.period, nodes) : -1;
-    if (j !== s.winnerAt) {
-      if (s.winnerAt >= 0) {
-        const old = nodesRef.current[s.winnerAt];
-        paintSlot(old, strip.at(s.winnerAt % strip.period));
-        old?.classList.remove(styles.win!);
-        old?.removeAttribute('data-win');
+    const { first, last } = visibleRange(offset, SLOT_PX, viewport, 1);
+    for (let slot = first; slot <= last; slot++) {
+      const k = nodeForSlot(slot, pool);
+      const node = nodesRef.current[k];
+      if (!node) continue;
+      if (s.shown[k] !== slot) {
+        paintSlot(node, strip.at(slot));
+        s.shown[k] = slot;
+        node.dataset.slotIndex = String(slot);
+        node.style.visibility = '';
+        node.classList.remove(styles.win!);
+        node.removeAttribute('data-win');
       }
-      if (j >= 0 && win) paintSlot(nodesRef.current[j], win);
-      s.winnerAt = j;
+      node.style.transform = `translate3d(0, ${slot * SLOT_PX - offset}px, 0)`;
     }
+    // Nodes without a slot in view (the strip's ends) are hidden.
+    for (let k = 0; k < pool; k++) {
+      const slot = s.shown[k];
+      if (slot !== undefined && (slot < first || slot > last)) {
+        const node = nodesRef.current[k];
+        if (node) node.style.visibility = 'hidden';
+        s.shown[k] = -1;
+      }
+    }
+  };
+
+  /** Forgets what the nodes show: the next `place` repaints every slot (a new strip or winner). */
+  const repaintAll = () => {
+    live.current.shown = [];
+    nodesRef.current.forEach((n) => {
+      n?.classList.remove(styles.win!);
+      n?.removeAttribute('data-win');
+    });
   };
 
   useLayoutEffect(() => {
@@ -118,12 +150,9 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
   useLayoutEffect(() => {
     if (winner) return;
     live.current.highlighted = false;
-    nodesRef.current.forEach((n) => {
-      n?.classList.remove(styles.win!);
-      n?.removeAttribute('data-win');
-    });
-    place(offsetForSlot(START_SLOT, SLOT_PX, viewport), null);
-  }, [winner, strip, viewport]);
+    repaintAll();
+    place(offsetForSlot(START_SLOT, SLOT_PX, viewport));
+  }, [winner, strip, viewport, pool]);
 
   // A spin: scroll 500 ms, highlight at 2000 ms, leave at 4000 ms (spec section 9).
   useEffect(() => {
@@ -134,6 +163,9 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
     if (box) box.style.height = `${viewport}px`;
     const from = offsetForSlot(START_SLOT, SLOT_PX, viewport);
     const to = offsetForSlot(WIN_SLOT, SLOT_PX, viewport, landingJitter(Math.random));
+    // The landing's pictures are fetched while the strip flies.
+    for (let d = -4; d <= 4; d++) preload(strip.at(WIN_SLOT + d));
+    repaintAll();
     const start = performance.now();
     let raf = 0;
     let lastSlot = slotAtCentre(from, SLOT_PX, viewport);
@@ -141,7 +173,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
     const frame = (now: number) => {
       const elapsed = now - start;
       const offset = offsetAt(elapsed, from, to);
-      place(offset, winner);
+      place(offset);
       if (!lowEnd && !quiet) {
         const slot = slotAtCentre(offset, SLOT_PX, viewport);
         if (slot !== lastSlot && now - lastTick >= TICK_MS) {
@@ -152,7 +184,7 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
       }
       if (phaseAt(elapsed) === 'scrolling') raf = requestAnimationFrame(frame);
       else {
-        place(to, winner);
+        place(to);
         if (!quiet) haptic.medium();
         onPhaseRef.current?.('landed');
       }
@@ -160,12 +192,10 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
     raf = requestAnimationFrame(frame);
     const timers = [
       setTimeout(() => {
-        place(to, winner);
-        const j = live.current.winnerAt;
-        if (j >= 0) {
-          nodesRef.current[j]?.classList.add(styles.win!);
-          nodesRef.current[j]?.setAttribute('data-win', 'true');
-        }
+        place(to);
+        const j = nodeForSlot(WIN_SLOT, pool);
+        nodesRef.current[j]?.classList.add(styles.win!);
+        nodesRef.current[j]?.setAttribute('data-win', 'true');
         live.current.highlighted = true;
         if (!quiet) haptic.success();
         onPhaseRef.current?.('highlight');
@@ -184,26 +214,23 @@ export const Roulette = memo(function Roulette({ items, winner, onPhase, lowEnd 
       className={`${styles.viewport} ${lowEnd ? styles.low : ''} ${compact ? styles.compact : ''}`}
       ref={viewportRef}
       data-testid="roulette"
+      data-slots={strip.length}
+      data-special-slots={specialSlots}
     >
-      <div className={styles.strip} ref={stripRef}>
-        {Array.from({ length: nodes }, (_, j) => {
-          const item = strip.at(j % strip.period);
-          return (
-            <div
-              key={j}
-              className={styles.slot}
-              data-slot=""
-              style={{ top: j * SLOT_PX, ['--rarity' as string]: rarityColor(item?.rarity) }}
-              ref={(el) => {
-                nodesRef.current[j] = el;
-              }}
-            >
-              <img className={styles.img} src={resolveImageUrl(item ? itemIcon(item) : null)} alt="" decoding="async" draggable={false} onError={onSlotError} />
-              <span className={styles.name}>{label(item)}</span>
-            </div>
-          );
-        })}
-      </div>
+      {Array.from({ length: pool }, (_, k) => (
+        <div
+          key={k}
+          className={styles.slot}
+          data-slot=""
+          style={{ visibility: 'hidden' }}
+          ref={(el) => {
+            nodesRef.current[k] = el;
+          }}
+        >
+          <img className={styles.img} src={SLOT_FALLBACK} alt="" decoding="async" draggable={false} onError={onSlotError} />
+          <span className={styles.name} />
+        </div>
+      ))}
       <div className={styles.marker} aria-hidden data-testid="roulette-marker" />
       {!lowEnd && <div className={styles.fade} aria-hidden />}
     </div>

@@ -33,6 +33,12 @@ export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item:
       <span className={styles.desc}>{[description, exteriorText(t, item.exterior ?? null)].filter(Boolean).join(' · ') || '\u00a0'}</span>
       <span className={styles.foot}>
         {typeof price === 'number' ? <TokenAmount value={price} size={14} /> : <span>{price}</span>}
+        {/* Won with bonus tokens in a paid-only shop: keep or sell, not withdraw. */}
+        {item.withdrawable === false && item.status !== 'sent' && (
+          <span className={styles.bonus} data-testid="mark-bonus" title={t('skin.bonusMarkHint')}>
+            {t('skin.bonusMark')}
+          </span>
+        )}
         {item.status && item.status !== 'received' && (
           <span className={styles.status}>{capitalize(t(`status.${item.status}`))}</span>
         )}

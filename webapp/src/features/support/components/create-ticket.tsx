@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Button, Img, Modal, toast } from '../../../components/ui';
 import { useT } from '../../../i18n';
 import { haptic } from '../../../lib/telegram';
-import { useInventory } from '../../inventory';
+import { skinLabel, useInventory } from '../../inventory';
 import { createTicket, TICKET_THEMES, type TicketTheme } from '../api';
 import { changeTheme, chooseItem, emptyForm, validate } from '../ticket-form';
 import styles from './create-ticket.module.css';
@@ -54,7 +54,11 @@ export function CreateTicket({ open, onClose, onCreated }: { open: boolean; onCl
     }
   };
 
-  const template = (name: string, id: number) => t('support.withdrawTemplate', { name, id });
+  // The Steam-exact name goes to support labelled (it is what the market buys); the player reads their own language.
+  const template = (name: string, id: number) => {
+    const steam = items.find((i) => i.id === id)?.marketHashName;
+    return steam ? t('support.withdrawTemplateSteam', { name, id, steam }) : t('support.withdrawTemplate', { name, id });
+  };
   return (
     <Modal open={open} onClose={close} dismissible={!sending} title={t('support.modalTitle')}>
       <div className={styles.form} data-testid="create-ticket">
@@ -82,7 +86,7 @@ export function CreateTicket({ open, onClose, onCreated }: { open: boolean; onCl
               {items.length === 0 && <li className={styles.noItems}>{t('support.noItems')}</li>}
               {items.map((it) => {
                 const selected = form.itemId === it.id;
-                const name = it.marketHashName ?? it.name;
+                const name = skinLabel(it);
                 return (
                   <li key={it.id}>
                     <button
