@@ -822,7 +822,7 @@ pub mod admin {
             }
         };
         let mut out = if ru {
-            format!("\n\n💵 Книги (UTC), звезда = ${}, {} фрагов = $1:", b.settings.star_usd, b.settings.tokens_per_usd)
+            format!("\n\n💵 Книги (UTC), звезда = ${}, {} токенов = $1:", b.settings.star_usd, b.settings.tokens_per_usd)
         } else {
             format!("\n\n💵 Books (UTC), a Star = ${}, {} tokens = $1:", b.settings.star_usd, b.settings.tokens_per_usd)
         };
@@ -840,7 +840,7 @@ pub mod admin {
         }
         out.push_str(&if ru {
             format!(
-                "\nИгроки ещё могут вывести: {} ({} фрагов + скины на {}); в удержании сейчас {}",
+                "\nИгроки ещё могут вывести: {} ({} токенов + скины на {}); в удержании сейчас {}",
                 total.liability, total.liability_tokens, total.liability_skins, total.settling_now
             )
         } else {

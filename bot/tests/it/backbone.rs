@@ -290,7 +290,8 @@ async fn start_deep_links_show_a_shared_skin_and_attribute_referrals_once() {
     app.grant(9100, cheap_case_price() / 100).await;
     let (_, opened) = app.post(open_path(), Some(&inviter), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
-    let name = opened["item"]["marketHashName"].as_str().unwrap().to_owned();
+    // The card names the skin in the reader's language (the catalog's name), not Steam's.
+    let name = opened["item"]["name"].as_str().unwrap().to_owned();
     app.share(&inviter, item).await;
 
     // A friend opens the shared skin's link: the public card, a button to the skin, a referral.
