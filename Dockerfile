@@ -31,6 +31,7 @@ USER fragbox
 ENV BIND_ADDR=0.0.0.0:8080 \
     DATABASE_URL=sqlite:///app/state/fragbox.db \
     CATALOG_DIR=/app/data/catalog \
+    CATALOG_IMAGES_DIR=/app/state/image-cache \
     WEBAPP_DIST=/app/webapp/dist \
     LEGAL_DIR=/app/data/legal
 VOLUME ["/app/state"]

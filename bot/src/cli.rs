@@ -137,6 +137,10 @@ pub enum CatalogCommand {
     /// Exit 1 outside the 80-95 % band, or when the smallest package's paid tokens cannot open
     /// the cheapest case. A package at a loss is printed (serve refuses it), never an exit status.
     Check,
+    /// Fetch every item and case picture of the catalog from CATALOG_ASSETS_URL into
+    /// CATALOG_IMAGES_DIR (those already there are kept), so players never wait on the outside
+    /// host. Prints how many were cached, fetched and failed; exit 1 if any failed.
+    Images,
     /// Set every variant's price from the market, one request: the delivery market's own price
     /// list when MARKET_PROVIDER is set (cross-checked by PRICE_FEED_URL), else PRICE_FEED_URL.
     /// Case prices follow at CASE_RTP. Held, unless --accept: a move over x3 from the 7-day
@@ -281,7 +285,7 @@ impl Command {
                     | CatalogCommand::Off { .. }
                     | CatalogCommand::On { .. },
             } => true,
-            // `serve` creates a new shop on purpose; `catalog check` reads files only;
+            // `serve` creates a new shop on purpose; `catalog check` and `catalog images` read files only;
             // `migrate-db` names its own databases and checks them itself.
             Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => false,
         }
@@ -303,6 +307,7 @@ pub async fn run(config: &Config, command: Command) -> Result<i32, String> {
     let domain = match &command {
         Command::Serve => return Err("`serve` is not an operator command".into()),
         Command::Catalog { command: CatalogCommand::Check } => return catalog_check(config).await,
+        Command::Catalog { command: CatalogCommand::Images } => return catalog_images(config).await,
         Command::MigrateDb { from, to } => return migrate_db(from, to).await,
         _ => {
             let pool = crate::open_store(config).await?.0;
@@ -627,6 +632,26 @@ async fn audit_command(config: &Config, domain: &Domain) -> Result<i32, String> 
 
 /// `fragbox catalog check`: the files at CASE_RTP, with the market prices a reprice stored when
 /// DATABASE_URL holds a shop (the prices that shop serves).
+/// `fragbox catalog images`: fills the picture cache; exit 1 if a picture could not be fetched.
+async fn catalog_images(config: &Config) -> Result<i32, String> {
+    let catalog = load_catalog(config)?;
+    let pictures = crate::pictures(config, &catalog);
+    let report = pictures.fetch_all().await;
+    for (name, why) in &report.failed {
+        println!("FAILED {name}: {why}");
+    }
+    println!(
+        "catalog images: {} pictures in {}: {} already cached, {} fetched from {}, {} failed",
+        report.cached + report.fetched + report.failed.len(),
+        pictures.dir().display(),
+        report.cached,
+        report.fetched,
+        config.catalog_assets_url,
+        report.failed.len()
+    );
+    Ok(if report.failed.is_empty() { 0 } else { 1 })
+}
+
 async fn catalog_check(config: &Config) -> Result<i32, String> {
     let catalog = match existing_shop(&config.database_url).await {
         Ok(()) => {
@@ -860,7 +885,7 @@ async fn migrate_db(from: &str, to: &str) -> Result<i32, String> {
 
 fn load_catalog(config: &Config) -> Result<webapp_api::domain::catalog::Catalog, String> {
     webapp_api::domain::catalog::Catalog::load_with_rtp(&config.catalog_dir, config.case_rtp)
-        .map(|c| c.with_assets_url(&config.catalog_assets_url))
+        .map(|c| c.with_served_pictures())
         .map_err(|e| format!("catalog: {e}"))
 }
 

@@ -81,9 +81,12 @@ pub struct Config {
     /// Cases, items, packages and their artwork.
     #[arg(long, env = "CATALOG_DIR", default_value = "data/catalog")]
     pub catalog_dir: PathBuf,
-    /// Host the library's item and case pictures (/images/<hash>.webp) are served from; the page's img-src allows it alone.
+    /// Origin the shop fetches the library's pictures (/images/<hash>.webp) from into CATALOG_IMAGES_DIR; players never reach it. http only on loopback.
     #[arg(long, env = "CATALOG_ASSETS_URL", default_value = "https://cdn.cstrike.app", value_parser = an_https_origin)]
     pub catalog_assets_url: String,
+    /// The cache of the catalog's pictures, served at /img/<hash>.webp (filled on first use or by `fragbox catalog images`).
+    #[arg(long, env = "CATALOG_IMAGES_DIR", default_value = "data/image-cache")]
+    pub catalog_images_dir: PathBuf,
     /// The built mini app.
     #[arg(long, env = "WEBAPP_DIST", default_value = "webapp/dist")]
     pub webapp_dist: PathBuf,
@@ -387,7 +390,15 @@ fn an_https_origin(s: &str) -> Result<String, String> {
     let u = url::Url::parse(s.trim()).map_err(|_| format!("not a URL: {s:?}"))?;
     let origin = u.origin().ascii_serialization();
     let bare = u.path() == "/" && u.query().is_none() && u.fragment().is_none();
-    if origin == "null" || !bare || !matches!(u.scheme(), "https" | "http") {
+    // Plain http only to this machine (a test's fake CDN, a local mirror): over the network a
+    // picture could be swapped on the way.
+    let loopback = match u.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(d)) => d == "localhost",
+        None => false,
+    };
+    if origin == "null" || !bare || !(u.scheme() == "https" || (u.scheme() == "http" && loopback)) {
         return Err(format!("expected an origin such as https://cdn.example.com (no path): {s:?}"));
     }
     Ok(origin)
@@ -740,7 +751,8 @@ mod tests {
     fn the_catalog_assets_url_is_an_origin_defaulting_to_the_librarys_cdn() {
         assert_eq!(cfg(&[]).unwrap().catalog_assets_url, "https://cdn.cstrike.app");
         assert_eq!(cfg(&[("CATALOG_ASSETS_URL", "https://img.example.com/")]).unwrap().catalog_assets_url, "https://img.example.com");
-        for bad in ["https://img.example.com/images", "ftp://img.example.com", "not a url"] {
+        assert_eq!(cfg(&[("CATALOG_ASSETS_URL", "http://127.0.0.1:9000")]).unwrap().catalog_assets_url, "http://127.0.0.1:9000");
+        for bad in ["https://img.example.com/images", "ftp://img.example.com", "http://img.example.com", "not a url"] {
             let err = cfg(&[("CATALOG_ASSETS_URL", bad)]).unwrap_err();
             assert!(err.0.contains("CATALOG_ASSETS_URL"), "{bad}: {}", err.0);
         }

@@ -33,10 +33,14 @@ pub async fn open_store(config: &Config) -> Result<(webapp_api::domain::store::P
     store::migrate(&pool).await.map_err(|e| format!("migrations: {e}"))?;
     // Market prices a reprice stored win over the committed defaults (read at start only); a
     // stored price the shop cannot use takes its cases off sale, never stops the process.
-    let catalog = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp, config.tokens_per_usd)
-        .await?
-        .with_assets_url(&config.catalog_assets_url);
+    let catalog = pricing::served_catalog(&pool, &config.catalog_dir, config.case_rtp, config.tokens_per_usd).await?.with_served_pictures();
     Ok((pool, catalog))
+}
+
+/// The cache of the catalog's pictures (`CATALOG_IMAGES_DIR`, filled from `CATALOG_ASSETS_URL`).
+pub fn pictures(config: &Config, catalog: &Catalog) -> webapp_api::domain::pictures::Pictures {
+    use webapp_api::domain::pictures::Pictures;
+    Pictures::new(&config.catalog_images_dir, &config.catalog_assets_url, catalog.pictures())
 }
 
 /// The feeds a reprice reads: with a delivery market (`MARKET_PROVIDER` set, with its key) the
@@ -125,6 +129,7 @@ pub fn http_config(config: &Config) -> HttpConfig {
         webapp_dist: config.webapp_dist.clone(),
         catalog_dir: config.catalog_dir.clone(),
         catalog_assets_url: config.catalog_assets_url.clone(),
+        catalog_images_dir: config.catalog_images_dir.clone(),
         legal_dir: config.legal_dir.clone(),
         cors_origin: origin.filter(|o| o != "null"),
         hsts: config.webapp_url().starts_with("https://"),

@@ -193,6 +193,10 @@ impl TestApp {
         env.insert("CATALOG_DIR".into(), repo_root().join("data/catalog").display().to_string());
         env.insert("LEGAL_DIR".into(), repo_root().join("data/legal").display().to_string());
         env.insert("WEBAPP_DIST".into(), dist.display().to_string());
+        // Pictures: a cache of the test's own, and no outside CDN (a closed local port) unless a
+        // test brings its fake.
+        env.insert("CATALOG_IMAGES_DIR".into(), dir.0.join("image-cache").display().to_string());
+        env.insert("CATALOG_ASSETS_URL".into(), "http://127.0.0.1:9".into());
         env.insert("ADMIN_IDS".into(), ADMIN_ID.to_string());
         // Tests fire requests far faster than a player; the abuse tests turn limits back on.
         env.insert("RATE_LIMITS".into(), "off".into());
@@ -409,6 +413,8 @@ pub fn proc_env(dir: &std::path::Path, db_url: &str) -> Vec<(&'static str, Strin
         ("CATALOG_DIR", repo_root().join("data/catalog").display().to_string()),
         ("LEGAL_DIR", repo_root().join("data/legal").display().to_string()),
         ("WEBAPP_DIST", dist.display().to_string()),
+        ("CATALOG_IMAGES_DIR", dir.join("image-cache").display().to_string()),
+        ("CATALOG_ASSETS_URL", "http://127.0.0.1:9".into()),
         ("RATE_LIMITS", "off".into()),
     ]
 }

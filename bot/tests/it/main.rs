@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 mod common;
 mod fake_bot_api;
+mod fake_cdn;
 mod fake_market;
 
 mod abuse;
@@ -25,6 +26,7 @@ mod multi;
 mod operator;
 mod paid;
 mod payments;
+mod pictures;
 mod promo;
 mod refunds;
 mod replicas;

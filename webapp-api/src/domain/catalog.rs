@@ -341,20 +341,26 @@ impl Catalog {
         Ok(catalog)
     }
 
-    /// Points the library's relative pictures (`/images/<hash>.webp`) at `assets_url` (the
-    /// `CATALOG_ASSETS_URL` host), so every answer that carries a picture (case list, case
-    /// detail, the items a draw stores) holds an absolute address; `/catalog/images/...` paths
-    /// of this process and absolute URLs stay as they are. Re-renders the served JSON.
-    pub fn with_assets_url(mut self, assets_url: &str) -> Catalog {
-        let base = assets_url.trim().trim_end_matches('/');
+    /// Points the library's pictures (`/images/<hash>.webp`) at the shop's own copies
+    /// (`/img/<hash>.webp`, `domain::pictures`), so every answer that carries a picture (case
+    /// list, case detail, the items a draw stores) names this origin; `/catalog/images/...` paths
+    /// of this process stay. Re-renders the served JSON.
+    pub fn with_served_pictures(mut self) -> Catalog {
         for item in &mut self.items {
-            item.image = asset_url(base, &item.image);
+            item.image = crate::domain::pictures::served_path(&item.image);
         }
         for case in &mut self.cases {
-            case.image = asset_url(base, &case.image);
+            case.image = crate::domain::pictures::served_path(&case.image);
         }
         self.render();
         self
+    }
+
+    /// Every library picture the catalog shows (items and cases): what the shop's picture cache
+    /// may fetch.
+    pub fn pictures(&self) -> std::collections::BTreeSet<crate::domain::pictures::PictureName> {
+        let paths = self.items.iter().map(|i| &i.image).chain(self.cases.iter().map(|c| &c.image));
+        paths.filter_map(|p| crate::domain::pictures::library_picture(p)).collect()
     }
 
     fn item_from_row(row: ItemRow, prices: &PriceTable) -> Result<CatalogItem, String> {
@@ -768,15 +774,6 @@ fn tier_weights(picked: &[(usize, u64)], items: &[CatalogItem]) -> Vec<(usize, u
     out.into_iter().map(|(_, i, w)| (i, w)).collect()
 }
 
-/// A library picture path (`/images/...`) under `base`; anything else unchanged.
-fn asset_url(base: &str, image: &str) -> String {
-    if image.starts_with("/images/") && !base.is_empty() {
-        format!("{base}{image}")
-    } else {
-        image.to_owned()
-    }
-}
-
 /// The catalog upsert speaks `sqlx::Error`; the store helpers answer `DomainError`.
 fn into_sqlx(e: crate::domain::DomainError) -> sqlx::Error {
     match e {
@@ -794,17 +791,15 @@ mod tests {
     }
 
     #[test]
-    fn library_pictures_are_served_under_the_assets_host_and_own_pictures_stay() {
-        let c = repo_catalog().with_assets_url("https://cdn.example.test/");
+    fn library_pictures_are_served_by_the_shop_and_own_pictures_stay() {
+        let c = repo_catalog().with_served_pictures();
         let case = &c.cases[0];
-        assert!(case.image.starts_with("https://cdn.example.test/images/"), "{}", case.image);
-        assert!(c.items.iter().all(|i| !i.image.starts_with("/images/")));
+        assert!(case.image.starts_with("/img/"), "{}", case.image);
+        assert!(c.items.iter().all(|i| !i.image.starts_with("/images/") && !i.image.contains("://")));
         let list = c.cases_json.to_string();
-        assert!(!list.contains("\"/images/"), "the list still holds a relative library path");
+        assert!(!list.contains("\"/images/") && !list.contains("https://"), "the list still names the library's host");
         let detail = c.case_json(&case.id).unwrap().to_string();
-        assert!(detail.contains("\"iconUrl\":\"https://cdn.example.test/images/"), "{}", &detail[..200]);
-        assert_eq!(asset_url("https://cdn.example.test", "/catalog/images/placeholder.svg"), "/catalog/images/placeholder.svg");
-        assert_eq!(asset_url("https://cdn.example.test", "https://other.test/x.png"), "https://other.test/x.png");
+        assert!(detail.contains("\"iconUrl\":\"/img/"), "{}", &detail[..200]);
     }
 
     #[test]

@@ -342,8 +342,8 @@ pub struct CatalogItem {
     pub wear_max: Option<f64>,
     /// Whether the skin exists as StatTrak™.
     pub stat_trak: bool,
-    /// Relative image path (`/images/<hash>.webp`, served under `CATALOG_ASSETS_URL`), or an
-    /// absolute `https://` URL, or a `/catalog/images/...` path of this process.
+    /// The picture: the library's `/images/<hash>.webp` as read, the shop's `/img/<hash>.webp` once
+    /// `Catalog::with_served_pictures` ran, or a `/catalog/images/...` path of this process.
     pub image: String,
     /// Every variant the skin is sold as, with its price.
     pub prices: Vec<VariantPrice>,

@@ -131,7 +131,8 @@ fn to_item(r: ItemRow) -> Item {
         market_hash_name: market_hash_name.unwrap_or_else(|| format!("{} | {}", r.2, r.3)),
         name: r.2,
         variant: r.3,
-        icon_url: r.4,
+        // Rows won while pictures came from the CDN hold its absolute URL: served by the shop too.
+        icon_url: crate::domain::pictures::served_path(&r.4),
         token_price: Tokens(r.5),
         rarity: r.6,
         condition: r.7,
@@ -328,8 +329,9 @@ pub async fn share(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<
     };
     let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(&domain.db).await?;
     let ru = lang == Lang::Ru;
-    let photo_url = if it.icon_url.starts_with("https://") {
-        Some(it.icon_url.clone())
+    // Pictures are the shop's own paths (`domain::pictures::served_path`): Telegram fetches them here.
+    let photo_url = if it.icon_url.is_empty() {
+        None
     } else if domain.config.webapp_url.starts_with("https://") {
         Some(format!("{}{}", domain.config.webapp_url.trim_end_matches('/'), it.icon_url))
     } else {

@@ -22,6 +22,7 @@ pub mod market;
 pub mod money;
 pub mod notifications;
 pub mod payments;
+pub mod pictures;
 pub mod pricing;
 pub mod promo;
 pub mod referrals;

@@ -16,8 +16,11 @@ pub struct HttpConfig {
     pub dev_gate_password: Option<String>,
     pub webapp_dist: PathBuf,
     pub catalog_dir: PathBuf,
-    /// Origin of the library's pictures (`CATALOG_ASSETS_URL`): the one outside host `img-src` allows.
+    /// Origin the shop fetches the library's pictures from (`CATALOG_ASSETS_URL`); players never
+    /// reach it. Empty: only pictures already in the cache are served.
     pub catalog_assets_url: String,
+    /// The pictures' cache (`CATALOG_IMAGES_DIR`), served at `/img/<hash>.webp`.
+    pub catalog_images_dir: PathBuf,
     pub legal_dir: PathBuf,
     /// Origin allowed by CORS (the mini app's), if it is served from elsewhere.
     pub cors_origin: Option<String>,

@@ -6,7 +6,8 @@
 //! - `error`, `health`, `ratelimit` (no other `http` module), `dto` (error), `openapi` (dto);
 //! - `metrics` (error, health), `config` (metrics, ratelimit), `state` (config, metrics,
 //!   ratelimit), `extract` (error, state);
-//! - what serves requests: `gate`, `ops`, `routes` (each area: dto, error, extract, state);
+//! - what serves requests: `gate`, `ops`, `pictures` (state), `routes` (each area: dto, error,
+//!   extract, state);
 //! - this file: the router and its outermost layer.
 pub mod config;
 pub mod dto;
@@ -18,6 +19,7 @@ pub mod health;
 pub mod metrics;
 pub mod openapi;
 pub mod ops;
+pub mod pictures;
 pub mod ratelimit;
 pub mod routes;
 pub mod state;
@@ -49,17 +51,14 @@ pub const BODY_LIMIT_BYTES: usize = 64 * 1024;
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The mini app is a same-origin SPA: scripts and API calls stay on our origin; pictures come
-/// from our origin, the catalog's assets host (`CATALOG_ASSETS_URL`) and Telegram's avatar host
-/// (`https://t.me/i/userpic/...`) only; Telegram's web clients may frame it.
-pub fn content_security_policy(assets_origin: &str) -> String {
-    let assets = assets_origin.trim().trim_end_matches('/');
-    let assets = if assets.is_empty() { String::new() } else { format!(" {assets}") };
-    format!(
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data: blob:{assets} https://t.me; font-src 'self' data:; connect-src 'self'; media-src 'self' data: blob:; \
+/// from our origin (the catalog's are served at `/img/`, `http::pictures`) and Telegram's avatar
+/// host (`https://t.me/i/userpic/...`) only; Telegram's web clients may frame it.
+pub fn content_security_policy() -> String {
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data: blob: https://t.me; font-src 'self' data:; connect-src 'self'; media-src 'self' data: blob:; \
 object-src 'none'; base-uri 'self'; form-action 'self'; \
 frame-ancestors 'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
-    )
+        .to_owned()
 }
 
 pub fn router(domain: Domain, config: HttpConfig) -> Router {
@@ -75,8 +74,7 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .layer(middleware::from_fn_with_state(state.clone(), gate::api_gate))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES));
 
-    // A value clap checked as an origin is a valid header; anything else falls back to no outside host.
-    let csp = HeaderValue::from_str(&content_security_policy(&state.config.catalog_assets_url))
+    let csp = HeaderValue::from_str(&content_security_policy())
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; img-src 'self' data: blob:; frame-ancestors 'self'"));
     let dist = &state.config.webapp_dist;
     // The build writes `.br` and `.gz` beside every script, style, SVG and JSON file (best
@@ -97,6 +95,7 @@ pub fn router_with_metrics(domain: Domain, config: HttpConfig, metrics: Arc<metr
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .nest_service("/catalog/images", ServeDir::new(state.config.catalog_dir.join("images")))
+        .route("/img/{file}", get(pictures::picture))
         .nest_service("/legal", ServeDir::new(&state.config.legal_dir))
         .fallback_service(spa)
         // Fast levels for answers compressed on the fly (API JSON, catalog SVGs); files with a
@@ -191,10 +190,9 @@ mod tests {
     use super::content_security_policy;
 
     #[test]
-    fn pictures_may_come_from_the_assets_host_but_not_from_any_https_host() {
-        let csp = content_security_policy("https://cdn.cstrike.app/");
+    fn pictures_come_from_the_shop_and_telegrams_avatars_only() {
+        let csp = content_security_policy();
         let img = csp.split(';').find(|d| d.trim_start().starts_with("img-src")).unwrap();
-        assert!(img.contains(" https://cdn.cstrike.app "), "{img}");
-        assert!(!img.split_whitespace().any(|s| s == "https:"), "{img}");
+        assert_eq!(img.trim(), "img-src 'self' data: blob: https://t.me");
     }
 }

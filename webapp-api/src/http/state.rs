@@ -2,6 +2,7 @@
 //! metrics, limiter), so that none of those needs the router to name it.
 use std::sync::Arc;
 
+use crate::domain::pictures::Pictures;
 use crate::domain::Domain;
 use crate::http::config::HttpConfig;
 use crate::http::encoded::Precompressed;
@@ -20,13 +21,17 @@ pub struct Shared {
     pub limiter: Arc<Limiter>,
     /// The case list, compressed once (`encoded`).
     pub cases_encoded: Precompressed,
+    /// The catalog's pictures, served at `/img/<hash>.webp` (`http::pictures`).
+    pub pictures: Arc<Pictures>,
 }
 
 impl AppState {
     /// The state of one router; the rate limits' buckets start empty.
     pub fn new(domain: Domain, config: HttpConfig, metrics: Arc<Metrics>) -> AppState {
         let limiter = Arc::new(Limiter::new(config.rate_limits));
-        AppState(Arc::new(Shared { domain, config: Arc::new(config), metrics, limiter, cases_encoded: Precompressed::default() }))
+        let names = domain.catalog.pictures();
+        let pictures = Arc::new(Pictures::new(&config.catalog_images_dir, &config.catalog_assets_url, names));
+        AppState(Arc::new(Shared { domain, config: Arc::new(config), metrics, limiter, cases_encoded: Precompressed::default(), pictures }))
     }
 }
 
