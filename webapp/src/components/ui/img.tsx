@@ -1,6 +1,7 @@
 import { useEffect, useState, type ImgHTMLAttributes } from 'react';
 
 import { PLACEHOLDER_IMAGE, resolveImageUrl } from '../../lib/image';
+import { SILHOUETTES, type ItemKind } from '../../lib/item-kind';
 import styles from './img.module.css';
 
 export interface ImgProps extends Omit<ImgHTMLAttributes<HTMLImageElement>, 'src'> {
@@ -8,6 +9,8 @@ export interface ImgProps extends Omit<ImgHTMLAttributes<HTMLImageElement>, 'src
   src: string | null | undefined;
   /** The item's rarity: the fallback is drawn in its colour. */
   rarity?: string | null;
+  /** What the picture shows (`itemKind`): the fallback is that kind's silhouette. */
+  kind?: ItemKind;
 }
 
 /** The CSS colour of a rarity (theme.css's palette); features/cases has the same rule for screens. */
@@ -19,10 +22,11 @@ function rarityVar(rarity: string | null | undefined): string {
 
 /**
  * A lazily loaded picture whose box is reserved by its class (width and height); when it is
- * missing or cannot load (offline, blocked host, content policy), a rarity-coloured glow with a
- * skin silhouette draws in the same box instead: no broken-image icon, no layout shift.
+ * missing or cannot load (offline, the shop's picture cache without it), a rarity-coloured glow
+ * with the item type's silhouette draws in the same box instead: no broken-image icon, no layout
+ * shift.
  */
-export function Img({ src, alt = '', className, loading = 'lazy', decoding = 'async', rarity, ...rest }: ImgProps) {
+export function Img({ src, alt = '', className, loading = 'lazy', decoding = 'async', rarity, kind = 'rifle', ...rest }: ImgProps) {
   const resolved = resolveImageUrl(src);
   const missing = resolved === PLACEHOLDER_IMAGE;
   const [failed, setFailed] = useState(missing);
@@ -39,9 +43,10 @@ export function Img({ src, alt = '', className, loading = 'lazy', decoding = 'as
         aria-hidden={alt ? undefined : true}
         data-img-fallback=""
         data-rarity={rarity ?? undefined}
+        data-kind={kind}
       >
         <svg viewBox="0 0 64 24" className={styles.silhouette} aria-hidden focusable="false">
-          <path d="M2 9h30l3-3h9l2 3h14v4h-6l-1 2H38l-2 3h-5l-1 4h-7l2-6H8l-2 2H2z" />
+          <path fillRule="evenodd" d={SILHOUETTES[kind]} />
         </svg>
       </span>
     );

@@ -20,6 +20,7 @@ import type { CaseResultState } from '../case';
 import styles from './case-result.module.css';
 import en from './texts/en.json';
 import ru from './texts/ru.json';
+import { itemKind } from '../../lib/item-kind';
 
 // This screen's texts load with it, not in the start-up bundle.
 addTexts({ ru, en });
@@ -119,7 +120,7 @@ export function CaseResultPage() {
       </p>
       <div className={styles.stage}>
         <span className={styles.glow} aria-hidden />
-        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} />
+        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} kind={itemKind(item)} />
       </div>
       <ItemMarks statTrak={item.statTrak} special={special} bonus={item.withdrawable === false} />
       <h1 className={styles.name} data-testid="result-name">

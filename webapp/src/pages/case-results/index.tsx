@@ -26,6 +26,7 @@ import { confirmPopup } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
 import type { CaseResultsState } from '../case';
 import styles from './case-results.module.css';
+import { itemKind } from '../../lib/item-kind';
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
@@ -157,7 +158,7 @@ export function CaseResultsPage() {
               data-choice={e.choice}
               data-item={e.item.id}
             >
-              <Img src={e.item.iconUrl} alt={name} className={styles.img} rarity={e.item.rarity} />
+              <Img src={e.item.iconUrl} alt={name} className={styles.img} rarity={e.item.rarity} kind={itemKind(e.item)} />
               <div className={styles.info}>
                 <p className={styles.name}>
                   {name}

@@ -343,7 +343,7 @@ export function CasePage() {
           the count, the strip and the fairness line (the contents follow below the fold). */}
       <div className={styles.fold}>
         <header className={styles.header}>
-          <Img src={kase.image} alt="" className={styles.caseImg} />
+          <Img src={kase.image} alt="" className={styles.caseImg} kind="case" />
           <h1 className={styles.title}>{caseTitle(kase, lang)}</h1>
           <TokenAmount value={balance} className={styles.balance} />
         </header>

@@ -75,7 +75,7 @@ export function CasesPage() {
                   navigate(`/case/${c.id}`);
                 }}
               >
-                <Img src={c.image} alt={caseTitle(c, lang)} className={styles.img} />
+                <Img src={c.image} alt={caseTitle(c, lang)} className={styles.img} kind="case" />
                 <span className={styles.name}>{caseTitle(c, lang)}</span>
                 <TokenAmount value={c.tokens} whole className={styles.price} />
               </button>

@@ -53,7 +53,7 @@ export function FeaturedCases({ paused = false }: { paused?: boolean }) {
           : featured.map((c) => (
               <li key={c.id} className={styles.card} data-testid="featured-case">
                 <button type="button" className={styles.tap} onClick={() => open(c.id)}>
-                  <Img src={c.image} alt="" className={styles.img} />
+                  <Img src={c.image} alt="" className={styles.img} kind="case" />
                   <span className={styles.name}>{(lang === 'ru' && c.nameRu) || c.name}</span>
                   <TokenAmount value={c.tokens} whole size={14} className={styles.price} />
                   {!paused && <span className={styles.cta}>{t('home.featuredOpen')}</span>}

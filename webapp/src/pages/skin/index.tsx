@@ -36,6 +36,7 @@ import { shareRefFor } from '../../lib/deep-link';
 import { launch, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './skin.module.css';
+import { itemKind } from '../../lib/item-kind';
 
 // The goods texts this screen uses load with it (not in the start-up bundle).
 ensureGoodsTexts();
@@ -117,7 +118,7 @@ export function SkinPage() {
       <main className={styles.page} data-testid="page-skin-public" style={{ ['--rarity' as string]: rarityColor(it.rarity) }}>
         <p className={styles.kicker}>{t('skin.publicTitle')}</p>
         <div className={styles.hero}>
-          <Img src={it.iconUrl} alt={name} className={styles.img} loading="eager" rarity={it.rarity} />
+          <Img src={it.iconUrl} alt={name} className={styles.img} loading="eager" rarity={it.rarity} kind={itemKind(it)} />
         </div>
         <ItemMarks statTrak={it.statTrak} special={it.special ?? it.rarity === 'extraordinary'} />
         <h1 className={styles.name}>
@@ -173,7 +174,7 @@ export function SkinPage() {
   return (
     <main className={styles.page} data-testid="page-skin" style={{ ['--rarity' as string]: rarityColor(item.rarity) }}>
       <div className={`${styles.hero} ${err ? styles.heroError : ''}`}>
-        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} />
+        <Img src={item.iconUrl} alt={name} className={styles.img} loading="eager" rarity={item.rarity} kind={itemKind(item)} />
       </div>
       <ItemMarks statTrak={item.statTrak} special={item.special ?? item.rarity === 'extraordinary'} bonus={item.withdrawable === false && status !== 'sent'} />
       <h1 className={`${styles.name} ${err ? styles.errorText : ''}`}>

@@ -13,6 +13,7 @@ import { formatInteger, formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
+import { itemKind } from '../../lib/item-kind';
 
 // This screen's texts load with it, not in the start-up bundle.
 ensureTradeUrlTexts();
@@ -112,7 +113,7 @@ export function WithdrawPage() {
 
   return (
     <main className={styles.page} data-testid="page-withdraw">
-      {item && <Img src={item.iconUrl} alt="" className={styles.img} rarity={item.rarity} />}
+      {item && <Img src={item.iconUrl} alt="" className={styles.img} rarity={item.rarity} kind={itemKind(item)} />}
       <h1 className={styles.title}>{t('withdraw.title', { name })}</h1>
       <p className={styles.text}>
         {t('withdraw.text')}{' '}

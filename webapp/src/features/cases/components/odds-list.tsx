@@ -7,6 +7,7 @@ import { itemIcon, type CaseItem } from '../api';
 import { rarityColor, rarityKey } from '../rarity';
 import { TokenAmount } from './token-amount';
 import styles from './odds-list.module.css';
+import { itemKind } from '../../../lib/item-kind';
 
 /** What a case can drop and how likely: the player sees it before paying. */
 export const OddsList = memo(function OddsList({ items, compact = false }: { items: readonly CaseItem[]; compact?: boolean }) {
@@ -18,7 +19,7 @@ export const OddsList = memo(function OddsList({ items, compact = false }: { ite
         const rk = rarityKey(it.rarity);
         return (
           <li key={it.id} className={styles.row} style={{ ['--rarity' as string]: rarityColor(it.rarity) }}>
-            {!compact && <Img src={itemIcon(it)} alt="" className={styles.img} />}
+            {!compact && <Img src={itemIcon(it)} alt="" className={styles.img} rarity={it.rarity} kind={itemKind(it)} />}
             <span className={styles.text}>
               <span className={styles.name}>{it.variant ? `${it.name ?? it.id} | ${it.variant}` : (it.name ?? it.id)}</span>
               <span className={styles.rarity}>{rk ? t(rk) : (it.rarity ?? '')}</span>

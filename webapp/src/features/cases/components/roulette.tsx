@@ -1,6 +1,7 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
-import { resolveImageUrl } from '../../../lib/image';
+import { PLACEHOLDER_IMAGE, resolveImageUrl } from '../../../lib/image';
+import { itemKind, silhouetteDataUrl } from '../../../lib/item-kind';
 import { haptic } from '../../../lib/telegram';
 import { itemIcon, type CaseItem } from '../api';
 import { rarityColor } from '../rarity';
@@ -44,20 +45,30 @@ export interface RouletteProps {
 
 const label = (item: CaseItem | undefined) => (item ? (item.variant ? `${item.name} | ${item.variant}` : (item.name ?? '')) : '');
 
-/** A slot whose picture cannot load shows this silhouette over the slot's rarity glow (no broken icon). */
-export const SLOT_FALLBACK =
-  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 24'%3E%3Cpath fill='%23808b99' d='M2 9h30l3-3h9l2 3h14v4h-6l-1 2H38l-2 3h-5l-1 4h-7l2-6H8l-2 2H2z'/%3E%3C/svg%3E";
+/** An empty slot's picture: a grey rifle silhouette. */
+export const SLOT_FALLBACK = silhouetteDataUrl('rifle');
 
+/** The silhouette of the slot's item type in its rarity's colour (no request, no broken icon). */
+const slotFallback = (item: CaseItem | undefined) => silhouetteDataUrl(itemKind(item), item?.rarity);
+
+/** A slot whose picture cannot load shows its silhouette (painted on the image by `paintSlot`). */
 const onSlotError = (e: { currentTarget: HTMLImageElement }) => {
-  if (e.currentTarget.getAttribute('src') !== SLOT_FALLBACK) e.currentTarget.setAttribute('src', SLOT_FALLBACK);
+  const fallback = e.currentTarget.dataset.fallback ?? SLOT_FALLBACK;
+  if (e.currentTarget.getAttribute('src') !== fallback) e.currentTarget.setAttribute('src', fallback);
 };
 
 function paintSlot(node: HTMLElement | null | undefined, item: CaseItem | undefined) {
   if (!node) return;
   const img = node.querySelector('img');
   const text = node.querySelector('span');
-  const src = resolveImageUrl(item ? itemIcon(item) : null);
-  if (img && img.getAttribute('src') !== src) img.setAttribute('src', src);
+  const fallback = slotFallback(item);
+  const resolved = resolveImageUrl(item ? itemIcon(item) : null);
+  const src = resolved === PLACEHOLDER_IMAGE ? fallback : resolved;
+  if (img && img.getAttribute('src') !== src) {
+    img.dataset.fallback = fallback;
+    img.dataset.kind = itemKind(item);
+    img.setAttribute('src', src);
+  }
   if (text) text.textContent = label(item);
   node.style.setProperty('--rarity', rarityColor(item?.rarity));
 }
@@ -66,7 +77,7 @@ const isSpecialItem = (item: CaseItem | undefined) => item?.rarity === 'extraord
 
 /** A slot's picture fetched ahead (the landing's neighbours), so it is there when it stops. */
 function preload(item: CaseItem | undefined) {
-  if (!item || typeof Image === 'undefined') return;
+  if (!item || typeof Image === 'undefined' || !itemIcon(item)) return;
   const img = new Image();
   img.decoding = 'async';
   img.src = resolveImageUrl(itemIcon(item));

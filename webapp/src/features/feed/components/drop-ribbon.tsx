@@ -13,6 +13,7 @@ import { demoDrops, type DemoDrop } from '../demo-drops';
 import { acquireFeed, useFeed } from '../store';
 import { ensureFeedTexts } from '../texts';
 import styles from './drop-ribbon.module.css';
+import { itemKind } from '../../../lib/item-kind';
 
 /** The CSS colour of a rarity (theme.css's palette). */
 function rarityColor(rarity: string): string {
@@ -39,7 +40,7 @@ const DropCard = memo(function DropCard({ drop, entering, t }: { drop: FeedDrop 
       data-demo={demo || undefined}
     >
       <button type="button" className={styles.tap} data-case={drop.case.id}>
-        <Img src={item.image} rarity={item.rarity} className={styles.img} />
+        <Img src={item.image} rarity={item.rarity} kind={itemKind(item)} className={styles.img} />
         <span className={styles.name}>{item.name}</span>
         <span className={styles.meta}>
           <span className={styles.player}>{player}</span>

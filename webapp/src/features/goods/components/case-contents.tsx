@@ -7,6 +7,7 @@ import { formatPercent, formatTokensInt } from '../../../lib/format';
 import { useSettings } from '../../../lib/settings';
 import { goodsLabel, groupByTier, priceRange, type GoodsLike } from '../goods';
 import styles from './case-contents.module.css';
+import { itemKind } from '../../../lib/item-kind';
 
 export interface ContentsItem extends GoodsLike {
   id: string;
@@ -40,7 +41,7 @@ export const CaseContents = memo(function CaseContents({ items, rarityColor }: {
                 const range = priceRange(it);
                 return (
                   <li key={it.id} className={styles.row} data-testid="contents-item" data-item-id={it.id}>
-                    <Img src={it.iconUrl} alt="" className={styles.img} rarity={it.rarity} width={64} height={48} />
+                    <Img src={it.iconUrl} alt="" className={styles.img} rarity={it.rarity} kind={itemKind(it)} width={64} height={48} />
                     <span className={styles.text}>
                       <span className={styles.name}>{goodsLabel(it, lang) || it.id}</span>
                       {range && (

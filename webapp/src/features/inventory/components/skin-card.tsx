@@ -4,6 +4,7 @@ import { rarityColor, TokenAmount } from '../../cases';
 import type { InventoryItem } from '../api';
 import { capitalize, isError, itemNames, priceValue } from '../status';
 import styles from './skin-card.module.css';
+import { itemKind } from '../../../lib/item-kind';
 
 /** A skin in the grid: image, name, price, status; error skins get the red border and title. */
 export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item: InventoryItem) => void }) {
@@ -24,7 +25,7 @@ export function SkinCard({ item, onOpen }: { item: InventoryItem; onOpen: (item:
       data-price={typeof price === 'number' ? price : undefined}
       data-rarity={item.rarity}
     >
-      <Img src={item.iconUrl} alt={name} className={styles.img} rarity={item.rarity} />
+      <Img src={item.iconUrl} alt={name} className={styles.img} rarity={item.rarity} kind={itemKind(item)} />
       <span className={styles.name}>
         {special ? '★ ' : ''}
         {item.statTrak ? `${t('skin.statTrak')} ` : ''}

@@ -8,6 +8,7 @@ import { createTicket, TICKET_THEMES, type TicketTheme } from '../api';
 import { changeTheme, chooseItem, emptyForm, validate } from '../ticket-form';
 import styles from './create-ticket.module.css';
 import { ensureSupportTexts } from '../texts';
+import { itemKind } from '../../../lib/item-kind';
 
 /** The create-ticket modal: topic, the item for a withdraw topic, the message. */
 export function CreateTicket({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
@@ -96,7 +97,7 @@ export function CreateTicket({ open, onClose, onCreated }: { open: boolean; onCl
                       className={`${styles.item} ${selected ? styles.selected : ''}`}
                       onClick={() => setForm((f) => chooseItem(f, { id: it.id, name }, template))}
                     >
-                      <Img src={it.iconUrl} alt="" className={styles.itemImg} />
+                      <Img src={it.iconUrl} alt="" className={styles.itemImg} rarity={it.rarity} kind={itemKind(it)} />
                       <span className={styles.itemName}>{name}</span>
                       <span className={styles.itemId}>#{it.id}</span>
                     </button>
