@@ -78,6 +78,10 @@ export async function startServer(env = {}) {
     DATABASE_URL: `sqlite://${join(dir, 'fragbox.db')}`,
     WEBAPP_DIST: dist,
     CATALOG_DIR: join(REPO_DIR, 'data', 'catalog'),
+    // The shop fetches the catalog's pictures itself: from nowhere (a closed local port) unless a
+    // journey brings a fake CDN, into a cache of this run's own.
+    CATALOG_ASSETS_URL: 'http://127.0.0.1:9',
+    CATALOG_IMAGES_DIR: join(dir, 'image-cache'),
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
     ...env,
   };
@@ -153,8 +157,9 @@ export async function newPhone(browser, { colorScheme = 'dark', locale = 'ru-RU'
     locale,
   });
   context.setDefaultTimeout(15_000);
-  // Every outside host is blocked (the catalog's pictures included): journeys see the fallback
-  // pictures, as a phone offline or behind a blocked CDN would, and never depend on the network.
+  // Every outside host is blocked: journeys never depend on the network. The catalog's pictures
+  // come from the shop (`/img/`), which has no CDN to fetch them from (see `startServer`), so
+  // journeys see the fallback silhouettes.
   await context.route(isOutside, (route) => route.abort('blockedbyclient'));
   const page = await context.newPage();
   const errors = [];
