@@ -237,6 +237,7 @@ async fn every_command_answers_help_and_a_bad_command_line_exits_2() {
         &["grant", "--help"],
         &["audit", "--help"],
         &["catalog", "check", "--help"],
+        &["catalog", "images", "--help"],
         &["withdrawals", "error", "--help"],
         &["maintenance", "--help"],
         &["backup", "--help"],
