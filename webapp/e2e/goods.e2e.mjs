@@ -7,11 +7,9 @@
 // `withdrawable`), the float and bonus journeys add them to the item answers the page receives
 // (the contract of issue 22); once the server sends them, its own values are used.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, apiAs, caseDetail, cheapestCase, launchBrowser, newPhone, SCREENSHOT_DIR, startServer, waitForBoot } from './harness.mjs';
+import { apiAs, caseDetail, cheapestCase, go, launchBrowser, newPlayer, shot, startServer, waitForBoot } from './harness.mjs';
 
 let server;
 let browser;
@@ -27,28 +25,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function newPlayer(language = 'ru') {
-  const phone = await newPhone(browser, { locale: language === 'ru' ? 'ru-RU' : 'en-US' });
-  await phone.page.goto(`${server.url}/`);
-  await waitForBoot(phone.page);
-  await agreeToTerms(phone.page);
-  await phone.page.waitForSelector('[data-testid="page-home"]');
-  return phone;
-}
-
-async function go(page, path) {
-  await page.evaluate((p) => {
-    window.history.pushState({}, '', p);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
-
-async function shot(page, name) {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.waitForTimeout(200);
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `goods-${name}.png`) });
-}
 
 async function openViaApi(page, n = 1) {
   const token = await page.evaluate(() => localStorage.getItem('token'));
@@ -85,7 +61,7 @@ async function withInstanceFields(page, extra) {
 
 describe('real goods', () => {
   test('pictures the shop cannot have fall back to the rarity-coloured drawing, with no broken image and no layout shift', async () => {
-    const { page, errors, context } = await newPlayer('ru');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru' });
     const missing = [];
     page.on('response', (r) => {
       if (r.url().startsWith(`${server.url}/img/`) && r.status() === 404) missing.push(r.url());
@@ -138,13 +114,13 @@ describe('real goods', () => {
     assert.ok(seen.slotImgs.some((s) => s.startsWith('data:image/svg+xml')), 'roulette slots draw the fallback silhouette');
     assert.ok(missing.length > 0, 'the catalog pictures were asked of the shop, which had none');
     assert.ok(seen.cls < 0.05, `no layout shift from the pictures (CLS ${seen.cls}): ${JSON.stringify(seen.shifts, null, 1)}`);
-    await shot(page, 'fallback-case');
+    await shot(page, 'goods-fallback-case', 200);
     assert.deepEqual(errors, []);
     await context.close();
   });
 
   test('the case page lists its contents by tier, specials on top, each with its price range and chance', async () => {
-    const { page, errors, context } = await newPlayer('ru');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru' });
     const detail = await caseDetail(server, kase.id);
     await go(page, `/case/${kase.id}`);
     await page.waitForSelector('[data-testid="tier-group"]');
@@ -163,7 +139,7 @@ describe('real goods', () => {
   });
 
   test('the skin screen shows exterior, StatTrak™, and a float bar with the marker at the float inside the skin’s range', async () => {
-    const { page, errors, context } = await newPlayer('en');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'en' });
     const [item] = await openViaApi(page);
     await withInstanceFields(page, () => ({ float: 0.2345, exterior: 'Field-Tested', statTrak: true, special: false, wearMin: 0.06, wearMax: 0.8, withdrawable: true }));
     await page.goto(`${server.url}/skin/${item.id}`);
@@ -187,13 +163,13 @@ describe('real goods', () => {
     const text = await page.textContent('[data-testid="page-skin"]');
     assert.match(text, /StatTrak™/);
     assert.match(text, /Field-Tested|Minimal Wear|Factory New|Well-Worn|Battle-Scarred/);
-    await shot(page, 'float-bar-en');
+    await shot(page, 'goods-float-bar-en', 200);
     assert.deepEqual(errors, []);
     await context.close();
   });
 
   test('a skin won with bonus tokens explains calmly that it cannot be withdrawn, and the refusal names the packages', async () => {
-    const { page, errors, context } = await newPlayer('ru');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru' });
     const [item] = await openViaApi(page);
     await withInstanceFields(page, () => ({ float: 0.5, exterior: 'Battle-Scarred', statTrak: false, special: false, wearMin: 0, wearMax: 1, withdrawable: false }));
     await page.goto(`${server.url}/skin/${item.id}`);
@@ -202,7 +178,7 @@ describe('real goods', () => {
     assert.equal(await page.locator('[data-testid="skin-withdraw"]').count(), 0, 'no withdraw button');
     assert.match(await page.textContent('[data-testid="bonus-note"]'), /бонусные токены/);
     assert.equal(await page.locator('[data-toast="error"]').count(), 0, 'not an error');
-    await shot(page, 'bonus-note-ru');
+    await shot(page, 'goods-bonus-note-ru', 200);
 
     // A withdrawal the server refuses with 409 bonus_item (the item looked withdrawable to the
     // page): the calm note with the packages takes the form's place, no error toast.
@@ -223,7 +199,7 @@ describe('real goods', () => {
     await page.waitForSelector('[data-testid="withdraw-bonus"]');
     assert.match(await page.textContent('[data-testid="withdraw-bonus"]'), /нельзя вывести/);
     assert.equal(await page.locator('[data-toast="error"]').count(), 0, 'no error toast for a bonus skin');
-    await shot(page, 'withdraw-bonus-ru');
+    await shot(page, 'goods-withdraw-bonus-ru', 200);
     await page.click('[data-testid="bonus-packages"]');
     await page.waitForURL(/\/packages$/);
     assert.deepEqual(errors, []);
@@ -231,7 +207,7 @@ describe('real goods', () => {
   });
 
   test('my skins sort by price and by rarity, and the choice is remembered', async () => {
-    const { page, errors, context } = await newPlayer('ru');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru' });
     await openViaApi(page, 4);
     await page.goto(`${server.url}/skins`);
     await waitForBoot(page);
@@ -254,7 +230,7 @@ describe('real goods', () => {
     const ranks = await page.locator('[data-testid="skin-card"]').evaluateAll((els) => els.map((e) => e.dataset.rarity));
     const idx = ranks.map((r) => rank.indexOf(r));
     assert.deepEqual(idx, [...idx].sort((a, b) => a - b), `rarest first (${ranks})`);
-    await shot(page, 'skins-sorted');
+    await shot(page, 'goods-skins-sorted', 200);
     assert.deepEqual(errors, []);
     await context.close();
   });

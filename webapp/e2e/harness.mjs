@@ -205,6 +205,36 @@ export async function openApp(browser, server, path = '/', opts = {}) {
 }
 
 /** Ticks the terms and the 18+ confirmation and starts (the page must show onboarding). */
+/** The browser locale of each language the app speaks. */
+export const LOCALES = { ru: 'ru-RU', en: 'en-US' };
+
+/** A new demo player past onboarding, in a browser speaking `language` (`ru` or `en`), with
+ * the app's theme set to `theme`. */
+export async function newPlayer(browser, server, { language = 'ru', theme = 'dark' } = {}) {
+  const phone = await newPhone(browser, { locale: LOCALES[language], colorScheme: theme });
+  await phone.page.addInitScript((t) => localStorage.setItem('app_theme', t), theme);
+  await phone.page.goto(`${server.url}/`);
+  await waitForBoot(phone.page);
+  await agreeToTerms(phone.page);
+  await phone.page.waitForSelector('[data-testid="page-home"]');
+  return phone;
+}
+
+/** Moves the app to `path` the way its own links do (no reload). */
+export async function go(page, path) {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+/** A screenshot of the settled screen as `screenshots/<name>.png`. */
+export async function shot(page, name, settleMs = 300) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.waitForTimeout(settleMs);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
 export async function agreeToTerms(page) {
   await page.waitForSelector('[data-testid="page-onboarding"]');
   await page.click('[data-testid="terms-checkbox"]');

@@ -6,11 +6,9 @@
 // spend limit on the profile (issue 24, points 2 and 5).
 // Screenshots at 390×844 in ru and en, dark and light: webapp/screenshots/new-player-*.png.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, apiAs, caseDetail, cheapestCase, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
+import { agreeToTerms, apiAs, caseDetail, cheapestCase, go, launchBrowser, LOCALES, newPhone, newPlayer, shot, startServer, waitForBoot } from './harness.mjs';
 
 let server;
 let browser;
@@ -28,32 +26,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-const LOCALES = { ru: 'ru-RU', en: 'en-US' };
-
-/** A new demo player past onboarding, in a browser speaking `language`, theme `theme`. */
-async function newPlayer(language = 'ru', theme = 'dark') {
-  const phone = await newPhone(browser, { locale: LOCALES[language], colorScheme: theme });
-  await phone.page.addInitScript((t) => localStorage.setItem('app_theme', t), theme);
-  await phone.page.goto(`${server.url}/`);
-  await waitForBoot(phone.page);
-  await agreeToTerms(phone.page);
-  await phone.page.waitForSelector('[data-testid="page-home"]');
-  return phone;
-}
-
-async function go(page, path) {
-  await page.evaluate((p) => {
-    window.history.pushState({}, '', p);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
-
-async function shot(page, name) {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `new-player-${name}.png`) });
-}
 
 async function apiPost(page, path, body = {}) {
   const token = await page.evaluate(() => localStorage.getItem('token'));
@@ -76,7 +48,7 @@ describe('promo codes and responsible play', () => {
     await page.click('[data-testid="adult-no"]');
     await page.waitForSelector('[data-testid="onboarding-underage"]');
     assert.match(await page.textContent('[data-testid="onboarding-underage"]'), /This shop is not for you/);
-    await shot(page, 'underage-en');
+    await shot(page, 'new-player-underage-en');
     const before = await apiAs(page, server, '/user/check-agreements');
     assert.equal(before.body.adult, false, 'nothing recorded for a no');
     // Back on the onboarding, the terms are still ticked: the age is what is left.
@@ -92,7 +64,7 @@ describe('promo codes and responsible play', () => {
 
   test('a player redeems a promo code and sets a daily spend limit on the profile (en)', async () => {
     server.cli('promo', 'create', 'E2E-WELCOME', '--tokens', '50', '--uses', '5');
-    const { context, page } = await newPlayer('en', 'dark');
+    const { context, page } = await newPlayer(browser, server, { language: 'en', theme: 'dark' });
     await go(page, '/profile');
     await page.waitForSelector('[data-testid="page-profile"]');
     const me0 = await apiAs(page, server, '/me');
@@ -129,7 +101,7 @@ describe('promo codes and responsible play', () => {
     assert.match(await page.textContent('[data-testid="limit-pending"]'), /Becomes 500/);
     assert.match(await page.textContent('[data-testid="limit-current"]'), /100 a day/);
     await page.locator('[data-testid="responsible-play"]').scrollIntoViewIfNeeded();
-    await shot(page, 'responsible-en');
+    await shot(page, 'new-player-responsible-en');
 
     // A 24-hour break, confirmed in Telegram's popup: the store then offers no open and no free try.
     await page.click('[data-testid="exclude-24h"]');
@@ -144,14 +116,14 @@ describe('promo codes and responsible play', () => {
     assert.match(await page.textContent('[data-testid="break-notice"]'), /You are on a break until/);
     assert.equal(await page.isVisible('[data-testid="tg-main-button"]'), false, 'no open button');
     assert.equal(await page.isVisible('[data-testid="tg-secondary-button"]'), false, 'no free try');
-    await shot(page, 'case-excluded-en');
+    await shot(page, 'new-player-case-excluded-en');
     await context.close();
   });
 });
 
 describe('what a new player tripped over', () => {
   test('the free try plays the roulette on the case’s odds and charges, stores and sends nothing', async () => {
-    const { page, errors, context } = await newPlayer('en', 'light');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'en', theme: 'light' });
     const writes = [];
     page.on('request', (r) => {
       if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api/')) writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
@@ -176,7 +148,7 @@ describe('what a new player tripped over', () => {
     assert.equal(await page.locator('[data-testid="tg-main-button"]').count(), 0, 'no open button while the try spins');
     await page.waitForSelector('[data-testid="roulette"] [data-win="true"]', { timeout: 10_000 });
     await page.waitForSelector('[data-testid="free-try-result"]');
-    await shot(page, 'free-try-light-en');
+    await shot(page, 'new-player-free-try-light-en');
     const drawn = await page.textContent('[data-testid="free-try-result"]');
     assert.ok(caseItems.some((n) => drawn.includes(n)), `the drawn item (${drawn}) is one of the case’s`);
 
@@ -193,7 +165,7 @@ describe('what a new player tripped over', () => {
   });
 
   test('a player opens three at once, sells one from the result and keeps the rest', async () => {
-    const { page, errors, context } = await newPlayer('en', 'dark');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'en', theme: 'dark' });
     const itemsBefore = (await apiAs(page, server, '/user/items')).body.data.length;
     const fairBefore = (await apiAs(page, server, '/fair')).body.data.nonce;
     const opens = [];
@@ -212,7 +184,7 @@ describe('what a new player tripped over', () => {
     assert.equal(await page.locator('[data-testid="roulette"]').count(), 3);
     const widths = await page.$$eval('[data-testid="roulette"]', (els) => els.map((e) => e.getBoundingClientRect().right));
     assert.ok(Math.max(...widths) <= 390, `the strips fit the screen (${widths})`);
-    await shot(page, 'open-three-dark-en');
+    await shot(page, 'new-player-open-three-dark-en');
 
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-case"][data-phase="spinning"]');
@@ -228,7 +200,7 @@ describe('what a new player tripped over', () => {
     assert.equal((await apiAs(page, server, '/fair')).body.data.nonce, fairBefore + 3, 'three nonces used');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the result is ${overflow} px wider than the screen`);
-    await shot(page, 'results-three-dark-en');
+    await shot(page, 'new-player-results-three-dark-en');
 
     // Sell the second, keep the first, then keep all that is left.
     const second = page.locator('[data-testid="results-card"]').nth(1);
@@ -250,7 +222,7 @@ describe('what a new player tripped over', () => {
   });
 
   test('the trade-link error says what is wrong, clears on a valid link and shows once', async () => {
-    const { page, errors, context } = await newPlayer('ru', 'dark');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru', theme: 'dark' });
     await go(page, '/trade-url');
     const field = '[data-testid="page-trade-url"] textarea';
     await page.waitForSelector(field);
@@ -284,7 +256,7 @@ describe('what a new player tripped over', () => {
     assert.equal(await page.locator('[role="alert"]').count(), 1, 'one message');
     assert.equal(await page.locator('[data-toast]').count(), 0, 'no toast');
     assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), true);
-    await shot(page, 'withdraw-error-dark-ru');
+    await shot(page, 'new-player-withdraw-error-dark-ru');
     await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456789&token=AbC-d_9');
     await page.waitForSelector('[data-testid="withdraw-error"]', { state: 'detached', timeout: 1000 });
     assert.equal(await page.isDisabled('[data-testid="tg-main-button"]'), false);
@@ -293,12 +265,12 @@ describe('what a new player tripped over', () => {
   });
 
   test('an unknown case or page link says so before going home', async () => {
-    const { page, errors, context } = await newPlayer('ru', 'light');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru', theme: 'light' });
     await page.goto(`${server.url}/case/no-such-case`);
     await waitForBoot(page);
     await page.waitForSelector('[data-testid="case-not-found"]');
     assert.match(await page.textContent('[data-testid="case-not-found"]'), /Кейс не найден/);
-    await shot(page, 'case-not-found-light-ru');
+    await shot(page, 'new-player-case-not-found-light-ru');
     await page.waitForSelector('[data-testid="page-home"]', { timeout: 10_000 });
     assert.equal(new URL(page.url()).pathname, '/');
 
@@ -334,32 +306,32 @@ describe('what a new player tripped over', () => {
       ['en', 'dark'],
       ['ru', 'light'],
     ]) {
-      const { page, errors, context } = await newPlayer(language, theme);
+      const { page, errors, context } = await newPlayer(browser, server, { language, theme });
       const tag = `${theme}-${language}`;
       await page.waitForSelector('[data-testid="featured-case"]');
-      await shot(page, `home-${tag}`);
+      await shot(page, `new-player-home-${tag}`);
       await go(page, `/case/${kase.id}`);
       await page.waitForSelector('[data-testid="fair-line"]');
       // The fairness line is in view, above Telegram's bottom buttons.
       const fair = await page.locator('[data-testid="fair-line"]').boundingBox();
       const bar = await page.locator('[data-testid="tg-bottom-bar"]').boundingBox();
       assert.ok(fair.y + fair.height <= bar.y + 1, `${tag}: fairness line (bottom ${fair.y + fair.height}) above the bottom bar (top ${bar.y})`);
-      await shot(page, `case-${tag}`);
+      await shot(page, `new-player-case-${tag}`);
       await page.click('[data-testid="tg-main-button"]');
       await page.waitForURL(/\/case-result\/\d+/, { timeout: 15_000 });
       await page.waitForSelector('[data-testid="result-name"]');
-      await shot(page, `result-${tag}`);
+      await shot(page, `new-player-result-${tag}`);
       // Nothing in the page is wider than the phone.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${tag}: result is ${overflow} px wider than the screen`);
       await go(page, '/referrals');
       await page.waitForSelector('[data-testid="invite-link"]');
       await page.waitForFunction(() => document.querySelector('[data-testid="invite-link"]')?.textContent?.startsWith('http'));
-      await shot(page, `friends-${tag}`);
+      await shot(page, `new-player-friends-${tag}`);
       await go(page, '/fair');
       await page.waitForSelector('[data-testid="fair-open"]');
       assert.match(await page.textContent('[data-testid="fair-open"]'), language === 'ru' ? /Открытие №1/ : /Open #1/);
-      await shot(page, `fair-${tag}`);
+      await shot(page, `new-player-fair-${tag}`);
       assert.deepEqual(errors, []);
       await context.close();
     }

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, cheapestCase, launchBrowser, newPhone, SCREENSHOT_DIR, startServer, waitForBoot } from './harness.mjs';
+import { cheapestCase, go, launchBrowser, newPlayer, SCREENSHOT_DIR, startServer } from './harness.mjs';
 
 /** A real 1 × 1 lossless WebP. */
 const WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
@@ -52,28 +52,12 @@ function watchOutside(page, server) {
   return { outside, pictures };
 }
 
-async function newPlayer(server) {
-  const phone = await newPhone(browser, { locale: 'en-US' });
-  await phone.page.goto(`${server.url}/`);
-  await waitForBoot(phone.page);
-  await agreeToTerms(phone.page);
-  await phone.page.waitForSelector('[data-testid="page-home"]');
-  return phone;
-}
-
-async function go(page, path) {
-  await page.evaluate((p) => {
-    window.history.pushState({}, '', p);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
-
 describe('pictures served by the shop', () => {
   test('with the outside CDN unreachable, pictures come from nowhere but the shop and each item shows its type', async () => {
     const server = await startServer(); // the harness's CDN is a closed local port
     try {
       const kase = await cheapestCase(server);
-      const { page, context, errors } = await newPlayer(server);
+      const { page, context, errors } = await newPlayer(browser, server, { language: 'en' });
       const seen = watchOutside(page, server);
 
       await page.waitForSelector('[data-img-fallback][data-kind="case"]');
@@ -116,7 +100,7 @@ describe('pictures served by the shop', () => {
     const server = await startServer({ CATALOG_ASSETS_URL: cdn.url });
     try {
       const kase = await cheapestCase(server);
-      const { page, context, errors } = await newPlayer(server);
+      const { page, context, errors } = await newPlayer(browser, server, { language: 'en' });
       const seen = watchOutside(page, server);
       await go(page, `/case/${kase.id}`);
       await page.waitForSelector('[data-testid="case-contents"] [data-testid="contents-item"]');

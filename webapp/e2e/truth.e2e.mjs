@@ -3,11 +3,9 @@
 // try lands where its note says (point 1).
 // Screenshots: webapp/screenshots/truth-*.png.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, apiAs, caseDetail, cheapestCase, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
+import { agreeToTerms, apiAs, caseDetail, cheapestCase, go, launchBrowser, LOCALES, newPhone, newPlayer, shot, startServer, waitForBoot } from './harness.mjs';
 
 let server;
 let browser;
@@ -26,32 +24,6 @@ after(async () => {
   await server?.stop();
 });
 
-const LOCALES = { ru: 'ru-RU', en: 'en-US' };
-
-/** A new demo player past onboarding, in a browser speaking `language`, theme `theme`. */
-async function newPlayer(language = 'ru', theme = 'dark') {
-  const phone = await newPhone(browser, { locale: LOCALES[language], colorScheme: theme });
-  await phone.page.addInitScript((t) => localStorage.setItem('app_theme', t), theme);
-  await phone.page.goto(`${server.url}/`);
-  await waitForBoot(phone.page);
-  await agreeToTerms(phone.page);
-  await phone.page.waitForSelector('[data-testid="page-home"]');
-  return phone;
-}
-
-async function go(page, path) {
-  await page.evaluate((p) => {
-    window.history.pushState({}, '', p);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
-
-async function shot(page, name) {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `truth-${name}.png`) });
-}
-
 /** The text of the strip slot whose centre is nearest the marker's centre. */
 function slotUnderMarker(page) {
   return page.evaluate(() => {
@@ -68,7 +40,7 @@ function slotUnderMarker(page) {
 
 describe('an honest strip (issue 32, point 1)', () => {
   test('over thousands of strip slots, ★ items take about their odds, not a slot per entry', async () => {
-    const { page, errors, context } = await newPlayer('en', 'light');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'en', theme: 'light' });
     const detail = await caseDetail(server, kase.id);
     const special = detail.items.filter((i) => i.rarity === 'extraordinary');
     const odds = special.reduce((s, i) => s + (i.chance ?? 0), 0) / 100;
@@ -87,13 +59,13 @@ describe('an honest strip (issue 32, point 1)', () => {
     assert.equal(slots, 15_000);
     assert.ok(share <= odds * 2 + 1 / 3000, `★ share ${share} within a small multiple of the odds ${odds} (one slot per entry gave ${entryShare})`);
     if (odds > 0) assert.ok(share >= odds / 2, `★ items still show up (${share} against ${odds})`);
-    await shot(page, 'strip-five-light-en');
+    await shot(page, 'truth-strip-five-light-en');
     assert.deepEqual(errors, []);
     await context.close();
   });
 
   test('the free try lands where its note says, and stays there', async () => {
-    const { page, errors, context } = await newPlayer('ru', 'dark');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru', theme: 'dark' });
     await go(page, `/case/${kase.id}`);
     await page.waitForSelector('[data-testid="fair-line"]');
     await page.waitForSelector('[data-testid="tg-secondary-button"]');
@@ -105,7 +77,7 @@ describe('an honest strip (issue 32, point 1)', () => {
     const under = await slotUnderMarker(page);
     assert.ok(Math.abs(under.off) <= 2, `a slot rests on the marker (off by ${under.off} px)`);
     assert.ok(under.text.length > 0 && note.includes(under.text), `the marker rests on "${under.text}", the note says "${note}"`);
-    await shot(page, 'free-try-rest-dark-ru');
+    await shot(page, 'truth-free-try-rest-dark-ru');
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -130,7 +102,7 @@ describe('an honest float (issue 32, point 2)', () => {
     ['en', 'light'],
   ]) {
     test(`(${language}) result, skin and withdraw say the same: the exterior is won, the float is the draw's, the seller's float arrives`, async () => {
-      const { page, errors, context } = await newPlayer(language, theme);
+      const { page, errors, context } = await newPlayer(browser, server, { language, theme });
       const { item } = await openViaApi(page);
       await go(page, `/case-result/${item.id}`);
       await page.waitForSelector('[data-testid="delivery-note"]');
@@ -145,7 +117,7 @@ describe('an honest float (issue 32, point 2)', () => {
         const shown = await page.textContent('[data-testid="float-value"]');
         assert.ok(language === 'ru' ? shown.includes(',') && !shown.includes('.') : shown.includes('.'), `one decimal sign per language (${shown})`);
       }
-      await shot(page, `float-result-${theme}-${language}`);
+      await shot(page, `truth-float-result-${theme}-${language}`);
 
       await go(page, `/skin/${item.id}`);
       await page.waitForSelector('[data-testid="page-skin"] [data-testid="delivery-note"]');
@@ -192,7 +164,7 @@ describe('no surprise bonus skins (issue 32, point 3)', () => {
     await page.click('[data-testid="open-count"] [role="radio"]:has-text("×3")');
     await page.waitForFunction(() => document.querySelector('[data-testid="bonus-warning"]')?.dataset.skins === '3');
     await page.click('[data-testid="open-count"] [role="radio"]:has-text("×1")');
-    await shot(page, 'bonus-warning-dark-ru');
+    await shot(page, 'truth-bonus-warning-dark-ru');
 
     // The open itself: the result marks the skin, so do My skins and the skin screen.
     await page.click('[data-testid="tg-main-button"]');
@@ -215,7 +187,7 @@ describe('no surprise bonus skins (issue 32, point 3)', () => {
       assert.match(await page.locator('[data-testid="package-bonus"]').first().textContent(), /keep or sell only/);
       assert.match(await page.textContent('[data-testid="packages-bonus-what"]'), /not withdraw/);
     }
-    await shot(page, 'packages-bonus-light-en');
+    await shot(page, 'truth-packages-bonus-light-en');
     await go(page, '/profile');
     await page.waitForSelector('[data-testid="profile-bonus-explain"]');
     assert.match(await page.textContent('[data-testid="profile-bonus-explain"]'), /not withdrawn/);
@@ -224,7 +196,7 @@ describe('no surprise bonus skins (issue 32, point 3)', () => {
   });
 
   test('(en) a demo shop that lets bonus skins leave says so, and warns about nothing', async () => {
-    const { page, errors, context } = await newPlayer('en', 'dark');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'en', theme: 'dark' });
     await go(page, `/case/${kase.id}`);
     await page.waitForSelector('[data-testid="fair-line"]');
     assert.equal(await page.locator('[data-testid="bonus-warning"]').count(), 0);
@@ -253,7 +225,7 @@ describe('a break pauses the shop’s face (issue 32, point 4)', () => {
     ['en', 'dark'],
   ]) {
     test(`(${language}) a self-excluded player finds no live "Buy" or "Open" anywhere, and the end time is local`, async () => {
-      const { page, errors, context } = await newPlayer(language, theme);
+      const { page, errors, context } = await newPlayer(browser, server, { language, theme });
       const r = await apiWrite(page, 'POST', '/me/self-exclusion', { period: '24h' });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       const until = new Date(r.body.data.selfExclusion.until);
@@ -281,7 +253,7 @@ describe('a break pauses the shop’s face (issue 32, point 4)', () => {
       await page.waitForSelector('[data-testid="featured-case"]');
       const featured = await page.locator('[data-testid="featured-cases"]').textContent();
       assert.doesNotMatch(featured, language === 'ru' ? /Открыть\b/ : /\bOpen\b/, 'no "Open" on the featured cases');
-      await shot(page, `break-home-${theme}-${language}`);
+      await shot(page, `truth-break-home-${theme}-${language}`);
 
       // Store, case page (above the fold, no open, no free try), packages (no package to buy).
       await go(page, '/cases');
@@ -292,7 +264,7 @@ describe('a break pauses the shop’s face (issue 32, point 4)', () => {
       await page.waitForTimeout(300);
       assert.equal(await page.isVisible('[data-testid="tg-main-button"]'), false, 'no open button');
       assert.equal(await page.isVisible('[data-testid="tg-secondary-button"]'), false, 'no free try');
-      await shot(page, `break-case-${theme}-${language}`);
+      await shot(page, `truth-break-case-${theme}-${language}`);
       await go(page, '/packages');
       await checkNotice('packages');
       assert.equal(await page.locator('[data-testid="package"]').count(), 0, 'no package to buy');
@@ -302,7 +274,7 @@ describe('a break pauses the shop’s face (issue 32, point 4)', () => {
   }
 
   test('(ru) the open button says a daily limit in tokens, with what is left today and when it resets', async () => {
-    const { page, errors, context } = await newPlayer('ru', 'dark');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru', theme: 'dark' });
     const limit = Math.max(1, Math.floor(kase.tokens / 2));
     const r = await apiWrite(page, 'PUT', '/me/limits', { dailyLimit: limit });
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -316,7 +288,7 @@ describe('a break pauses the shop’s face (issue 32, point 4)', () => {
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="tg-popup"]');
     assert.match(await page.textContent('[data-testid="tg-popup"]'), /Лимит обновится в \d\d:\d\d/);
-    await shot(page, 'limit-popup-dark-ru');
+    await shot(page, 'truth-limit-popup-dark-ru');
     await page.click('[data-testid^="tg-popup-"]:not([data-testid="tg-popup"])');
     assert.equal((await apiAs(page, server, '/me/stats')).body.data.casesOpened, 0, 'nothing was opened');
     assert.deepEqual(errors, []);
@@ -326,7 +298,7 @@ describe('a break pauses the shop’s face (issue 32, point 4)', () => {
 
 describe('×N results say what each skin is (issue 32, point 5)', () => {
   test('(ru) ×5 cards show exterior and StatTrak™, and the headline does not celebrate a loss', async () => {
-    const { page, errors, context } = await newPlayer('ru', 'light');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru', theme: 'light' });
     const answers = [];
     page.on('response', async (r) => {
       if (r.request().method() === 'POST' && /\/cases\/[^/]+\/open$/.test(new URL(r.url()).pathname)) answers.push(await r.json());
@@ -355,7 +327,7 @@ describe('×N results say what each skin is (issue 32, point 5)', () => {
     const title = await page.textContent('[data-testid="results-title"]');
     if (total < kase.tokens * 5) assert.doesNotMatch(title, /выиграли/, `a loss is not celebrated: "${title}" for ${total} of ${kase.tokens * 5}`);
     else assert.match(title, /выиграли/);
-    await shot(page, 'results-five-light-ru');
+    await shot(page, 'truth-results-five-light-ru');
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -363,7 +335,7 @@ describe('×N results say what each skin is (issue 32, point 5)', () => {
 
 describe('one language per screen, one currency name (issue 32, point 6)', () => {
   test('(ru) the sell popup, the sale toast and the ticket picker name the skin in Russian; the Steam name only where labelled', async () => {
-    const { page, errors, context } = await newPlayer('ru', 'dark');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'ru', theme: 'dark' });
     const { item: won } = await openViaApi(page);
     const { item: other } = await openViaApi(page);
     // The item as a Russian screen reads it (names follow the request's language).
@@ -409,7 +381,7 @@ describe('one language per screen, one currency name (issue 32, point 6)', () =>
 
 describe('chrome: one bottom bar, one primary, nothing inert (issue 32, point 7)', () => {
   test('(en) the tab bar yields to Telegram’s main button, ×N never covers the strip, one primary, no greyed Sell', async () => {
-    const { page, errors, context } = await newPlayer('en', 'dark');
+    const { page, errors, context } = await newPlayer(browser, server, { language: 'en', theme: 'dark' });
     const tabs = () => page.locator('nav[aria-label="tabs"]').count();
     const mainShown = () => page.locator('[data-testid="tg-main-button"]').count();
 
@@ -425,7 +397,7 @@ describe('chrome: one bottom bar, one primary, nothing inert (issue 32, point 7)
     await page.waitForSelector('[data-testid="tg-main-button"]');
     await page.waitForFunction(() => !document.querySelector('nav[aria-label="tabs"]'));
     await page.waitForSelector('[data-testid="tg-back"]');
-    await shot(page, 'friends-one-bar-dark-en');
+    await shot(page, 'truth-friends-one-bar-dark-en');
     await page.click('[data-testid="tg-back"]');
     await page.waitForSelector('nav[aria-label="tabs"]');
 
@@ -457,7 +429,7 @@ describe('chrome: one bottom bar, one primary, nothing inert (issue 32, point 7)
     await page.fill('[data-testid="withdraw-link"]', 'https://steamcommunity.com/tradeoffer/new/?partner=123456&token=AbCdEf12');
     await page.waitForSelector('[data-testid="tg-main-button"]');
     await page.waitForFunction(() => !document.querySelector('nav[aria-label="tabs"]'));
-    await shot(page, 'withdraw-one-bar-dark-en');
+    await shot(page, 'truth-withdraw-one-bar-dark-en');
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-withdraw"]', { state: 'detached', timeout: 10_000 });
 
@@ -495,7 +467,7 @@ describe('the demo says what it does (issue 32, point 10)', () => {
       await phone.page.waitForSelector('[data-testid="feed-drop"][data-demo]');
       assert.match(await phone.page.textContent('[data-testid="feed-demo-note"]'), /демо-примеры/);
       assert.ok((await phone.page.locator('[data-testid="feed-drop"][data-demo]').count()) > 0);
-      await shot(phone.page, 'demo-ribbon-dark-ru');
+      await shot(phone.page, 'truth-demo-ribbon-dark-ru');
       assert.deepEqual(phone.errors, []);
       await phone.context.close();
     } finally {
