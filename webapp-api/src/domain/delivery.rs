@@ -28,7 +28,7 @@ use crate::domain::clock::{random_hex, utc_day};
 use crate::domain::goods::Exterior;
 pub use crate::domain::market::meter::{Call, Meter};
 use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketConfig, Purchase, PurchaseStatus, Stage, Usd};
-use crate::domain::notifications::{self, Notice};
+use crate::domain::notifications::{self, tell_admins, Notice};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::trade_url::TradeUrl;
 use crate::domain::withdrawals::{move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
@@ -1161,20 +1161,6 @@ async fn back_to_player(
         inventory::sell_in(tx, user_id, item_id, now).await?;
     }
     Ok(true)
-}
-
-/// Queues `body` for every admin chat, in the caller's write (the bot's outbox drains it).
-async fn tell_admins(tx: &mut dyn Exec, admins: &[i64], body: &str, now: i64) -> DomainResult<()> {
-    for admin in admins {
-        query("INSERT INTO admin_notices(admin_chat_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4)")
-            .bind(*admin)
-            .bind(body)
-            .bind(now)
-            .bind(now)
-            .execute(tx)
-            .await?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

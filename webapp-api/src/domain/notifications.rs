@@ -82,6 +82,21 @@ impl Notice {
     }
 }
 
+/// Queues `body` for every admin chat (`admin_notices`), in the caller's write; the bot's outbox
+/// drains it. Every area that tells the admins something (delivery, prices) queues it here.
+pub async fn tell_admins(tx: &mut dyn Exec, admins: &[i64], body: &str, now: i64) -> DomainResult<()> {
+    for admin in admins {
+        query("INSERT INTO admin_notices(admin_chat_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4)")
+            .bind(*admin)
+            .bind(body)
+            .bind(now)
+            .bind(now)
+            .execute(tx)
+            .await?;
+    }
+    Ok(())
+}
+
 pub async fn enqueue(conn: &mut dyn Exec, user_id: i64, notice: &Notice, now: i64) -> DomainResult<()> {
     let payload = serde_json::to_string(notice).map_err(|e| crate::domain::DomainError::Internal(e.to_string()))?;
     query("INSERT INTO notifications(user_id, kind, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")

@@ -1,5 +1,6 @@
 //! The admins' messages the price rules queue (`admin_notices`, drained by the bot's outbox).
-use crate::domain::store::{query, Exec};
+use crate::domain::notifications;
+use crate::domain::store::Exec;
 use crate::domain::DomainError;
 
 /// Telegram refuses a message over 4096 characters; the rest is left out, whole lines only.
@@ -25,17 +26,7 @@ pub fn fit(body: &str) -> String {
 /// Queues one message to each admin chat (`admin_notices`, drained by the bot), in the caller's
 /// write; a body too long for Telegram is cut (`fit`).
 pub async fn queue_notice(tx: &mut dyn Exec, admins: &[i64], body: &str, now: i64) -> Result<(), DomainError> {
-    let body = fit(body);
-    for admin in admins {
-        query("INSERT INTO admin_notices(admin_chat_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4)")
-            .bind(*admin)
-            .bind(body.as_str())
-            .bind(now)
-            .bind(now)
-            .execute(tx)
-            .await?;
-    }
-    Ok(())
+    notifications::tell_admins(tx, admins, &fit(body), now).await
 }
 
 #[cfg(test)]
