@@ -1,7 +1,12 @@
 import './styles/theme.css';
 import './styles/global.css';
 
-/** A task boundary (the shell's `nextTask`, repeated here: the entry imports nothing else). */
+import { startEarlyRequests } from './early-requests';
+
+// `/config` and the demo's init data travel beside the app's scripts, not after them.
+const early = startEarlyRequests();
+
+/** A task boundary (the shell's `nextTask`, repeated here: the entry imports no shell module). */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
@@ -19,7 +24,8 @@ async function start(): Promise<void> {
   await nextTask();
   await import('@telegram-apps/sdk-react');
   await nextTask();
-  await import('./start');
+  const { startApp } = await import('./start');
+  startApp(early);
 }
 
 const go = () => void start();

@@ -6,6 +6,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App, Bare } from './app/app';
+import type { EarlyRequests } from './early-requests';
 import { boot } from './app/boot';
 import { prefetchTabs, preloadFirstScreen } from './app/routes';
 import { Button, IconAlert, StatusScreen } from './components/ui';
@@ -36,10 +37,15 @@ function renderStartFailure(): void {
   );
 }
 
+/** The entry's early requests; taken once (a start again after the development gate asks anew). */
+let early: EarlyRequests | null = null;
+
 async function start(): Promise<void> {
+  const mine = early;
+  early = null;
   const config = useGates
     .getState()
-    .loadConfig()
+    .loadConfig(mine?.config?.answer)
     .catch((e: unknown) => {
       console.warn('config failed', e);
       return null;
@@ -47,7 +53,7 @@ async function start(): Promise<void> {
   // The demo's stand-in client reports the browser's colour scheme unless the player chose one.
   const settings = useSettings.getState();
   const demoTheme = demoClientTheme(settings.themeChosen ? settings.theme : null, browserPrefersLight());
-  const detected = detectEnvironment(async () => (await config)?.demo === true, demoTheme);
+  const detected = detectEnvironment(async () => (await config)?.demo === true, demoTheme, mine?.demoInitData ?? null);
   // The first screen's chunk (its script and style links) in a task of its own.
   await nextTask();
   preloadFirstScreen(useGates.getState().termsAccepted);
@@ -116,4 +122,8 @@ async function start(): Promise<void> {
   (window as { __fragboxBooted?: boolean }).__fragboxBooted = true;
 }
 
-void start();
+/** Called by the entry (src/main.tsx) with the requests it started. */
+export function startApp(requests: EarlyRequests): void {
+  early = requests;
+  void start();
+}

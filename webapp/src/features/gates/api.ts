@@ -26,8 +26,9 @@ export function paidOnly(config: AppConfig | null | undefined): boolean {
   return typeof config.withdrawPaidOnly === 'boolean' ? config.withdrawPaidOnly : !config.demo;
 }
 
-export function getConfig(): Promise<AppConfig> {
-  return api.get<AppConfig>('/config', { auth: false });
+/** `GET /config`; `early`: the entry's request for it, already on its way (src/early-requests.ts). */
+export function getConfig(early?: Promise<Response> | null): Promise<AppConfig> {
+  return api.get<AppConfig>('/config', { auth: false, early });
 }
 
 export async function getMaintenance(): Promise<boolean> {

@@ -31,7 +31,8 @@ interface GatesState {
   termsAgreedBefore: boolean;
   /** A deep-link target waiting for the terms to be agreed. */
   pendingPath: string | null;
-  loadConfig: () => Promise<AppConfig>;
+  /** `early`: the entry's `GET /config`, already on its way (used once, at start). */
+  loadConfig: (early?: Promise<Response> | null) => Promise<AppConfig>;
   checkMaintenance: () => Promise<void>;
   setMaintenance: (on: boolean) => void;
   submitDevGate: (password: string) => Promise<'ok' | 'wrong' | 'limited' | 'error'>;
@@ -60,8 +61,8 @@ export const useGates = create<GatesState>((set, get) => ({
   termsAgreedBefore: false,
   pendingPath: readString(PENDING_PATH_KEY, 'session'),
 
-  loadConfig: async () => {
-    const config = await getConfig();
+  loadConfig: async (early) => {
+    const config = await getConfig(early);
     set({ config });
     return config;
   },
