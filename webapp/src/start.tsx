@@ -92,7 +92,12 @@ async function start(): Promise<void> {
   onColorSchemeChange((colorScheme) => useSettings.getState().adoptTelegram({ colorScheme }));
   setInitDataSource(getRawInitData);
   // `web_app_ready` once the first screen (not the splash) has been painted.
-  onFirstScreenDrawn(signalReady);
+  let drawn: () => void = () => undefined;
+  const firstScreenDrawn = new Promise<void>((resolve) => (drawn = resolve));
+  onFirstScreenDrawn(() => {
+    signalReady();
+    drawn();
+  });
   if (!(await config)) {
     renderStartFailure();
     return;
@@ -113,7 +118,7 @@ async function start(): Promise<void> {
       </StrictMode>,
     ),
   );
-  await boot();
+  await boot(firstScreenDrawn);
   prefetchTabs();
   // Spec section 7: cases, packages, referrals and items load at start, whatever screen opened.
   if (useSession.getState().token) {

@@ -22,6 +22,9 @@ export const useBoot = create<BootState>((set) => ({
 
 const DEEP_LINK_HANDLED_KEY = 'deepLinkHandled';
 
+/** How long a first open's sign-in waits for onboarding's first paint. */
+const FIRST_PAINT_WAIT_MS = 3000;
+
 /** Remembers the start-up deep link once per Telegram launch (not again on every reload). */
 function rememberDeepLink(): void {
   const path = startPath(launch.startParam);
@@ -85,9 +88,9 @@ export async function finishBootAfterGate(): Promise<void> {
 
 /**
  * Runs once the environment is known: settings from Telegram, maintenance polling, deep link,
- * session, agreement. Failures end in phase 'failed' (or the session's `expired` flag).
+ * session, agreement. `firstScreenDrawn` resolves after the first real screen's paint. Failures end in phase 'failed' (or the session's `expired` flag).
  */
-export async function boot(): Promise<void> {
+export async function boot(firstScreenDrawn: Promise<void> = Promise.resolve()): Promise<void> {
   useSettings.getState().adoptTelegram({ languageCode: launch.languageCode, colorScheme: launch.colorScheme });
   configureApiClient({
     onError: (error) => {
@@ -105,6 +108,13 @@ export async function boot(): Promise<void> {
   // Behind the development gate, sign-in waits for the password (the login screen signs in).
   const gates = useGates.getState();
   if (gates.config?.devGate && !gates.isAuthenticated) return;
+  // A first open (no session, no agreement stored) draws onboarding now, not after sign-in and
+  // the agreement check: two round trips off the first screen (issue 32, point 9). Sign-in then
+  // waits for that screen's first paint (at most FIRST_PAINT_WAIT_MS): on a slow phone its
+  // answers' work would otherwise share the main thread with the first render.
+  if (!useSession.getState().token && gates.assumeFirstOpen()) {
+    await Promise.race([firstScreenDrawn, new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS))]);
+  }
   try {
     await startSession();
     adoptLanguage(useSession.getState().user?.language);

@@ -25,6 +25,12 @@ interface GatesState {
   /** Local memory of the agreement (spec: `termsAccepted`); the server's answer decides. */
   termsAccepted: boolean;
   agreement: Agreement;
+  /**
+   * `agreement` is assumed, not yet the server's answer: a first open (nothing stored) shows
+   * onboarding while sign-in and the agreement check run (issue 32, point 9). Until the check
+   * answers, onboarding's start button stays off; an agreed answer leaves for home.
+   */
+  agreementProvisional: boolean;
   /** The last agreement check failed (network/server), so `not_agreed` is only assumed. */
   agreementCheckFailed: boolean;
   /** The terms were accepted before (only the 18+ confirmation is still asked). */
@@ -39,6 +45,8 @@ interface GatesState {
   /** The server refused the gate's proof (`403 dev_gate_required`): show the gate again. */
   requireDevGate: () => void;
   checkAgreement: () => Promise<Agreement>;
+  /** A first open: assume "not agreed" until the server answers (see `agreementProvisional`); true if assumed. */
+  assumeFirstOpen: () => boolean;
   acceptAgreement: () => Promise<boolean>;
   setPendingPath: (path: string | null) => void;
   /** Returns the remembered deep-link path (or '/') and forgets it. */
@@ -57,6 +65,7 @@ export const useGates = create<GatesState>((set, get) => ({
   isAuthenticated: readBool(storageKeys.isAuthenticated, false) && (!proofRequired() || readProof() !== null),
   termsAccepted: readBool(storageKeys.termsAccepted, false),
   agreement: 'unknown',
+  agreementProvisional: false,
   agreementCheckFailed: false,
   termsAgreedBefore: false,
   pendingPath: readString(PENDING_PATH_KEY, 'session'),
@@ -120,8 +129,14 @@ export const useGates = create<GatesState>((set, get) => ({
     }
     const agreement: Agreement = agreed ? 'agreed' : 'not_agreed';
     writeBool(storageKeys.termsAccepted, agreed);
-    set({ agreement, termsAccepted: agreed, agreementCheckFailed: failed, termsAgreedBefore });
+    set({ agreement, agreementProvisional: false, termsAccepted: agreed, agreementCheckFailed: failed, termsAgreedBefore });
     return agreement;
+  },
+
+  assumeFirstOpen: () => {
+    if (get().agreement !== 'unknown' || get().termsAccepted) return false;
+    set({ agreement: 'not_agreed', agreementProvisional: true });
+    return true;
   },
 
   acceptAgreement: async () => {
@@ -131,7 +146,7 @@ export const useGates = create<GatesState>((set, get) => ({
       return false;
     }
     writeBool(storageKeys.termsAccepted, true);
-    set({ agreement: 'agreed', termsAccepted: true });
+    set({ agreement: 'agreed', agreementProvisional: false, termsAccepted: true });
     return true;
   },
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from '../../lib/router';
 
 import { useHideBackButton } from '../../app/back-button';
+import { preloadResultScreen } from '../../app/routes';
 import { Img, MainAction, SecondaryAction, Segmented, Skeleton, toast } from '../../components/ui';
 import {
   bonusPart,
@@ -227,6 +228,8 @@ export function CasePage() {
     // A free try's strip, still resting where it landed, goes back to the start.
     setWinner(null);
     setPhase('opening');
+    // The result screen's code downloads while the request and the spin run (issue 32, point 9).
+    preloadResultScreen(n > 1);
     const out = await opener.open(kase.id, cost, n);
     if (out.kind === 'busy') return;
     if (out.kind === 'insufficient') {

@@ -29,6 +29,8 @@ export function OnboardingPage() {
   const [loading, setLoading] = useState(() => useGates.getState().agreement === 'unknown');
   const [index, setIndex] = useState(0);
   const termsBefore = useGates((s) => s.termsAgreedBefore);
+  // A first open draws this screen before sign-in and the agreement check end: start waits.
+  const provisional = useGates((s) => s.agreementProvisional);
   const [accepted, setAccepted] = useState(false);
   const [adult, setAdult] = useState(false);
   const [underage, setUnderage] = useState(false);
@@ -51,7 +53,7 @@ export function OnboardingPage() {
 
   const ready = (accepted || termsBefore) && adult;
   const start = async () => {
-    if (!ready || submitting) return;
+    if (!ready || submitting || provisional) return;
     setSubmitting(true);
     const ok = await useGates.getState().acceptAgreement();
     if (ok) {
@@ -191,7 +193,7 @@ export function OnboardingPage() {
         >
           {t('adult.under')}
         </button>
-        <MainAction testId="onboarding-start" text={t('onboarding.start')} onClick={() => void start()} enabled={ready} loading={submitting} />
+        <MainAction testId="onboarding-start" text={t('onboarding.start')} onClick={() => void start()} enabled={ready && !provisional} loading={submitting} />
       </div>
     </main>
   );
