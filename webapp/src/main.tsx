@@ -1,12 +1,7 @@
 import './styles/theme.css';
 import './styles/global.css';
 
-import { startEarlyRequests } from './early-requests';
-
-// `/config` and the demo's init data travel beside the app's scripts, not after them.
-const early = startEarlyRequests();
-
-/** A task boundary (the shell's `nextTask`, repeated here: the entry imports no shell module). */
+/** A task boundary (the shell's `nextTask`, repeated here: the entry imports nothing else). */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
@@ -24,8 +19,7 @@ async function start(): Promise<void> {
   await nextTask();
   await import('@telegram-apps/sdk-react');
   await nextTask();
-  const { startApp } = await import('./start');
-  startApp(early);
+  await import('./start');
 }
 
 const go = () => void start();

@@ -6,7 +6,6 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App, Bare } from './app/app';
-import type { EarlyRequests } from './early-requests';
 import { boot } from './app/boot';
 import { prefetchTabs, preloadFirstScreen } from './app/routes';
 import { Button, IconAlert, StatusScreen } from './components/ui';
@@ -37,15 +36,10 @@ function renderStartFailure(): void {
   );
 }
 
-/** The entry's early requests; taken once (a start again after the development gate asks anew). */
-let early: EarlyRequests | null = null;
-
 async function start(): Promise<void> {
-  const mine = early;
-  early = null;
   const config = useGates
     .getState()
-    .loadConfig(mine?.config?.answer)
+    .loadConfig()
     .catch((e: unknown) => {
       console.warn('config failed', e);
       return null;
@@ -53,7 +47,7 @@ async function start(): Promise<void> {
   // The demo's stand-in client reports the browser's colour scheme unless the player chose one.
   const settings = useSettings.getState();
   const demoTheme = demoClientTheme(settings.themeChosen ? settings.theme : null, browserPrefersLight());
-  const detected = detectEnvironment(async () => (await config)?.demo === true, demoTheme, mine?.demoInitData ?? null);
+  const detected = detectEnvironment(async () => (await config)?.demo === true, demoTheme);
   // The first screen's chunk (its script and style links) in a task of its own.
   await nextTask();
   preloadFirstScreen(useGates.getState().termsAccepted);
@@ -92,12 +86,7 @@ async function start(): Promise<void> {
   onColorSchemeChange((colorScheme) => useSettings.getState().adoptTelegram({ colorScheme }));
   setInitDataSource(getRawInitData);
   // `web_app_ready` once the first screen (not the splash) has been painted.
-  let drawn: () => void = () => undefined;
-  const firstScreenDrawn = new Promise<void>((resolve) => (drawn = resolve));
-  onFirstScreenDrawn(() => {
-    signalReady();
-    drawn();
-  });
+  onFirstScreenDrawn(signalReady);
   if (!(await config)) {
     renderStartFailure();
     return;
@@ -118,7 +107,7 @@ async function start(): Promise<void> {
       </StrictMode>,
     ),
   );
-  await boot(firstScreenDrawn);
+  await boot();
   prefetchTabs();
   // Spec section 7: cases, packages, referrals and items load at start, whatever screen opened.
   if (useSession.getState().token) {
@@ -127,8 +116,4 @@ async function start(): Promise<void> {
   (window as { __fragboxBooted?: boolean }).__fragboxBooted = true;
 }
 
-/** Called by the entry (src/main.tsx) with the requests it started. */
-export function startApp(requests: EarlyRequests): void {
-  early = requests;
-  void start();
-}
+void start();

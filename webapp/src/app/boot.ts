@@ -4,6 +4,7 @@ import { MAINTENANCE_POLL_MS, useGates } from '../features/gates';
 import { useSession } from '../features/session';
 import { saveLanguage, useSettings } from '../features/settings';
 import { configureApiClient } from '../lib/api-client';
+import { firstScreenPainted } from '../lib/first-draw';
 import { startPath } from '../lib/deep-link';
 import { isSupportedPlatform, launch } from '../lib/telegram';
 import { readString, writeString } from '../lib/storage';
@@ -88,9 +89,9 @@ export async function finishBootAfterGate(): Promise<void> {
 
 /**
  * Runs once the environment is known: settings from Telegram, maintenance polling, deep link,
- * session, agreement. `firstScreenDrawn` resolves after the first real screen's paint. Failures end in phase 'failed' (or the session's `expired` flag).
+ * session, agreement. Failures end in phase 'failed' (or the session's `expired` flag).
  */
-export async function boot(firstScreenDrawn: Promise<void> = Promise.resolve()): Promise<void> {
+export async function boot(): Promise<void> {
   useSettings.getState().adoptTelegram({ languageCode: launch.languageCode, colorScheme: launch.colorScheme });
   configureApiClient({
     onError: (error) => {
@@ -112,8 +113,9 @@ export async function boot(firstScreenDrawn: Promise<void> = Promise.resolve()):
   // the agreement check: two round trips off the first screen (issue 32, point 9). Sign-in then
   // waits for that screen's first paint (at most FIRST_PAINT_WAIT_MS): on a slow phone its
   // answers' work would otherwise share the main thread with the first render.
-  if (!useSession.getState().token && gates.assumeFirstOpen()) {
-    await Promise.race([firstScreenDrawn, new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS))]);
+  if (!useSession.getState().token && gates.agreement === 'unknown') {
+    useGates.setState({ agreement: 'not_agreed', agreementProvisional: true });
+    await Promise.race([firstScreenPainted, new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS))]);
   }
   try {
     await startSession();

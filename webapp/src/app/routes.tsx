@@ -116,14 +116,6 @@ export function preloadFirstScreen(agreed: boolean): void {
   (agreed ? imports.home : imports.onboarding)().catch(() => undefined);
 }
 
-/**
- * Starts loading a case's result screen (one skin, or the ×N results) while the roulette spins,
- * so the screen is drawn the moment the spin ends instead of after a chunk's round trip.
- */
-export function preloadResultScreen(several: boolean): void {
-  (several ? imports.caseResults : imports.caseResult)().catch(() => undefined);
-}
-
 /** Loads the tab screens' chunks in the background so a tab tap never waits for the network. */
 export function prefetchTabs(): void {
   const idle = (window as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => void }).requestIdleCallback;

@@ -83,8 +83,6 @@ export interface RequestOptions {
   retryOn401?: boolean;
   /** Extra request headers (the development gate's proof). */
   headers?: Record<string, string>;
-  /** An answer already on its way (the entry's early `GET`, src/early-requests.ts): used instead of sending. */
-  early?: Promise<Response> | null;
 }
 
 export function buildUrl(path: string, query?: Query): string {
@@ -132,7 +130,6 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
     }
   }
   try {
-    if (opts.early) return await opts.early;
     return await hooks.fetch(buildUrl(path, opts.query), {
       method: opts.method ?? 'GET',
       headers,
@@ -188,7 +185,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     } catch {
       throw report(original);
     }
-    res = await send(path, { ...opts, early: null });
+    res = await send(path, opts);
   }
   if (!res.ok) throw report(await errorFromResponse(res));
   return (await readBody(res)) as T;

@@ -9,6 +9,10 @@ import { useEffect } from 'react';
  */
 let handler: (() => void) | null = null;
 let done = false;
+let painted: () => void = () => undefined;
+
+/** Resolves once the first screen has been painted (after the handler ran). */
+export const firstScreenPainted = new Promise<void>((resolve) => (painted = resolve));
 
 type Raf = (cb: () => void) => unknown;
 
@@ -31,7 +35,10 @@ export function firstScreenCommitted(raf?: Raf): void {
   if (done || !handler) return;
   done = true;
   const run = handler;
-  afterNextPaint(run, raf);
+  afterNextPaint(() => {
+    run();
+    painted();
+  }, raf);
 }
 
 /** For screens that can be the first one drawn. */

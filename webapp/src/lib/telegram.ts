@@ -38,8 +38,7 @@ import {
   targetOrigin,
 } from '@telegram-apps/sdk-react';
 
-import type { EarlyRequest } from '../early-requests';
-import { api, API_BASE } from './api-client';
+import { api } from './api-client';
 import { bridgeCall, bridgeLater, nextTask } from './bridge-queue';
 import { devGateHeaders } from './dev-gate-proof';
 import { frameInsets, frameReceive } from './demo-frame-state';
@@ -250,18 +249,13 @@ export class DevGateRequired extends Error {
 }
 
 /** Fetches demo init data for this browser (the same demo user across reloads). */
-async function fetchDemoInitData(startParam: string | null, early: EarlyRequest | null): Promise<string> {
+async function fetchDemoInitData(startParam: string | null): Promise<string> {
   const query = new URLSearchParams();
   const demoId = readString(storageKeys.demoId);
   if (demoId) query.set('demoId', demoId);
   if (startParam) query.set('startParam', startParam);
   const qs = query.toString();
-  const url = `${API_BASE.replace(/\/$/, '')}/dev/init-data${qs ? `?${qs}` : ''}`;
-  const gate = devGateHeaders();
-  // The entry's request is used when it asked for the same thing: the same URL, and no gate
-  // proof to send (it carries none).
-  const sameAsked = early !== null && early.url === url && Object.keys(gate).length === 0;
-  const res = await (sameAsked ? early.answer : fetch(url, { headers: { Accept: 'application/json', ...gate } }));
+  const res = await fetch(`/api/v1/dev/init-data${qs ? `?${qs}` : ''}`, { headers: { Accept: 'application/json', ...devGateHeaders() } });
   if (res.status === 403) {
     const body = (await res.json().catch(() => null)) as { code?: string } | null;
     if (body?.code === 'dev_gate_required') throw new DevGateRequired();
@@ -278,14 +272,9 @@ export type EnvironmentResult = { ok: true; info: LaunchInfo } | { ok: false };
 /**
  * Decides where we run. A real client (bridge present, launch parameters readable) wins;
  * otherwise, in demo mode, the environment is mocked; otherwise we are not in Telegram.
- * `demo` is a promise so a real client never waits for `/config`. `earlyInitData`: the entry's
- * request for the demo's init data (src/early-requests.ts), used when it asked for the same.
+ * `demo` is a promise so a real client never waits for `/config`.
  */
-export async function detectEnvironment(
-  demo: () => Promise<boolean>,
-  preferredTheme: Theme,
-  earlyInitData: EarlyRequest | null = null,
-): Promise<EnvironmentResult> {
+export async function detectEnvironment(demo: () => Promise<boolean>, preferredTheme: Theme): Promise<EnvironmentResult> {
   if (telegramBridgePresent()) {
     const info = readLaunch(false);
     if (info && isSupportedPlatform(info.platform)) return keep(info);
@@ -295,7 +284,7 @@ export async function detectEnvironment(
   const startParam = new URLSearchParams(window.location.search).get('startapp') ?? readString(DEMO_START_KEY, 'session');
   // Outside Telegram the demo's init data is asked for beside `/config` (one round trip less
   // on the first open); it is used only if the server says it runs the demo.
-  const early = fetchDemoInitData(startParam, earlyInitData);
+  const early = fetchDemoInitData(startParam);
   early.catch(() => undefined);
   if (!(await demo())) return { ok: false };
   if (startParam) writeString(DEMO_START_KEY, startParam, 'session');

@@ -26,9 +26,8 @@ export function paidOnly(config: AppConfig | null | undefined): boolean {
   return typeof config.withdrawPaidOnly === 'boolean' ? config.withdrawPaidOnly : !config.demo;
 }
 
-/** `GET /config`; `early`: the entry's request for it, already on its way (src/early-requests.ts). */
-export function getConfig(early?: Promise<Response> | null): Promise<AppConfig> {
-  return api.get<AppConfig>('/config', { auth: false, early });
+export function getConfig(): Promise<AppConfig> {
+  return api.get<AppConfig>('/config', { auth: false });
 }
 
 export async function getMaintenance(): Promise<boolean> {

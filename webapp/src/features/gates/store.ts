@@ -28,7 +28,8 @@ interface GatesState {
   /**
    * `agreement` is assumed, not yet the server's answer: a first open (nothing stored) shows
    * onboarding while sign-in and the agreement check run (issue 32, point 9). Until the check
-   * answers, onboarding's start button stays off; an agreed answer leaves for home.
+   * answers, onboarding's start button stays off; an agreed answer leaves for home. Set by
+   * `boot` (app/boot.ts), cleared by `checkAgreement`.
    */
   agreementProvisional: boolean;
   /** The last agreement check failed (network/server), so `not_agreed` is only assumed. */
@@ -37,16 +38,13 @@ interface GatesState {
   termsAgreedBefore: boolean;
   /** A deep-link target waiting for the terms to be agreed. */
   pendingPath: string | null;
-  /** `early`: the entry's `GET /config`, already on its way (used once, at start). */
-  loadConfig: (early?: Promise<Response> | null) => Promise<AppConfig>;
+  loadConfig: () => Promise<AppConfig>;
   checkMaintenance: () => Promise<void>;
   setMaintenance: (on: boolean) => void;
   submitDevGate: (password: string) => Promise<'ok' | 'wrong' | 'limited' | 'error'>;
   /** The server refused the gate's proof (`403 dev_gate_required`): show the gate again. */
   requireDevGate: () => void;
   checkAgreement: () => Promise<Agreement>;
-  /** A first open: assume "not agreed" until the server answers (see `agreementProvisional`); true if assumed. */
-  assumeFirstOpen: () => boolean;
   acceptAgreement: () => Promise<boolean>;
   setPendingPath: (path: string | null) => void;
   /** Returns the remembered deep-link path (or '/') and forgets it. */
@@ -70,8 +68,8 @@ export const useGates = create<GatesState>((set, get) => ({
   termsAgreedBefore: false,
   pendingPath: readString(PENDING_PATH_KEY, 'session'),
 
-  loadConfig: async (early) => {
-    const config = await getConfig(early);
+  loadConfig: async () => {
+    const config = await getConfig();
     set({ config });
     return config;
   },
@@ -133,12 +131,6 @@ export const useGates = create<GatesState>((set, get) => ({
     return agreement;
   },
 
-  assumeFirstOpen: () => {
-    if (get().agreement !== 'unknown' || get().termsAccepted) return false;
-    set({ agreement: 'not_agreed', agreementProvisional: true });
-    return true;
-  },
-
   acceptAgreement: async () => {
     try {
       if (!(await postAgreement())) return false;
@@ -146,7 +138,7 @@ export const useGates = create<GatesState>((set, get) => ({
       return false;
     }
     writeBool(storageKeys.termsAccepted, true);
-    set({ agreement: 'agreed', agreementProvisional: false, termsAccepted: true });
+    set({ agreement: 'agreed', termsAccepted: true });
     return true;
   },
 

@@ -2,7 +2,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from '../../lib/router';
 
 import { useHideBackButton } from '../../app/back-button';
-import { preloadResultScreen } from '../../app/routes';
 import { Img, MainAction, SecondaryAction, Segmented, Skeleton, toast } from '../../components/ui';
 import {
   bonusPart,
@@ -228,8 +227,9 @@ export function CasePage() {
     // A free try's strip, still resting where it landed, goes back to the start.
     setWinner(null);
     setPhase('opening');
-    // The result screen's code downloads while the request and the spin run (issue 32, point 9).
-    preloadResultScreen(n > 1);
+    // The result screen's code downloads while the request and the spin run, so the screen is
+    // drawn as the spin ends, not a chunk's round trip later (issue 32, point 9).
+    (n > 1 ? import('../case-results') : import('../case-result')).catch(() => undefined);
     const out = await opener.open(kase.id, cost, n);
     if (out.kind === 'busy') return;
     if (out.kind === 'insufficient') {

@@ -9,7 +9,7 @@ import { CaseArt, CoinsArt, SkinArt } from './slides';
 import adultEn from './i18n/en.json';
 import adultRu from './i18n/ru.json';
 
-// The 18+ texts load with this screen (not in the start-up bundle).
+// The screen's texts (slides, terms, 18+) load with it, not in the start-up bundle.
 addTexts({ ru: adultRu, en: adultEn });
 
 /** Spec section 9: autoplay every 4000 ms, not stopped by interaction. */
