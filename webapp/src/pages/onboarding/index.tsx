@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ComponentType } from 'react';
 
 import { MainAction, Skeleton, toast } from '../../components/ui';
 import { useGates } from '../../features/gates';
 import { addTexts, useT } from '../../i18n';
+import { removeStaticSlide } from '../../lib/static-slide';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './onboarding.module.css';
 import { CaseArt, CoinsArt, SkinArt } from './slides';
@@ -36,6 +37,10 @@ export function OnboardingPage() {
   const [underage, setUnderage] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const touchX = useRef<number | null>(null);
+
+  // index.html's static copy of the first slide (a first visit) goes in the commit that draws
+  // this screen: the real slide takes its place in the same frame.
+  useLayoutEffect(removeStaticSlide, []);
 
   // Spec section 7: the agreement is checked on onboarding load; agreed players are sent on.
   useEffect(() => {
