@@ -14,6 +14,8 @@ const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const initial = new Set();
 for (const m of html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)) initial.add(m[1]);
 for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)) initial.add(m[1]);
+// The app's entry and preloads ride on first-slide.js's tag (vite.config.ts, entryViaFirstSlide).
+for (const m of html.matchAll(/data-(?:entry|preload)="([^"]*)"/g)) for (const src of m[1].split(' ').filter(Boolean)) initial.add(src);
 
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
