@@ -107,6 +107,11 @@ describe('mini app screens in demo mode', () => {
     // A pool of about a viewport of nodes: far from 3000.
     assert.ok(rendered > 0 && rendered < 20, `a window of the 3000 slots is rendered (saw ${rendered} nodes)`);
 
+    // The result screen's code is asked for while the roulette spins, not when it stops.
+    const resultChunk = (r) => /\/assets\/case-result-[\w-]+\.js$/.test(r.url());
+    const asked = [];
+    page.on('request', (r) => resultChunk(r) && asked.push(r.url()));
+    assert.equal(asked.length, 0, 'the result screen is not loaded before the open');
     await page.click('[data-testid="tg-main-button"]');
     await page.waitForSelector('[data-testid="page-case"][data-phase="spinning"]');
     const events = await telegramEvents(page);
@@ -127,6 +132,7 @@ describe('mini app screens in demo mode', () => {
       return { off: centre(box(win)) - centre(marker), name: win.textContent, near, full: box(document.querySelector('[data-testid="roulette"]')).height };
     });
     assert.ok(Math.abs(landing.off) <= 2, `the winner lands on the marker (off by ${landing.off} px)`);
+    assert.ok(asked.length >= 1 && page.url() === caseUrl, `the result screen's chunk was requested before the spin ended (${asked})`);
     assert.equal(landing.near.length, 4, `two slots each side are in view (${landing.near})`);
     assert.ok(landing.full >= 480, `the roulette fills the screen (${landing.full} px high)`);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'screen-case-landed-dark.png') });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Prints the gzipped size of the JavaScript the browser loads before the first screen (the
-// entry chunk plus the app's start-up chunks, as listed in index.html's module preloads) and
-// fails when it is over the budget: 125 KB gzipped (issue 6 set 150 KB; issue 14's first-open
+// Prints the gzipped size of the JavaScript the browser loads before the first screen
+// (public/first-slide.js, and the entry chunk plus the app's start-up chunks it adds, as listed
+// on its tag in index.html) and fails when it is over the budget: 125 KB gzipped (issue 6 set 150 KB; issue 14's first-open
 // work brought it to 123 KB, and the budget keeps it there).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,8 @@ const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const initial = new Set();
 for (const m of html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)) initial.add(m[1]);
 for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)) initial.add(m[1]);
+// The app's entry and preloads ride on first-slide.js's tag (vite.config.ts, entryViaFirstSlide).
+for (const m of html.matchAll(/data-(?:entry|preload)="([^"]*)"/g)) for (const src of m[1].split(' ').filter(Boolean)) initial.add(src);
 
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

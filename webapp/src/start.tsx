@@ -16,6 +16,7 @@ import { t } from './i18n';
 import { nextTask } from './lib/bridge-queue';
 import { browserPrefersLight, demoClientTheme } from './lib/settings';
 import { onFirstScreenDrawn } from './lib/first-draw';
+import { removeStaticSlide } from './lib/static-slide';
 import { NotInTelegramPage } from './pages/not-in-telegram';
 import { browserLanguage, DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
 
@@ -25,6 +26,7 @@ if (!container) throw new Error('#root missing');
 const root = createRoot(container);
 
 function renderStartFailure(): void {
+  removeStaticSlide();
   root.render(
     <Bare>
       <StatusScreen testId="start-failed" icon={<IconAlert size={44} />} title={t('app.errorTitle')} text={t('errors.network_error')}>
@@ -61,6 +63,7 @@ async function start(): Promise<void> {
       // The gate is demo mode's first screen: in the browser's language (no Telegram yet).
       useSettings.getState().adoptTelegram({ languageCode: browserLanguage() });
       const { LoginPage } = await import('./pages/login');
+      removeStaticSlide();
       root.render(
         <Bare>
           <LoginPage onPassed={() => void start()} />
@@ -74,6 +77,7 @@ async function start(): Promise<void> {
   }
   if (!env.ok) {
     const cfg = await config;
+    removeStaticSlide();
     root.render(
       <Bare>
         <NotInTelegramPage botUsername={cfg?.botUsername} />

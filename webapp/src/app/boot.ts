@@ -4,6 +4,7 @@ import { MAINTENANCE_POLL_MS, useGates } from '../features/gates';
 import { useSession } from '../features/session';
 import { saveLanguage, useSettings } from '../features/settings';
 import { configureApiClient } from '../lib/api-client';
+import { firstScreenPainted } from '../lib/first-draw';
 import { startPath } from '../lib/deep-link';
 import { isSupportedPlatform, launch } from '../lib/telegram';
 import { readString, writeString } from '../lib/storage';
@@ -21,6 +22,9 @@ export const useBoot = create<BootState>((set) => ({
 }));
 
 const DEEP_LINK_HANDLED_KEY = 'deepLinkHandled';
+
+/** How long a first open's sign-in waits for onboarding's first paint. */
+const FIRST_PAINT_WAIT_MS = 3000;
 
 /** Remembers the start-up deep link once per Telegram launch (not again on every reload). */
 function rememberDeepLink(): void {
@@ -105,6 +109,14 @@ export async function boot(): Promise<void> {
   // Behind the development gate, sign-in waits for the password (the login screen signs in).
   const gates = useGates.getState();
   if (gates.config?.devGate && !gates.isAuthenticated) return;
+  // A first open (no session, no agreement stored) draws onboarding now, not after sign-in and
+  // the agreement check: two round trips off the first screen (issue 32, point 9). Sign-in then
+  // waits for that screen's first paint (at most FIRST_PAINT_WAIT_MS): on a slow phone its
+  // answers' work would otherwise share the main thread with the first render.
+  if (!useSession.getState().token && gates.agreement === 'unknown') {
+    useGates.setState({ agreement: 'not_agreed', agreementProvisional: true });
+    await Promise.race([firstScreenPainted, new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS))]);
+  }
   try {
     await startSession();
     adoptLanguage(useSession.getState().user?.language);

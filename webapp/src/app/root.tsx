@@ -35,7 +35,8 @@ export function Root() {
   }, [pendingPath, pathname, agreement]);
 
   const decision = decideGate({ pathname, devGate, isAuthenticated, agreement, pendingPath });
-  const waiting = decision.kind === 'wait' || (pathname !== '/login' && phase === 'starting' && !token);
+  // Onboarding needs no session to be drawn (its start button waits for the agreement check).
+  const waiting = decision.kind === 'wait' || (pathname !== '/login' && pathname !== '/onboarding' && phase === 'starting' && !token);
   // Leaving the splash for a screen: the store update that allows it renders the splash again
   // at once (cheap), and the screen at transition priority, in slices (see main.tsx).
   const shown = useDeferredValue(!waiting && decision.kind === 'render', false);

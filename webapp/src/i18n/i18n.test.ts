@@ -30,7 +30,6 @@ describe('dictionaries', () => {
     expect(translate('ru', 'app.maintenanceTitle')).toBe('Технические работы');
     expect(translate('ru', 'login.title')).toBe('Приложение в разработке');
     expect(translate('ru', 'login.wrongPassword')).toBe('Неверный пароль');
-    expect(translate('ru', 'onboarding.confirmError')).toBe('Ошибка подтверждения. Попробуйте ещё раз.');
     expect(translate('ru', 'errors.network_error')).toBe('Не удалось связаться с сервером. Проверьте подключение к интернету');
   });
 

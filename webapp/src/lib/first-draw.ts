@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 
+import { removeStaticSlide } from './static-slide';
+
 /**
  * "The first screen is drawn": Telegram keeps its loading placeholder up until the app sends
  * `web_app_ready`, so that is sent after the frame that paints the first real screen (not the
@@ -9,6 +11,10 @@ import { useEffect } from 'react';
  */
 let handler: (() => void) | null = null;
 let done = false;
+let painted: () => void = () => undefined;
+
+/** Resolves once the first screen has been painted (after the handler ran). */
+export const firstScreenPainted = new Promise<void>((resolve) => (painted = resolve));
 
 type Raf = (cb: () => void) => unknown;
 
@@ -28,10 +34,15 @@ export function afterNextPaint(cb: () => void, raf: Raf | undefined = globalThis
 
 /** Called by a screen after it committed; only the first one (with a handler set) counts. */
 export function firstScreenCommitted(raf?: Raf): void {
+  // Whatever screen comes first replaces index.html's static first slide, if it is up.
+  removeStaticSlide();
   if (done || !handler) return;
   done = true;
   const run = handler;
-  afterNextPaint(run, raf);
+  afterNextPaint(() => {
+    run();
+    painted();
+  }, raf);
 }
 
 /** For screens that can be the first one drawn. */

@@ -25,6 +25,13 @@ interface GatesState {
   /** Local memory of the agreement (spec: `termsAccepted`); the server's answer decides. */
   termsAccepted: boolean;
   agreement: Agreement;
+  /**
+   * `agreement` is assumed, not yet the server's answer: a first open (nothing stored) shows
+   * onboarding while sign-in and the agreement check run (issue 32, point 9). Until the check
+   * answers, onboarding's start button stays off; an agreed answer leaves for home. Set by
+   * `boot` (app/boot.ts), cleared by `checkAgreement`.
+   */
+  agreementProvisional: boolean;
   /** The last agreement check failed (network/server), so `not_agreed` is only assumed. */
   agreementCheckFailed: boolean;
   /** The terms were accepted before (only the 18+ confirmation is still asked). */
@@ -56,6 +63,7 @@ export const useGates = create<GatesState>((set, get) => ({
   isAuthenticated: readBool(storageKeys.isAuthenticated, false) && (!proofRequired() || readProof() !== null),
   termsAccepted: readBool(storageKeys.termsAccepted, false),
   agreement: 'unknown',
+  agreementProvisional: false,
   agreementCheckFailed: false,
   termsAgreedBefore: false,
   pendingPath: readString(PENDING_PATH_KEY, 'session'),
@@ -119,7 +127,7 @@ export const useGates = create<GatesState>((set, get) => ({
     }
     const agreement: Agreement = agreed ? 'agreed' : 'not_agreed';
     writeBool(storageKeys.termsAccepted, agreed);
-    set({ agreement, termsAccepted: agreed, agreementCheckFailed: failed, termsAgreedBefore });
+    set({ agreement, agreementProvisional: false, termsAccepted: agreed, agreementCheckFailed: failed, termsAgreedBefore });
     return agreement;
   },
 

@@ -227,6 +227,9 @@ export function CasePage() {
     // A free try's strip, still resting where it landed, goes back to the start.
     setWinner(null);
     setPhase('opening');
+    // The result screen's code downloads while the request and the spin run, so the screen is
+    // drawn as the spin ends, not a chunk's round trip later (issue 32, point 9).
+    (n > 1 ? import('../case-results') : import('../case-result')).catch(() => undefined);
     const out = await opener.open(kase.id, cost, n);
     if (out.kind === 'busy') return;
     if (out.kind === 'insufficient') {

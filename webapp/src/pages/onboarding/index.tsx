@@ -1,15 +1,16 @@
-import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ComponentType } from 'react';
 
 import { MainAction, Skeleton, toast } from '../../components/ui';
 import { useGates } from '../../features/gates';
 import { addTexts, useT } from '../../i18n';
+import { removeStaticSlide } from '../../lib/static-slide';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './onboarding.module.css';
 import { CaseArt, CoinsArt, SkinArt } from './slides';
 import adultEn from './i18n/en.json';
 import adultRu from './i18n/ru.json';
 
-// The 18+ texts load with this screen (not in the start-up bundle).
+// The screen's texts (slides, terms, 18+) load with it, not in the start-up bundle.
 addTexts({ ru: adultRu, en: adultEn });
 
 /** Spec section 9: autoplay every 4000 ms, not stopped by interaction. */
@@ -29,11 +30,17 @@ export function OnboardingPage() {
   const [loading, setLoading] = useState(() => useGates.getState().agreement === 'unknown');
   const [index, setIndex] = useState(0);
   const termsBefore = useGates((s) => s.termsAgreedBefore);
+  // A first open draws this screen before sign-in and the agreement check end: start waits.
+  const provisional = useGates((s) => s.agreementProvisional);
   const [accepted, setAccepted] = useState(false);
   const [adult, setAdult] = useState(false);
   const [underage, setUnderage] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const touchX = useRef<number | null>(null);
+
+  // index.html's static copy of the first slide (a first visit) goes in the commit that draws
+  // this screen: the real slide takes its place in the same frame.
+  useLayoutEffect(removeStaticSlide, []);
 
   // Spec section 7: the agreement is checked on onboarding load; agreed players are sent on.
   useEffect(() => {
@@ -51,7 +58,7 @@ export function OnboardingPage() {
 
   const ready = (accepted || termsBefore) && adult;
   const start = async () => {
-    if (!ready || submitting) return;
+    if (!ready || submitting || provisional) return;
     setSubmitting(true);
     const ok = await useGates.getState().acceptAgreement();
     if (ok) {
@@ -191,7 +198,7 @@ export function OnboardingPage() {
         >
           {t('adult.under')}
         </button>
-        <MainAction testId="onboarding-start" text={t('onboarding.start')} onClick={() => void start()} enabled={ready} loading={submitting} />
+        <MainAction testId="onboarding-start" text={t('onboarding.start')} onClick={() => void start()} enabled={ready && !provisional} loading={submitting} />
       </div>
     </main>
   );
