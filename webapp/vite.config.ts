@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { minify } from 'rolldown/utils';
 
 /**
  * Writes `.br` and `.gz` twins of every script, style, HTML, SVG and JSON file in `dist/`, at
@@ -88,7 +89,13 @@ function entryViaFirstSlide(): Plugin {
     configResolved(config) {
       outDir = config.build.outDir;
     },
-    writeBundle() {
+    async writeBundle() {
+      // public/first-slide.js is copied as written (comments and all); it is start-up code, so
+      // it ships minified like the rest.
+      const slide = join(outDir, 'first-slide.js');
+      const minified = await minify('first-slide.js', readFileSync(slide, 'utf8'), { compress: true, mangle: true });
+      if (minified.errors.length > 0) throw new Error(`entry-via-first-slide: ${minified.errors[0].message}`);
+      writeFileSync(slide, minified.code);
       const file = join(outDir, 'index.html');
       let html = readFileSync(file, 'utf8');
       let entry = '';
