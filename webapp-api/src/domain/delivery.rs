@@ -183,37 +183,46 @@ pub async fn total_paid(pool: &store::Pool) -> DomainResult<Usd> {
 /// attempt of unknown outcome (it may have bought: it is looked up until it is known).
 pub async fn requeue(domain: &Domain, withdrawal_id: i64) -> DomainResult<()> {
     let now = domain.now();
-    let moved = domain
+    domain
         .write(move |tx| {
-            Box::pin(transition(
-                tx,
-                Move {
-                    id: withdrawal_id,
-                    from: From::In(&[MarketState::Manual]),
-                    to: MarketState::Queued,
-                    when: vec![Cond::Pending, Cond::NoOpenAttempt],
-                    set: vec![
-                        ("market_reason", None::<String>.into()),
-                        ("market_updated_at", now.into()),
-                        ("stuck_notified_at", None::<i64>.into()),
-                        ("lease_holder", None::<String>.into()),
-                        ("lease_until", None::<i64>.into()),
-                    ],
-                },
-            ))
+            Box::pin(async move {
+                // Asked first: an attempt never becomes unresolved again, so none found here stays
+                // none for the move below, and a refusal names the right reason.
+                let (open,): (i64,) = query(&format!(
+                    "SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {}",
+                    Outcome::sql_list(Outcome::UNRESOLVED)
+                ))
+                .bind(withdrawal_id)
+                .fetch_one(tx)
+                .await?;
+                if open > 0 {
+                    return Err(DomainError::PurchaseLive);
+                }
+                let moved = transition(
+                    tx,
+                    Move {
+                        id: withdrawal_id,
+                        from: From::In(&[MarketState::Manual]),
+                        to: MarketState::Queued,
+                        when: vec![Cond::Pending, Cond::NoOpenAttempt],
+                        set: vec![
+                            ("market_reason", None::<String>.into()),
+                            ("market_updated_at", now.into()),
+                            ("stuck_notified_at", None::<i64>.into()),
+                            ("lease_holder", None::<String>.into()),
+                            ("lease_until", None::<i64>.into()),
+                        ],
+                    },
+                )
+                .await?;
+                if moved {
+                    Ok(())
+                } else {
+                    Err(DomainError::NotFound)
+                }
+            })
         })
-        .await?;
-    if !moved {
-        let open: Option<(i64,)> = sqlx::query_as(&format!(
-            "SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {}",
-            Outcome::sql_list(Outcome::UNRESOLVED)
-        ))
-        .bind(withdrawal_id)
-        .fetch_optional(&domain.db)
-        .await?;
-        return Err(if open.is_some_and(|(n,)| n > 0) { DomainError::PurchaseLive } else { DomainError::NotFound });
-    }
-    Ok(())
+        .await
 }
 
 /// Runs the worker until `stop`: one tick at once, then one every `MARKET_POLL_SECS`. A tick
