@@ -31,7 +31,7 @@ use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketCo
 use crate::domain::notifications::{self, tell_admins, Notice};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::trade_url::TradeUrl;
-use crate::domain::withdrawals::{move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
+use crate::domain::withdrawals::{has_open_attempt, move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 use crate::domain::{inventory, ledger, Domain, DomainError, DomainResult, Tokens};
 
 /// Withdrawals claimed per tick.
@@ -188,14 +188,7 @@ pub async fn requeue(domain: &Domain, withdrawal_id: i64) -> DomainResult<()> {
             Box::pin(async move {
                 // Asked first: an attempt never becomes unresolved again, so none found here stays
                 // none for the move below, and a refusal names the right reason.
-                let (open,): (i64,) = query(&format!(
-                    "SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {}",
-                    Outcome::sql_list(Outcome::UNRESOLVED)
-                ))
-                .bind(withdrawal_id)
-                .fetch_one(tx)
-                .await?;
-                if open > 0 {
+                if has_open_attempt(tx, withdrawal_id).await? {
                     return Err(DomainError::PurchaseLive);
                 }
                 let moved = transition(

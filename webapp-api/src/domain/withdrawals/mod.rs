@@ -8,7 +8,7 @@
 pub mod state;
 
 use serde::Serialize;
-pub use state::{move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
+pub use state::{has_open_attempt, move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 
 use crate::domain::clock::rfc3339;
 use crate::domain::inventory::{self, Item};
@@ -347,14 +347,7 @@ async fn resolve_in(
     if market_state.as_deref().and_then(MarketState::parse).is_some_and(MarketState::is_live) {
         return Err(DomainError::PurchaseLive);
     }
-    let (open,): (i64,) = query(&format!(
-        "SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {}",
-        Outcome::sql_list(Outcome::UNRESOLVED)
-    ))
-    .bind(withdrawal_id)
-    .fetch_one(tx)
-    .await?;
-    if open > 0 {
+    if has_open_attempt(tx, withdrawal_id).await? {
         return Err(DomainError::PurchaseLive);
     }
     // Where writers lock rows, the player is held while the debt decides (a refund meanwhile waits).

@@ -104,6 +104,15 @@ impl Outcome {
     }
 }
 
+/// Whether any attempt of withdrawal `id` may still have bought (`Outcome::UNRESOLVED`): such a
+/// withdrawal is live whatever its state, so nobody may take it over, retry it or cancel it.
+pub async fn has_open_attempt(tx: &mut dyn Exec, id: i64) -> DomainResult<bool> {
+    let sql =
+        format!("SELECT COUNT(*) FROM market_attempts WHERE withdrawal_id = $1 AND outcome IN {}", Outcome::sql_list(Outcome::UNRESOLVED));
+    let (open,): (i64,) = query(&sql).bind(id).fetch_one(tx).await?;
+    Ok(open > 0)
+}
+
 /// Where a transition may start.
 #[derive(Clone, Copy, Debug)]
 pub enum From<'a> {
