@@ -290,8 +290,21 @@ async fn start_deep_links_show_a_shared_skin_and_attribute_referrals_once() {
     app.grant(9100, cheap_case_price() / 100).await;
     let (_, opened) = app.post(open_path(), Some(&inviter), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
-    // The card names the skin in the reader's language (the catalog's name), not Steam's.
-    let name = opened["item"]["name"].as_str().unwrap().to_owned();
+    // The card names the skin in the reader's language (the catalog's name), not Steam's: the
+    // reader below writes in English, so the name is the one an English client reads (the open
+    // answered in the API's default, Russian, where "R8 Revolver" is "Револьвер R8").
+    let one = app
+        .http
+        .get(format!("{}/api/v1/user/item/{item}", app.base))
+        .bearer_auth(&inviter)
+        .header("accept-language", "en")
+        .send()
+        .await
+        .unwrap()
+        .json::<serde_json::Value>()
+        .await
+        .unwrap();
+    let name = one["item"]["name"].as_str().unwrap_or_else(|| panic!("the opened skin: {one}")).to_owned();
     app.share(&inviter, item).await;
 
     // A friend opens the shared skin's link: the public card, a button to the skin, a referral.
