@@ -125,6 +125,7 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
             }
         }
         Notice::WithdrawalCancelled { item } => {
+            let item = item.read(lang);
             if ru {
                 format!("↩️ Вывод «{item}» отменён: платёж, на который скин был выигран, возвращён, и скин забран обратно.")
             } else {
@@ -158,6 +159,7 @@ pub fn notice(lang: Lang, notice: &Notice) -> String {
                 format!("↩️ {stars} ⭐ refunded; {tokens} tokens were taken back from your balance.")
             };
             if !items.is_empty() {
+                let items: Vec<&str> = items.iter().map(|n| n.read(lang)).collect();
                 out.push_str(&if ru {
                     format!("\nТокены из этой покупки уже потрачены, поэтому изъяты скины, полученные после неё: {}.", items.join(", "))
                 } else {
@@ -649,10 +651,11 @@ pub mod admin {
         transaction: &str,
         credited: Tokens,
         taken: Tokens,
-        revoked: &[String],
+        revoked: &[webapp_api::domain::catalog::SkinName],
         revoked_value: Tokens,
         debt: Tokens,
     ) -> String {
+        let revoked: Vec<&str> = revoked.iter().map(|n| n.read(lang)).collect();
         let mut out = if lang == Lang::Ru {
             format!(
                 "↩️ Возвращено {stars} ⭐ игроку {user_id} (транзакция {transaction}); с баланса списано {taken} из {credited} токенов."
@@ -910,6 +913,19 @@ pub mod admin {
 #[cfg(test)]
 mod currency_tests {
     use super::*;
+
+    #[test]
+    fn refund_notices_name_skins_in_the_readers_language_and_old_notices_still_read() {
+        let queued =
+            r#"{"kind":"purchase_refunded","tokens":"5","stars":50,"items":[{"en":"P250 | Sand Dune","ru":"P250 | Песчаная дюна"}]}"#;
+        let notice: Notice = serde_json::from_str(queued).unwrap();
+        assert!(super::notice(Lang::Ru, &notice).contains("P250 | Песчаная дюна"));
+        assert!(super::notice(Lang::En, &notice).contains("P250 | Sand Dune"));
+        // Queued before the names were localised: the Steam name, as it was.
+        let old = r#"{"kind":"withdrawal_cancelled","item":"P250 | Sand Dune (Field-Tested)"}"#;
+        let notice: Notice = serde_json::from_str(old).unwrap();
+        assert!(super::notice(Lang::Ru, &notice).contains("«P250 | Sand Dune (Field-Tested)»"));
+    }
 
     #[test]
     fn a_shared_skin_card_speaks_the_readers_language_and_counts_in_tokens() {

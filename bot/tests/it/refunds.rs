@@ -281,3 +281,39 @@ async fn a_refund_that_took_another_purchases_tokens_leaves_its_skins_to_that_pu
     app.audit_clean().await;
     app.stop().await;
 }
+
+/// A refund tells the player which skins it took back in the player's language (the catalog's
+/// names), not by Steam's English names: the notice of the cancelled withdrawal too. The admin's
+/// answer names them in the admin's language.
+#[tokio::test]
+async fn a_refund_names_the_skins_it_took_back_in_the_players_language() {
+    let (app, _catalog) = shop(vec![]).await;
+    let user = 30_010;
+    let t = app.sign_in(user, "Ivan").await;
+    let (s, b) = app.put("/api/v1/user/settings", Some(&t), json!({"language": "ru"})).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    let skin = repo_catalog().items.iter().filter(|i| i.rarity == "milspec").min_by_key(|i| i.price_range().1).unwrap();
+    let (ru, en) = (format!("{} | {}", skin.weapon_ru, skin.finish_ru), format!("{} | {}", skin.weapon, skin.finish));
+    assert_ne!(ru, en, "the one-skin case's skin reads differently in Russian");
+
+    let tx = invoice(&app, &t, user, "pack-xl").await;
+    let charge = charge_id("russian");
+    pay(&app, user, &tx, &charge).await;
+    let (kept, steam, _) = open(&app, &t).await;
+    let (leaving, _, _) = open(&app, &t).await;
+    let (s, b) = withdraw(&app, &t, leaving).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+
+    let answer = say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded 1250 ⭐").await;
+    assert!(answer["text"].as_str().unwrap().contains(&format!("{en}, {en}")), "{answer}");
+    for item in [kept, leaving] {
+        assert_eq!(status_of(&app, item).await, "revoked", "skin {item}");
+    }
+    let cancelled = wait_message(&app, user, "отменён").await;
+    let refunded = wait_message(&app, user, "изъяты скины").await;
+    for note in [&cancelled, &refunded] {
+        let text = note["text"].as_str().unwrap();
+        assert!(text.contains(&ru) && !text.contains(&steam) && !text.contains(&en), "{text}");
+    }
+    app.stop().await;
+}

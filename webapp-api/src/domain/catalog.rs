@@ -33,6 +33,25 @@ pub const TIER_BP: [(&str, u64); 5] = [("milspec", 7992), ("restricted", 1598), 
 use crate::domain::goods::round_scaled;
 pub use crate::domain::goods::CatalogItem;
 
+/// A skin's name as each language reads it, kept in notices the bot renders later; notices
+/// queued before names were localised carry the Steam name alone, which reads the same in both.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum SkinName {
+    Both { en: String, ru: String },
+    Steam(String),
+}
+
+impl SkinName {
+    pub fn read(&self, lang: crate::domain::lang::Lang) -> &str {
+        match (self, lang) {
+            (SkinName::Both { ru, .. }, crate::domain::lang::Lang::Ru) => ru,
+            (SkinName::Both { en, .. }, _) => en,
+            (SkinName::Steam(name), _) => name,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Case {
     pub id: String,
@@ -595,6 +614,16 @@ impl Catalog {
 
     pub fn item(&self, id: &str) -> Option<&CatalogItem> {
         self.item_index.get(id).map(|&i| &self.items[i])
+    }
+
+    /// "AK-47 | Redline" in both languages for the skin `catalog_item_id`; the stored Steam name
+    /// alone when the catalog no longer has it.
+    pub fn skin_name(&self, catalog_item_id: &str, steam: &str) -> SkinName {
+        let label = |weapon: &str, finish: &str| if finish.is_empty() { weapon.to_owned() } else { format!("{weapon} | {finish}") };
+        match self.item(catalog_item_id) {
+            Some(i) => SkinName::Both { en: label(&i.weapon, &i.finish), ru: label(&i.weapon_ru, &i.finish_ru) },
+            None => SkinName::Steam(steam.to_owned()),
+        }
     }
 
     pub fn package(&self, id: &str) -> Option<&Package> {

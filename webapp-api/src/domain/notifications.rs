@@ -2,6 +2,7 @@
 //! transaction; the bot drains it, retrying with back-off while Telegram fails.
 use serde::{Deserialize, Serialize};
 
+use crate::domain::catalog::SkinName;
 use crate::domain::store::exec::FromRow;
 use crate::domain::store::{query, Exec};
 use crate::domain::{store, Domain, DomainResult};
@@ -37,7 +38,7 @@ pub enum Notice {
     },
     /// A refund of the purchase the skin was won with cancelled its withdrawal.
     WithdrawalCancelled {
-        item: String,
+        item: SkinName,
     },
     PurchaseCredited {
         tokens: String,
@@ -48,7 +49,7 @@ pub enum Notice {
         tokens: String,
         stars: i64,
         #[serde(default)]
-        items: Vec<String>,
+        items: Vec<SkinName>,
         #[serde(default)]
         debt: Option<String>,
     },

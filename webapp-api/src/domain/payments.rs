@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
 use crate::domain::auth::InitData;
-use crate::domain::catalog::Package;
+use crate::domain::catalog::{Catalog, Package, SkinName};
 use crate::domain::clock::random_hex;
 use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Posted};
@@ -330,7 +330,7 @@ pub enum Refunded {
         stars: i64,
         credited: Tokens,
         taken: Tokens,
-        revoked: Vec<String>,
+        revoked: Vec<SkinName>,
         revoked_value: Tokens,
         debt: Tokens,
     },
@@ -348,7 +348,7 @@ pub enum Refunded {
 /// given: those skins were won with the refunded tokens); what still lacks — skins that left, are
 /// leaving or were sold — becomes a debt that later credits repay first. One settlement row
 /// records the split; a repeated refund changes nothing.
-async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainResult<Option<Refunded>> {
+async fn reverse_in(conn: &mut dyn Exec, catalog: &Catalog, charge_id: &str, now: i64) -> DomainResult<Option<Refunded>> {
     let row: Option<(String, i64, i64, i64, String, Option<i64>)> =
         query("SELECT id, user_id, tokens, stars, status, paid_at FROM payments WHERE charge_id = $1")
             .bind(charge_id)
@@ -394,7 +394,7 @@ async fn reverse_in(conn: &mut dyn Exec, charge_id: &str, now: i64) -> DomainRes
         // The skins these tokens paid for, newest first: the ones here, and the ones in a
         // withdrawal nothing has bought yet (the withdrawal is cancelled). A skin the market is
         // buying or delivering is not taken from under it: it counts as gone, like a sent one.
-        let skins = skins_paid_by(conn, user_id, charge_id).await?;
+        let skins = skins_paid_by(conn, catalog, user_id, charge_id).await?;
         for skin in skins.iter().rev() {
             if revoked_value >= shortfall {
                 break;
@@ -507,7 +507,8 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
         (Some((user_id, tokens, _)), _) => {
             if !force {
                 let (user_id, tokens, charge, now) = (*user_id, Tokens(*tokens), charge_id.to_owned(), domain.now());
-                domain.write(move |tx| Box::pin(async move { hold_in(tx, user_id, &charge, tokens, now).await })).await?;
+                let catalog = domain.catalog.clone();
+                domain.write(move |tx| Box::pin(async move { hold_in(tx, &catalog, user_id, &charge, tokens, now).await })).await?;
             }
             *user_id
         }
@@ -528,12 +529,13 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
 
     let now = domain.now();
     let (charge_id, operator) = (charge_id.to_owned(), actor.audit_id());
+    let catalog = domain.catalog.clone();
     domain
         .write(move |tx| {
             Box::pin(async move {
                 // The Stars are gone now, so the reversal cannot be refused any more: if the player
                 // spent tokens since the check above, it claws back like a forced refund.
-                let outcome = match reverse_in(tx, &charge_id, now).await? {
+                let outcome = match reverse_in(tx, &catalog, &charge_id, now).await? {
                     Some(r) => r,
                     None => {
                         let stars = orphan.map(|o| o.1).unwrap_or(0);
@@ -556,14 +558,14 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
 /// with its checks: refused while a skin the purchase's tokens paid for is being bought, offered
 /// or delivered, or already left as a withdrawal, and when the paid part of the balance no longer
 /// holds the purchase's tokens (bonus tokens never pay a refund, not even held).
-async fn hold_in(tx: &mut dyn Exec, user_id: i64, charge_id: &str, tokens: Tokens, now: i64) -> DomainResult<()> {
+async fn hold_in(tx: &mut dyn Exec, catalog: &Catalog, user_id: i64, charge_id: &str, tokens: Tokens, now: i64) -> DomainResult<()> {
     store::lock_users(tx, &[user_id]).await?;
-    let leaving: Vec<String> = skins_paid_by(tx, user_id, charge_id)
+    let leaving: Vec<String> = skins_paid_by(tx, catalog, user_id, charge_id)
         .await?
         .into_iter()
         .filter_map(|skin| match skin.place() {
-            Place::Leaving(state) => Some(format!("{} ({state})", skin.name)),
-            Place::Left(state) if state != "sold" => Some(format!("{} ({state})", skin.name)),
+            Place::Leaving(state) => Some(format!("{} ({state})", skin.steam)),
+            Place::Left(state) if state != "sold" => Some(format!("{} ({state})", skin.steam)),
             _ => None,
         })
         .collect();
@@ -605,7 +607,10 @@ async fn hold_in(tx: &mut dyn Exec, user_id: i64, charge_id: &str, tokens: Token
 #[derive(Clone, Debug)]
 struct PaidSkin {
     id: i64,
-    name: String,
+    /// The catalog's name in both languages (the notices are read in the player's).
+    name: SkinName,
+    /// Steam's name: what the market buys, in the admins' refusal that names withdrawals.
+    steam: String,
     /// Its token price: what it counts for when it is taken back.
     price: i64,
     status: String,
@@ -643,7 +648,7 @@ impl PaidSkin {
 
 /// A skin as `skins_paid_by` reads it: its open's ledger entry, its id, its share of the open's
 /// paid tokens, status, name, token price, the market state of its live withdrawal.
-type SkinRow = (i64, i64, i64, String, String, i64, Option<String>);
+type SkinRow = (i64, i64, i64, String, String, i64, Option<String>, String);
 
 /// Ledger reasons that settle refunds (a refund's take, its holds and their releases) or repay
 /// the debts refunds left: they buy nothing, so they spend no one's tokens in `paid_for`.
@@ -654,7 +659,7 @@ const SETTLEMENT_REASONS: &[&str] = &["stars_refund", "refund_hold", "refund_rel
 /// credit, its settlement and the skins it took back are left out, so a purchase whose
 /// refund took another purchase's tokens from the balance is found to have paid for the first
 /// one's skins.
-async fn skins_paid_by(tx: &mut dyn Exec, user_id: i64, charge_id: &str) -> DomainResult<Vec<PaidSkin>> {
+async fn skins_paid_by(tx: &mut dyn Exec, catalog: &Catalog, user_id: i64, charge_id: &str) -> DomainResult<Vec<PaidSkin>> {
     let (opening,): (i64,) = query("SELECT bonus_opening FROM users WHERE id = $1").bind(user_id).fetch_one(tx).await?;
     let refunded: Vec<(String,)> =
         query("SELECT 'stars:' || charge_id FROM payments WHERE user_id = $1 AND status = 'refunded' AND charge_id IS NOT NULL AND charge_id <> $2")
@@ -675,7 +680,8 @@ async fn skins_paid_by(tx: &mut dyn Exec, user_id: i64, charge_id: &str) -> Doma
                 (SELECT CASE WHEN EXISTS (SELECT 1 FROM market_attempts a WHERE a.withdrawal_id = w.id AND a.outcome IN ('buying', 'unknown'))
                              THEN 'buying' ELSE w.market_state END
                  FROM withdrawals w WHERE w.inventory_item_id = i.id AND w.status IN ('pending', 'sent')
-                 ORDER BY w.id DESC LIMIT 1)
+                 ORDER BY w.id DESC LIMIT 1),
+                i.catalog_item_id
          FROM inventory_items i JOIN case_opens o ON o.id = i.open_id
          JOIN ledger_entries l ON l.idempotency_key = 'open:' || COALESCE(o.batch_open_id, o.id)
          WHERE i.user_id = $1 AND i.status <> 'revoked'
@@ -711,7 +717,14 @@ async fn skins_paid_by(tx: &mut dyn Exec, user_id: i64, charge_id: &str) -> Doma
     Ok(rows
         .into_iter()
         .filter(|r| paid.contains(&r.1))
-        .map(|(_, id, _, status, name, price, market_state)| PaidSkin { id, name, price, status, market_state })
+        .map(|(_, id, _, status, steam, price, market_state, catalog_id)| PaidSkin {
+            id,
+            name: catalog.skin_name(&catalog_id, &steam),
+            steam,
+            price,
+            status,
+            market_state,
+        })
         .collect())
 }
 
@@ -837,10 +850,11 @@ pub async fn record_refunded(domain: &Domain, charge_id: &str, from_user: i64) -
     }
     let now = domain.now();
     let charge_id = charge_id.to_owned();
+    let catalog = domain.catalog.clone();
     domain
         .write(move |tx| {
             Box::pin(async move {
-                let outcome = reverse_in(tx, &charge_id, now).await?;
+                let outcome = reverse_in(tx, &catalog, &charge_id, now).await?;
                 if outcome.is_none() {
                     query("UPDATE orphan_payments SET refunded_at = COALESCE(refunded_at, $1) WHERE charge_id = $2")
                         .bind(now)
