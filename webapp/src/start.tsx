@@ -19,7 +19,9 @@ import { browserPrefersLight, demoClientTheme, languageReady } from './lib/setti
 import { onFirstScreenDrawn } from './lib/first-draw';
 import { removeStaticSlide } from './lib/static-slide';
 import { NotInTelegramPage } from './pages/not-in-telegram';
-import { browserLanguage, DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
+import { DevGateRequired } from './lib/demo-api';
+import { browserLanguage } from './lib/launch';
+import { detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
 
 // The start-up dictionaries, one chunk each (i18n/dictionaries.ts says why the imports are here).
 setDictionarySource({ ru: () => import('./i18n/ru.json'), en: () => import('./i18n/en.json') });
@@ -139,7 +141,7 @@ async function start(): Promise<void> {
   prefetchTabs();
   // Spec section 7: cases, packages, referrals and items load at start, whatever screen opened.
   if (useSession.getState().token) {
-    void import('./features/preload').then((m) => m.preloadStartData());
+    void import('./app/preload').then((m) => m.preloadStartData());
   }
   (window as { __fragboxBooted?: boolean }).__fragboxBooted = true;
 }

@@ -4,7 +4,7 @@ import { useNavigate } from '../../lib/router';
 import { Button, IconChevron, IconToken, toast } from '../../components/ui';
 import { DropRibbonSlot } from '../../features/feed';
 import { useGates } from '../../features/gates';
-import { preloadStartData } from '../../features/preload';
+import { preloadStartData } from '../../app/preload';
 import {
   checkSubscription,
   DailySheet,
