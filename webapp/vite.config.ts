@@ -78,7 +78,8 @@ function preloadStart(): Plugin {
  * simulation counts every request that left before the largest paint as if that paint waited
  * for it, and on a slow network the app's 120 KB of scripts share the line with the styles the
  * paint needs. So the app's scripts are not in the HTML: their addresses ride on
- * first-slide.js's tag (`data-entry`, `data-preload`), and it adds them once the document is
+ * first-slide.js's tag (`data-entry`, `data-preload`, and the start-up dictionaries' `data-ru`,
+ * `data-en`), and it adds them (one dictionary: the player's language) once the document is
  * parsed, and on a first visit (static slide shown) once that slide is painted.
  */
 function entryViaFirstSlide(): Plugin {
@@ -89,7 +90,7 @@ function entryViaFirstSlide(): Plugin {
     configResolved(config) {
       outDir = config.build.outDir;
     },
-    async writeBundle() {
+    async writeBundle(_options, bundle) {
       // public/first-slide.js is copied as written (comments and all); it is start-up code, so
       // it ships minified like the rest.
       const slide = join(outDir, 'first-slide.js');
@@ -111,7 +112,17 @@ function entryViaFirstSlide(): Plugin {
       if (!entry) throw new Error('entry-via-first-slide: no module script in index.html');
       const tag = '<script src="/first-slide.js"></script>';
       if (!html.includes(tag)) throw new Error('entry-via-first-slide: no first-slide.js tag');
-      html = html.replace(tag, `<script src="/first-slide.js" data-entry="${entry}" data-preload="${preload.join(' ')}"></script>`);
+      // Each start-up dictionary's chunk (`data-ru`, `data-en`): first-slide.js preloads the
+      // player's language's beside the app's scripts (i18n/dictionaries.ts loads it).
+      const dictionary = (lang: string) => {
+        const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith(`/src/i18n/${lang}.json`));
+        if (!chunk) throw new Error(`entry-via-first-slide: no chunk for src/i18n/${lang}.json`);
+        return `/${chunk.fileName}`;
+      };
+      html = html.replace(
+        tag,
+        `<script src="/first-slide.js" data-entry="${entry}" data-preload="${preload.join(' ')}" data-ru="${dictionary('ru')}" data-en="${dictionary('en')}"></script>`,
+      );
       writeFileSync(file, html);
     },
   };
@@ -157,7 +168,9 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'telegram', test: /node_modules[\\/](@telegram-apps[\\/]|valibot|better-promises|error-kid|mitt)/ },
             // The shell's own modules the start needs and the screens share: one chunk.
-            { name: 'shell', test: /[\\/]src[\\/](i18n|lib|components|features[\\/](gates|session|settings))[\\/]|node_modules[\\/]zustand/ },
+            // The start-up dictionaries (src/i18n/*.json) stay out: each is a chunk of its own, and
+            // a player loads one (i18n/dictionaries.ts).
+            { name: 'shell', test: /[\\/]src[\\/](i18n[\\/](?![^\\/]*\.json$)|lib[\\/]|components[\\/]|features[\\/](gates|session|settings)[\\/])|node_modules[\\/]zustand/ },
           ],
         },
       },

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, apiAs, cheapestCase, launchBrowser, newPhone, SCREENSHOT_DIR, startServer, waitForBoot } from './harness.mjs';
+import { apiAs, cheapestCase, launchBrowser, newPlayer, SCREENSHOT_DIR, startServer, waitForBoot } from './harness.mjs';
 
 const TRADE_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=123456789&token=AbCdEfGh';
 
@@ -64,15 +64,6 @@ after(async () => {
   market?.http.close();
 });
 
-async function newPlayer(language) {
-  const phone = await newPhone(browser, { locale: language === 'ru' ? 'ru-RU' : 'en-US' });
-  await phone.page.goto(`${server.url}/`);
-  await waitForBoot(phone.page);
-  await agreeToTerms(phone.page);
-  await phone.page.waitForSelector('[data-testid="page-home"]');
-  return phone;
-}
-
 async function post(page, path, body) {
   const token = await page.evaluate(() => localStorage.getItem('token'));
   const res = await fetch(`${server.url}/api/v1${path}`, {
@@ -99,7 +90,7 @@ async function shot(page, name) {
 describe('automatic delivery', () => {
   for (const language of ['en', 'ru']) {
     test(`(${language}) a withdrawal bought on the market asks the player to accept the Steam offer, with the link`, async () => {
-      const { page, errors, context } = await newPlayer(language);
+      const { page, errors, context } = await newPlayer(browser, server, { language, theme: null });
       const item = await win(page);
       await post(page, `/user/item/${item.id}/request-withdrawal`, { trade_url: TRADE_URL });
       let state = null;
@@ -122,7 +113,7 @@ describe('automatic delivery', () => {
     });
 
     test(`(${language}) the withdraw screen says the float received is the seller's`, async () => {
-      const { page, errors, context } = await newPlayer(language);
+      const { page, errors, context } = await newPlayer(browser, server, { language, theme: null });
       const item = await win(page);
       await page.goto(`${server.url}/skin/${item.id}`);
       await waitForBoot(page);

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { agreeToTerms, caseDetail, cheapestCase, launchBrowser, newPhone, startServer, SCREENSHOT_DIR, waitForBoot } from './harness.mjs';
+import { caseDetail, cheapestCase, launchBrowser, newPlayer, SCREENSHOT_DIR, startServer } from './harness.mjs';
 
 let server;
 let browser;
@@ -24,16 +24,8 @@ after(async () => {
   await server?.stop();
 });
 
-/** A demo player past onboarding on home, in `language`. */
-async function player(language, colorScheme = 'dark') {
-  const phone = await newPhone(browser, { locale: language === 'ru' ? 'ru-RU' : 'en-US', colorScheme });
-  await phone.page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
-  await phone.page.goto(`${server.url}/`);
-  await waitForBoot(phone.page);
-  await agreeToTerms(phone.page);
-  await phone.page.waitForSelector('[data-testid="page-home"]');
-  return phone;
-}
+/** A demo player past onboarding on home, who chose `language`. */
+const player = (language, colorScheme = 'dark') => newPlayer(browser, server, { language, theme: null, colorScheme, storeLanguage: true });
 
 /** Opens the cheapest case as the page's player, straight through the API (English answer). */
 async function openAs(page) {

@@ -204,19 +204,35 @@ export async function openApp(browser, server, path = '/', opts = {}) {
   return phone;
 }
 
-/** Ticks the terms and the 18+ confirmation and starts (the page must show onboarding). */
 /** The browser locale of each language the app speaks. */
 export const LOCALES = { ru: 'ru-RU', en: 'en-US' };
 
-/** A new demo player past onboarding, in a browser speaking `language` (`ru` or `en`), with
- * the app's theme set to `theme`. */
-export async function newPlayer(browser, server, { language = 'ru', theme = 'dark' } = {}) {
-  const phone = await newPhone(browser, { locale: LOCALES[language], colorScheme: theme });
-  await phone.page.addInitScript((t) => localStorage.setItem('app_theme', t), theme);
-  await phone.page.goto(`${server.url}/`);
+/**
+ * The one way a journey makes a new player: a fresh phone (its own storage, so its own demo
+ * user) in a browser speaking `language` (`ru` or `en`), opened at `path`, signed in, past
+ * onboarding (terms and 18+ accepted), on the screen `landing` names (home unless told; null
+ * waits for nothing more).
+ * - `theme`: the app's theme, stored as the player's choice before the first load; null
+ *   stores none (the browser's scheme decides, as for a player who never chose).
+ * - `colorScheme`: the browser's colour scheme (the stored theme's, else dark).
+ * - `storeLanguage`: the language is stored as the player's choice too (not only the browser's).
+ */
+export async function newPlayer(
+  browser,
+  server,
+  { language = 'ru', theme = 'dark', colorScheme = theme ?? 'dark', storeLanguage = false, path = '/', landing = '[data-testid="page-home"]' } = {},
+) {
+  const phone = await newPhone(browser, { locale: LOCALES[language], colorScheme });
+  const stored = {};
+  if (theme) stored.app_theme = theme;
+  if (storeLanguage) stored.app_language = language;
+  if (Object.keys(stored).length > 0) {
+    await phone.page.addInitScript((s) => Object.entries(s).forEach(([k, v]) => localStorage.setItem(k, v)), stored);
+  }
+  await phone.page.goto(`${server.url}${path}`);
   await waitForBoot(phone.page);
   await agreeToTerms(phone.page);
-  await phone.page.waitForSelector('[data-testid="page-home"]');
+  if (landing) await phone.page.waitForSelector(landing);
   return phone;
 }
 
@@ -235,6 +251,7 @@ export async function shot(page, name, settleMs = 300) {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
+/** Ticks the terms and the 18+ confirmation and starts (the page must show onboarding). */
 export async function agreeToTerms(page) {
   await page.waitForSelector('[data-testid="page-onboarding"]');
   await page.click('[data-testid="terms-checkbox"]');

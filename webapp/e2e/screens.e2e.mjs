@@ -12,11 +12,11 @@ import {
   cheapestCase,
   launchBrowser,
   newPhone,
-  openApp,
+  newPlayer,
+  SCREENSHOT_DIR,
   screenshotBothThemes,
   startServer,
   telegramEvents,
-  SCREENSHOT_DIR,
   waitForBoot,
 } from './harness.mjs';
 
@@ -32,14 +32,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** A new demo player past onboarding, on the home screen. */
-async function newPlayer(opts) {
-  const phone = await openApp(browser, server, '/', opts);
-  await agreeToTerms(phone.page);
-  await phone.page.waitForSelector('[data-testid="page-home"]');
-  return phone;
-}
 
 /** A write against the API as the page's player. */
 async function apiPost(page, path, body = {}) {
@@ -85,7 +77,7 @@ async function go(page, path) {
 
 describe('mini app screens in demo mode', () => {
   test('a player opens a case, watches the roulette land and sells the win from the result', async () => {
-    const { page, errors, context } = await newPlayer();
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     const before = await balanceOf(page);
 
     await page.click('nav[aria-label="tabs"] >> text=Магазин');
@@ -162,7 +154,7 @@ describe('mini app screens in demo mode', () => {
   });
 
   test('without enough tokens the open button shows the buy / invite / close dialog', async () => {
-    const { page, errors, context } = await newPlayer();
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     // Spend the demo balance on the dearest case until it cannot be paid for.
     const cases = (await (await fetch(`${server.url}/api/v1/cases`)).json()).data;
     const dear = cases.reduce((a, c) => (c.tokens > a.tokens ? c : a));
@@ -192,7 +184,7 @@ describe('mini app screens in demo mode', () => {
   });
 
   test('a player sells a skin from its page and requests a withdrawal of another', async () => {
-    const { page, errors, context } = await newPlayer();
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     const a = await openCaseViaApi(page);
     const b = await openCaseViaApi(page);
     // The list is cached for 15 s (spec): a fresh start shows the items opened behind its back.
@@ -269,7 +261,7 @@ describe('mini app screens in demo mode', () => {
   });
 
   test('a bad trade link shows the inline error with the instruction', async () => {
-    const { page, errors, context } = await newPlayer();
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     const it = await openCaseViaApi(page);
     await buySmallestPack(page);
     await go(page, `/skin/${it.id}`);
@@ -286,7 +278,7 @@ describe('mini app screens in demo mode', () => {
   });
 
   test('a player claims the daily reward and sees the countdown to the next UTC midnight', async () => {
-    const { page, errors, context } = await newPlayer();
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     const before = await balanceOf(page);
     await page.click('[data-testid="open-daily"]');
     await page.waitForSelector('[data-testid="daily-claim"]');
@@ -307,7 +299,7 @@ describe('mini app screens in demo mode', () => {
   });
 
   test('a player creates a ticket and sees the automatic reply in the chat', async () => {
-    const { page, errors, context } = await newPlayer();
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     await go(page, '/support');
     await page.waitForSelector('[data-testid="tickets-empty"]');
     await page.click('[data-testid="faq"] button >> nth=1');
@@ -343,7 +335,7 @@ describe('mini app screens in demo mode', () => {
   });
 
   test('a player verifies a past open in the browser on the fairness page', async () => {
-    const { page, errors, context } = await newPlayer();
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     await openCaseViaApi(page);
     await go(page, '/fair');
     await page.waitForSelector('[data-testid="fair-open"]');
@@ -366,7 +358,7 @@ describe('mini app screens in demo mode', () => {
   });
 
   test('a player buys tokens with Stars: invoice, one status poll, congratulation, back', async () => {
-    const { page, errors, context } = await newPlayer();
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     await page.click('[data-testid="home-buy"]');
     await page.waitForSelector('[data-testid="package"]');
     await screenshotBothThemes(page, 'screen-packages', '[data-testid="package"]');
@@ -387,7 +379,7 @@ describe('mini app screens in demo mode', () => {
   });
 
   test('friends, clicker and the public card of someone else’s skin', async () => {
-    const owner = await newPlayer();
+    const owner = await newPlayer(browser, server, { theme: null });
     const item = await openCaseViaApi(owner.page);
     const ref = (await apiAs(owner.page, server, '/me')).body.data.ref;
     // The owner shares it (the share action): only a shared skin has a public card.
@@ -395,9 +387,7 @@ describe('mini app screens in demo mode', () => {
     assert.equal(shared.status, 200, JSON.stringify(shared.body));
 
     // A friend arrives through the owner's invite link and opens a first case.
-    const { page, errors, context } = await openApp(browser, server, `/?startapp=ref_${ref}`, { colorScheme: 'light' });
-    await agreeToTerms(page);
-    await page.waitForSelector('[data-testid="page-home"]');
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null, colorScheme: 'light', path: `/?startapp=ref_${ref}` });
     await openCaseViaApi(page);
 
     await page.click('nav[aria-label="tabs"] >> text=Друзья');

@@ -8,6 +8,7 @@ import {
   apiAs,
   launchBrowser,
   newPhone,
+  newPlayer,
   openApp,
   screenshotBothThemes,
   startServer,
@@ -61,8 +62,7 @@ describe('mini app shell in demo mode', () => {
   });
 
   test('tabs navigate with a light haptic, and profile settings persist across a reload', async () => {
-    const { page, errors, context } = await openApp(browser, server);
-    await agreeToTerms(page);
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
 
     await page.click('[data-tab="profile"]');
     await page.waitForSelector('[data-testid="page-profile"]');
@@ -104,8 +104,7 @@ describe('mini app shell in demo mode', () => {
   });
 
   test('the trade URL screen validates like the server, saves, and the back button returns', async () => {
-    const { page, errors, context } = await openApp(browser, server);
-    await agreeToTerms(page);
+    const { page, errors, context } = await newPlayer(browser, server, { theme: null });
     await page.click('[data-tab="profile"]');
     await page.click('[data-testid="profile-trade-url"]');
     await page.waitForSelector('[data-testid="page-trade-url"] textarea');
@@ -135,15 +134,13 @@ describe('mini app shell in demo mode', () => {
   });
 
   test('a shared-skin deep link is remembered across onboarding', async () => {
-    const { page, context } = await openApp(browser, server, '/?startapp=item_777_ref0123456789');
-    await agreeToTerms(page);
+    const { page, context } = await newPlayer(browser, server, { theme: null, path: '/?startapp=item_777_ref0123456789', landing: null });
     await page.waitForURL(/\/skin\/777$/);
     await context.close();
   });
 
   test('unknown paths say so and go home; /inventory shows the skins', async () => {
-    const { page, context } = await openApp(browser, server);
-    await agreeToTerms(page);
+    const { page, context } = await newPlayer(browser, server, { theme: null });
     await page.goto(`${server.url}/no/such/screen`);
     await waitForBoot(page);
     // It says so first, then goes home.

@@ -13,19 +13,39 @@ import { useGates } from './features/gates';
 import { setInitDataSource, useSession } from './features/session';
 import { useSettings } from './features/settings';
 import { t } from './i18n';
+import { setDictionarySource } from './i18n/dictionaries';
 import { nextTask } from './lib/bridge-queue';
-import { browserPrefersLight, demoClientTheme } from './lib/settings';
+import { browserPrefersLight, demoClientTheme, languageReady } from './lib/settings';
 import { onFirstScreenDrawn } from './lib/first-draw';
 import { removeStaticSlide } from './lib/static-slide';
 import { NotInTelegramPage } from './pages/not-in-telegram';
-import { browserLanguage, DevGateRequired, detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
+import { DevGateRequired } from './lib/demo-api';
+import { browserLanguage } from './lib/launch';
+import { detectEnvironment, getRawInitData, initTelegram, onColorSchemeChange, signalReady } from './lib/telegram';
+
+// The start-up dictionaries, one chunk each (i18n/dictionaries.ts says why the imports are here).
+setDictionarySource({ ru: () => import('./i18n/ru.json'), en: () => import('./i18n/en.json') });
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root missing');
 // index.html's static splash stays up until the first screen replaces it: no render before.
 const root = createRoot(container);
 
-function renderStartFailure(): void {
+/**
+ * The active language's dictionary, awaited before anything is drawn (public/first-slide.js
+ * preloaded it). If it cannot load, the keys show: the network is gone and the start failure
+ * screen follows.
+ */
+async function texts(): Promise<void> {
+  try {
+    await languageReady();
+  } catch (e) {
+    console.warn('dictionary failed to load', e);
+  }
+}
+
+async function renderStartFailure(): Promise<void> {
+  await texts();
   removeStaticSlide();
   root.render(
     <Bare>
@@ -62,7 +82,7 @@ async function start(): Promise<void> {
       window.history.replaceState(window.history.state, '', '/login');
       // The gate is demo mode's first screen: in the browser's language (no Telegram yet).
       useSettings.getState().adoptTelegram({ languageCode: browserLanguage() });
-      const { LoginPage } = await import('./pages/login');
+      const [{ LoginPage }] = await Promise.all([import('./pages/login'), texts()]);
       removeStaticSlide();
       root.render(
         <Bare>
@@ -72,11 +92,12 @@ async function start(): Promise<void> {
       return;
     }
     console.error('demo bootstrap failed', e);
-    renderStartFailure();
+    await renderStartFailure();
     return;
   }
   if (!env.ok) {
     const cfg = await config;
+    await texts();
     removeStaticSlide();
     root.render(
       <Bare>
@@ -85,6 +106,10 @@ async function start(): Promise<void> {
     );
     return;
   }
+  // The player's language is known now (boot adopts the rest of what Telegram says): its
+  // dictionary loads while the SDK starts, and is awaited before the first render.
+  useSettings.getState().adoptTelegram({ languageCode: env.info.languageCode });
+  const dictionary = texts();
   await nextTask();
   initTelegram();
   onColorSchemeChange((colorScheme) => useSettings.getState().adoptTelegram({ colorScheme }));
@@ -92,7 +117,7 @@ async function start(): Promise<void> {
   // `web_app_ready` once the first screen (not the splash) has been painted.
   onFirstScreenDrawn(signalReady);
   if (!(await config)) {
-    renderStartFailure();
+    await renderStartFailure();
     return;
   }
   // Demo mode: the stand-in client follows the browser's scheme as it changes (a chosen theme wins).
@@ -101,6 +126,7 @@ async function start(): Promise<void> {
       useSettings.getState().adoptTelegram({ colorScheme: e.matches ? 'light' : 'dark' }),
     );
   }
+  await dictionary;
   await nextTask();
   // A transition: React renders the app in slices of a few milliseconds, yielding between
   // them, instead of one long task (a default update is rendered without yielding).
@@ -115,7 +141,7 @@ async function start(): Promise<void> {
   prefetchTabs();
   // Spec section 7: cases, packages, referrals and items load at start, whatever screen opened.
   if (useSession.getState().token) {
-    void import('./features/preload').then((m) => m.preloadStartData());
+    void import('./app/preload').then((m) => m.preloadStartData());
   }
   (window as { __fragboxBooted?: boolean }).__fragboxBooted = true;
 }

@@ -1,7 +1,7 @@
 import { BrowserRouter } from '../lib/router';
 
 import { Toaster } from '../components/ui';
-import { launch } from '../lib/telegram';
+import { launch } from '../lib/launch';
 import { DemoFrame } from './demo-frame';
 import { AppRoutes } from './routes';
 import { useThemeSync } from './shell-effects';

@@ -6,7 +6,7 @@ import { saveLanguage, useSettings } from '../features/settings';
 import { configureApiClient } from '../lib/api-client';
 import { firstScreenPainted } from '../lib/first-draw';
 import { startPath } from '../lib/deep-link';
-import { isSupportedPlatform, launch } from '../lib/telegram';
+import { isSupportedPlatform, launch } from '../lib/launch';
 import { readString, writeString } from '../lib/storage';
 
 export type BootPhase = 'starting' | 'ready' | 'failed';

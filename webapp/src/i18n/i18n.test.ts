@@ -34,7 +34,7 @@ describe('dictionaries', () => {
   });
 
   it('replaces placeholders', () => {
-    expect(translate('en', 'profile.version', { version: '1.0.0' })).toBe('Version 1.0.0');
+    expect(translate('en', 'common.tokenCount', { count: 2, amount: '2' })).toBe('2 tokens');
   });
 });
 

@@ -1,30 +1,17 @@
 import { useCallback } from 'react';
 
 import { useSettings } from '../lib/settings';
-import en from './en.json';
+import { appDictionaries, dictionaries, type Dict } from './dictionaries';
 import type { Language } from './language';
-import ru from './ru.json';
 
 export type Params = Record<string, string | number>;
-type Dict = { [key: string]: string | Dict };
-
-const dictionaries: Record<Language, Dict> = { ru, en };
-
-function merge(into: Dict, extra: Dict): void {
-  for (const [k, v] of Object.entries(extra)) {
-    const cur = into[k];
-    if (typeof v === 'string' || typeof cur !== 'object') into[k] = v;
-    else merge(cur, v);
-  }
-}
 
 /**
  * Texts a lazily loaded screen brings with it, kept out of the start-up bundle: the screen's
- * module adds them before it first renders.
+ * module adds them before it first renders (both languages, whichever dictionary is loaded).
  */
 export function addTexts(extra: Record<Language, Dict>): void {
-  merge(dictionaries.ru, extra.ru);
-  merge(dictionaries.en, extra.en);
+  appDictionaries.addTexts(extra);
 }
 
 function lookup(dict: Dict, key: string): string | undefined {
@@ -44,7 +31,8 @@ const pluralRules: Record<Language, Intl.PluralRules> = {
 /**
  * Translates `key` ("section.name") in `lang`, replacing `{param}` placeholders.
  * With a numeric `count` param, `key_one` / `key_few` / `key_many` / `key_other` are tried first.
- * A missing key falls back to the other language, then to the key itself (visible in tests).
+ * A missing key falls back to the other language (when its dictionary is loaded), then to the
+ * key itself (visible in tests).
  */
 export function translate(lang: Language, key: string, params?: Params): string {
   const dict = dictionaries[lang];
@@ -83,4 +71,4 @@ export function flattenKeys(dict: Dict, prefix = ''): string[] {
   );
 }
 
-export { dictionaries };
+export { dictionaries, loadDictionary } from './dictionaries';

@@ -17,7 +17,7 @@ import {
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 
 import { bridgeCall, bridgeLater } from './bridge-queue';
-import { versionAtLeast } from './telegram';
+import { versionAtLeast } from './launch';
 
 export interface BottomButtonSpec {
   text: string;

@@ -2,9 +2,15 @@
  * The player's settings (language, theme, sound), persisted (spec section 3). The store lives in
  * `lib/` because the lowest layers read it (i18n's `useT`/`t`, number and date formats, error
  * texts, the palettes); screens reach it through `features/settings`, which adds the server call.
+ *
+ * `language` is always a language whose dictionary is loaded (i18n/dictionaries.ts): each way it
+ * changes (Telegram's code, the server's stored choice, the player's pick) goes through one
+ * switch that loads the dictionary first; `languageReady()` waits for it (the start awaits it
+ * before the first render).
  */
 import { create } from 'zustand';
 
+import { appDictionaries, createLanguageSwitch } from '../i18n/dictionaries';
 import { isLanguage, resolveLanguage, type Language } from '../i18n/language';
 import { readBool, readString, storageKeys, writeBool, writeString } from './storage';
 
@@ -63,40 +69,62 @@ const storedLanguage = readString(storageKeys.language);
 const storedTheme = readString(storageKeys.theme);
 const storedSkinSort = readString(storageKeys.skinSort);
 
-export const useSettings = create<SettingsState>((set, get) => ({
-  language: resolveLanguage(storedLanguage, null),
-  languageChosen: isLanguage(storedLanguage),
-  theme: resolveTheme(storedTheme, null),
-  themeChosen: isTheme(storedTheme),
-  soundEnabled: readBool(storageKeys.sound, true),
-  skinSort: isSkinSort(storedSkinSort) ? storedSkinSort : 'recent',
-  telegramScheme: null,
-  adoptTelegram: ({ languageCode, colorScheme }) => {
-    const s = get();
-    set({
-      language: s.languageChosen || languageCode === undefined ? s.language : resolveLanguage(null, languageCode),
-      telegramScheme: colorScheme ?? s.telegramScheme,
-      theme: s.themeChosen ? s.theme : resolveTheme(null, colorScheme ?? s.telegramScheme),
-    });
-  },
-  adoptServerLanguage: (language) => {
-    if (!get().languageChosen && isLanguage(language)) set({ language });
-  },
-  setLanguage: (language) => {
-    writeString(storageKeys.language, language);
-    set({ language, languageChosen: true });
-  },
-  setTheme: (theme) => {
-    writeString(storageKeys.theme, theme);
-    set({ theme, themeChosen: true });
-  },
-  setSoundEnabled: (on) => {
-    writeBool(storageKeys.sound, on);
-    set({ soundEnabled: on });
-  },
-  setSkinSort: (skinSort) => {
-    if (!isSkinSort(skinSort)) return;
-    writeString(storageKeys.skinSort, skinSort);
-    set({ skinSort });
-  },
-}));
+/** The last language switch asked for (resolved once its dictionary is loaded and it applied). */
+let switching: Promise<void> | null = null;
+
+export const useSettings = create<SettingsState>((set, get) => {
+  const switchTo = createLanguageSwitch(appDictionaries, (language) => {
+    if (get().language !== language) set({ language });
+  });
+  const switchLanguage = (language: Language): void => {
+    const pending = switchTo(language);
+    switching = pending;
+    pending.catch((e: unknown) => console.warn(`dictionary ${language} failed to load`, e));
+  };
+  return {
+    language: resolveLanguage(storedLanguage, null),
+    languageChosen: isLanguage(storedLanguage),
+    theme: resolveTheme(storedTheme, null),
+    themeChosen: isTheme(storedTheme),
+    soundEnabled: readBool(storageKeys.sound, true),
+    skinSort: isSkinSort(storedSkinSort) ? storedSkinSort : 'recent',
+    telegramScheme: null,
+    adoptTelegram: ({ languageCode, colorScheme }) => {
+      const s = get();
+      set({
+        telegramScheme: colorScheme ?? s.telegramScheme,
+        theme: s.themeChosen ? s.theme : resolveTheme(null, colorScheme ?? s.telegramScheme),
+      });
+      if (!s.languageChosen && languageCode !== undefined) switchLanguage(resolveLanguage(null, languageCode));
+    },
+    adoptServerLanguage: (language) => {
+      if (!get().languageChosen && isLanguage(language)) switchLanguage(language);
+    },
+    setLanguage: (language) => {
+      writeString(storageKeys.language, language);
+      set({ languageChosen: true });
+      switchLanguage(language);
+    },
+    setTheme: (theme) => {
+      writeString(storageKeys.theme, theme);
+      set({ theme, themeChosen: true });
+    },
+    setSoundEnabled: (on) => {
+      writeBool(storageKeys.sound, on);
+      set({ soundEnabled: on });
+    },
+    setSkinSort: (skinSort) => {
+      if (!isSkinSort(skinSort)) return;
+      writeString(storageKeys.skinSort, skinSort);
+      set({ skinSort });
+    },
+  };
+});
+
+/**
+ * Resolves once the language last asked for is in effect (its dictionary loaded), or the
+ * current one's dictionary is loaded when no switch was asked for; rejects when that load failed.
+ */
+export function languageReady(): Promise<void> {
+  return switching ?? appDictionaries.load(useSettings.getState().language);
+}

@@ -14,7 +14,8 @@ import {
 } from '@telegram-apps/sdk-react';
 
 import { bridgeCall } from './bridge-queue';
-import { ensureSwipeBehavior, versionAtLeast } from './telegram';
+import { versionAtLeast } from './launch';
+import { ensureSwipeBehavior } from './telegram';
 
 /** Opens Telegram's share dialog for a prepared inline message (clients >= 8.0). */
 export async function sharePreparedMessage(id: string): Promise<boolean> {

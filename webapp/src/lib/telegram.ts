@@ -7,13 +7,12 @@
  * call per task (lib/bridge-queue.ts); the other components mount on first use, and
  * `web_app_ready` goes out once the first screen is painted (lib/first-draw.ts). In demo mode
  * (server `/config` says `demo: true`) the environment is mocked with the server's demo init
- * data.
+ * data (lib/demo-environment.ts); what the launch said lives in lib/launch.ts.
  */
 import {
   backButton,
   bindThemeParamsCssVars,
   bindViewportCssVars,
-  emitEvent,
   expandViewport,
   hapticFeedbackImpactOccurred,
   hapticFeedbackNotificationOccurred,
@@ -21,7 +20,6 @@ import {
   init as initSdk,
   isThemeParamsDark,
   miniAppReady,
-  mockTelegramEnv,
   mountBackButton,
   mountSwipeBehavior,
   mountThemeParamsSync,
@@ -38,38 +36,15 @@ import {
   targetOrigin,
 } from '@telegram-apps/sdk-react';
 
-import { api } from './api-client';
 import { bridgeCall, bridgeLater, nextTask } from './bridge-queue';
-import { devGateHeaders } from './dev-gate-proof';
-import { frameInsets, frameReceive } from './demo-frame-state';
+import { fetchDemoInitData } from './demo-api';
+import { demoClientFollowsTheme, demoStartParam, keepDemoStartParam, startDemoEnvironment } from './demo-environment';
+import { browserLanguage, isSupportedPlatform, launch, setLaunch, type LaunchInfo } from './launch';
 import { mountNativeUi, setButtonColors } from './native-ui';
 import type { Theme } from './settings';
-import { readString, storageKeys, writeString } from './storage';
-import { palettes } from './theme-palettes';
-
-export interface LaunchInfo {
-  platform: string;
-  version: string;
-  startParam: string | null;
-  languageCode: string | null;
-  userId: number | null;
-  colorScheme: Theme | null;
-  demo: boolean;
-}
-
-/** What the bootstrap found; read by the stores and screens (version checks, platform). */
-export let launch: LaunchInfo = {
-  platform: 'unknown',
-  version: '0',
-  startParam: null,
-  languageCode: null,
-  userId: null,
-  colorScheme: null,
-  demo: false,
-};
+import { readString, writeString } from './storage';
 
 const INIT_DATA_KEY = 'fragbox.initData';
-const DEMO_START_KEY = 'fragbox.demoStartParam';
 let rawInitData: string | null = null;
 
 /**
@@ -78,21 +53,6 @@ let rawInitData: string | null = null;
  */
 export function getRawInitData(): string | null {
   return rawInitData ?? readString(INIT_DATA_KEY, 'session');
-}
-
-/** Compares dotted versions: `versionAtLeast('6.9')` for the Stars purchase, etc. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
-    const d = (pa[i] || 0) - (pb[i] || 0);
-    if (d !== 0) return d > 0 ? 1 : -1;
-  }
-  return 0;
-}
-
-export function versionAtLeast(min: string): boolean {
-  return compareVersions(launch.version, min) >= 0;
 }
 
 /** A real Telegram client is around: its bridge object, or we are framed by Telegram Web. */
@@ -105,12 +65,6 @@ function telegramBridgePresent(): boolean {
   } catch {
     return true;
   }
-}
-
-/** The browser's preferred language (`navigator.languages[0]`, else `navigator.language`). */
-export function browserLanguage(): string | null {
-  if (typeof navigator === 'undefined') return null;
-  return navigator.languages?.[0] || navigator.language || null;
 }
 
 /** Reads the launch parameters; null when there are none (not opened by Telegram). */
@@ -143,130 +97,6 @@ function isDarkColor(hex: string): boolean {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
 }
 
-/** Spec section 1: platform web or unknown (or no launch parameters) means "not in Telegram". */
-export function isSupportedPlatform(platform: string): boolean {
-  return platform !== 'web' && platform !== 'unknown' && platform !== '';
-}
-
-/** Every method the app sent to the (mocked) client; e2e tests read `window.__tgEvents`. */
-function recordEvent(name: string, params: unknown): void {
-  const w = window as unknown as { __tgEvents?: Array<[string, unknown]> };
-  (w.__tgEvents ??= []).push([name, params]);
-}
-
-function themeParamsFor(theme: Theme): Record<string, string> {
-  return palettes[theme];
-}
-
-/**
- * Mocks the Telegram environment with the demo init data: an Android client on Bot API 8.0, so
- * maintenance polling, sharing and purchases take their real code paths. The mock answers the
- * requests the SDK makes (theme, viewport, safe areas, fullscreen) and plays the client's part
- * for links, invoices and prepared messages.
- */
-export function mockDemoEnvironment(initData: string, theme: Theme, startParam: string | null): void {
-  const noInsets = { top: 0, bottom: 0, left: 0, right: 0 };
-  const params = new URLSearchParams([
-    ['tgWebAppData', initData],
-    ['tgWebAppVersion', '8.0'],
-    ['tgWebAppPlatform', 'android'],
-    ['tgWebAppThemeParams', JSON.stringify(themeParamsFor(theme))],
-  ]);
-  if (startParam) params.set('tgWebAppStartParam', startParam);
-  mockTelegramEnv({
-    launchParams: params,
-    resetPostMessage: true,
-    onEvent: (event) => {
-      const [name, payload] = event as [string, Record<string, unknown> | undefined];
-      recordEvent(name, payload);
-      // The demo frame draws Telegram's header, bottom buttons and popups from these events.
-      if (frameReceive(name, payload)) return;
-      switch (name) {
-        case 'web_app_request_theme':
-          emitEvent('theme_changed', { theme_params: themeParamsFor(demoTheme) as never });
-          break;
-        case 'web_app_request_viewport':
-          emitEvent('viewport_changed', {
-            height: window.innerHeight,
-            width: window.innerWidth,
-            is_expanded: true,
-            is_state_stable: true,
-          });
-          break;
-        case 'web_app_request_safe_area':
-          emitEvent('safe_area_changed', noInsets);
-          break;
-        case 'web_app_request_content_safe_area':
-          // Like a fullscreen client's own controls, the frame's header and buttons are the
-          // content safe area.
-          // The frame draws its header from the start, fullscreen or not: reporting it at once
-          // keeps the page from jumping when fullscreen arrives.
-          emitEvent('content_safe_area_changed', frameInsets());
-          break;
-        case 'web_app_request_fullscreen':
-          emitEvent('fullscreen_changed', { is_fullscreen: true });
-          break;
-        case 'web_app_exit_fullscreen':
-          emitEvent('fullscreen_changed', { is_fullscreen: false });
-          break;
-        case 'web_app_open_link':
-          window.open(String(payload?.url ?? ''), '_blank', 'noopener');
-          break;
-        case 'web_app_open_tg_link':
-          window.open(`https://t.me${String(payload?.path_full ?? '')}`, '_blank', 'noopener');
-          break;
-        case 'web_app_open_invoice': {
-          // Demo invoices are `$demo{transaction id}`: the demo server pays them through the same
-          // successful-payment code the bot runs, then the client reports how it went.
-          const slug = String(payload?.slug ?? '');
-          const transactionId = slug.startsWith('demo') ? slug.slice('demo'.length) : '';
-          void api
-            .post(`/dev/pay/${encodeURIComponent(transactionId)}`)
-            .then(
-              () => 'paid' as const,
-              () => 'failed' as const,
-            )
-            .then((status) => emitEvent('invoice_closed', { slug, status }));
-          break;
-        }
-        case 'web_app_send_prepared_message':
-          setTimeout(() => emitEvent('prepared_message_sent'), 300);
-          break;
-        default:
-          break;
-      }
-    },
-  });
-}
-
-let demoTheme: Theme = 'dark';
-
-/** The server wants the development gate's proof before it hands out demo init data. */
-export class DevGateRequired extends Error {
-  constructor() {
-    super('dev_gate_required');
-  }
-}
-
-/** Fetches demo init data for this browser (the same demo user across reloads). */
-async function fetchDemoInitData(startParam: string | null): Promise<string> {
-  const query = new URLSearchParams();
-  const demoId = readString(storageKeys.demoId);
-  if (demoId) query.set('demoId', demoId);
-  if (startParam) query.set('startParam', startParam);
-  const qs = query.toString();
-  const res = await fetch(`/api/v1/dev/init-data${qs ? `?${qs}` : ''}`, { headers: { Accept: 'application/json', ...devGateHeaders() } });
-  if (res.status === 403) {
-    const body = (await res.json().catch(() => null)) as { code?: string } | null;
-    if (body?.code === 'dev_gate_required') throw new DevGateRequired();
-  }
-  if (!res.ok) throw new Error(`demo init data: HTTP ${res.status}`);
-  const body = (await res.json()) as { initData?: string; demoId?: number | string };
-  if (!body.initData) throw new Error('demo init data: empty answer');
-  if (body.demoId !== undefined) writeString(storageKeys.demoId, String(body.demoId));
-  return body.initData;
-}
-
 export type EnvironmentResult = { ok: true; info: LaunchInfo } | { ok: false };
 
 /**
@@ -279,18 +109,15 @@ export async function detectEnvironment(demo: () => Promise<boolean>, preferredT
     const info = readLaunch(false);
     if (info && isSupportedPlatform(info.platform)) return keep(info);
   }
-  // `?startapp=...` on the demo URL stands in for Telegram's start parameter (deep-link tests),
-  // kept for the tab like Telegram keeps launch parameters across reloads.
-  const startParam = new URLSearchParams(window.location.search).get('startapp') ?? readString(DEMO_START_KEY, 'session');
+  const startParam = demoStartParam();
   // Outside Telegram the demo's init data is asked for beside `/config` (one round trip less
   // on the first open); it is used only if the server says it runs the demo.
   const early = fetchDemoInitData(startParam);
   early.catch(() => undefined);
   if (!(await demo())) return { ok: false };
-  if (startParam) writeString(DEMO_START_KEY, startParam, 'session');
+  keepDemoStartParam(startParam);
   const initData = await early;
-  demoTheme = preferredTheme;
-  mockDemoEnvironment(withSignatureField(initData), preferredTheme, startParam);
+  startDemoEnvironment(initData, preferredTheme, startParam);
   // Reading the launch parameters back validates them (valibot): a task of its own.
   await nextTask();
   const info = readLaunch(true);
@@ -298,20 +125,8 @@ export async function detectEnvironment(demo: () => Promise<boolean>, preferredT
   return info ? keep(info, initData) : { ok: false };
 }
 
-/**
- * The SDK's launch-parameter schema requires the `signature` field that current Telegram
- * clients send. If the demo init data lacks it, the mock gets a placeholder so the SDK accepts
- * it; sign-in still sends the server's original string (its hash covers only what it signed).
- */
-function withSignatureField(initData: string): string {
-  const params = new URLSearchParams(initData);
-  if (params.has('signature')) return initData;
-  params.set('signature', 'demo');
-  return params.toString();
-}
-
 function keep(info: LaunchInfo, raw?: string): EnvironmentResult {
-  launch = info;
+  setLaunch(info);
   if (raw !== undefined) {
     rawInitData = raw;
   } else {
@@ -372,7 +187,7 @@ export function initTelegram(): void {
   bridgeLater(() => mountThemeParamsSync.ifAvailable());
   bridgeLater(() => {
     const dark = isThemeParamsDark();
-    if (typeof dark === 'boolean') launch = { ...launch, colorScheme: dark ? 'dark' : 'light' };
+    if (typeof dark === 'boolean') setLaunch({ ...launch, colorScheme: dark ? 'dark' : 'light' });
   });
   bridgeLater(() => bindThemeParamsCssVars.ifAvailable());
   mountNativeUi();
@@ -427,11 +242,7 @@ export function applyChromeColors(theme: Theme, colors: { bg: string; button: st
     });
   }
   setButtonColors({ button: colors.button, buttonText: colors.buttonText });
-  if (launch.demo && demoTheme !== theme) {
-    // In demo mode the "client" follows the chosen theme, like a player switching Telegram's.
-    demoTheme = theme;
-    emitEvent('theme_changed', { theme_params: themeParamsFor(theme) as never });
-  }
+  if (launch.demo) demoClientFollowsTheme(theme);
 }
 
 /** Calls `listener` after every `theme_changed` (the CSS variables are rebound by then). */

@@ -1,8 +1,12 @@
 /**
  * Vitest runs in Node (no DOM library: the shell's logic is plain TypeScript). Stores persist
  * to localStorage/sessionStorage, so tests get small in-memory ones, cleared before each test.
+ * Both start-up dictionaries are loaded first (the app loads the active one at start), so a
+ * test may speak either language; i18n/dictionaries.test.ts tests the loading itself.
  */
 import { beforeEach } from 'vitest';
+
+import { loadDictionary, setDictionarySource } from '../i18n/dictionaries';
 
 class MemoryStorage implements Storage {
   private map = new Map<string, string>();
@@ -34,3 +38,7 @@ beforeEach(() => {
   g.localStorage.clear();
   g.sessionStorage.clear();
 });
+
+setDictionarySource({ ru: () => import('../i18n/ru.json'), en: () => import('../i18n/en.json') });
+await loadDictionary('ru');
+await loadDictionary('en');

@@ -7,5 +7,6 @@ export { Skeleton, SkeletonCards, SkeletonRows } from './skeleton';
 export { Splash, StatusScreen } from './status-screen';
 export { DEFAULT_TOAST_MS, toast, Toaster, useToasts, type ToastOptions } from './toast';
 export { Toggle } from './toggle';
+export { TokenAmount } from './token-amount';
 export { PageHeader } from './page-header';
 export { MainAction, SecondaryAction } from './main-action';

@@ -3,7 +3,6 @@ export { fetchCase, openCase, type Case, type CaseItem } from './api';
 export { bonusPart, tokensMissing, valueRatio, winTier, type WinTier } from './celebrate';
 export { formatChance, OddsList } from './components/odds-list';
 export { Roulette } from './components/roulette';
-export { TokenAmount } from './components/token-amount';
 export { canTry, pickByOdds } from './free-try';
 export { chancesByRarity } from './odds';
 export {
@@ -25,8 +24,8 @@ export {
   type Drawn,
   type Entry,
 } from './multi';
+export type { CaseResultState, CaseResultsState } from './result-state';
 export { createCaseOpener, newRequestId, type OpenFair } from './open-case';
 export { ensureMultiTexts } from './texts';
-export { DEFAULT_CONDITION, rarityColor, rarityKey } from './rarity';
 export type { SpinPhase } from './roulette';
 export { skinName, useCases } from './store';

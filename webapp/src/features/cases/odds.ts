@@ -1,4 +1,4 @@
-import { RARITIES } from './rarity';
+import { RARITIES } from '../goods';
 
 /** Sum of item chances per rarity, rarest last, for the case card's odds bar. */
 export function chancesByRarity(items: ReadonlyArray<{ rarity?: string; chance?: number }>): Array<{ rarity: string; chance: number }> {

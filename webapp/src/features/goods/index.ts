@@ -6,4 +6,5 @@ export { FloatBar } from './components/float-bar';
 export { ItemMarks } from './components/marks';
 export { caseTitle, goodsLabel, goodsNames, groupByTier, isSpecial, priceRange, SKIN_SORTS, sortSkins, type SkinSort } from './goods';
 export { exteriorOf, EXTERIORS, formatFloat, isExterior, WEAR_BANDS, wearRange, type Exterior } from './wear';
+export { CONDITIONS, DEFAULT_CONDITION, RARITIES, rarityColor, rarityKey } from './rarity';
 export { ensureGoodsTexts } from './texts';

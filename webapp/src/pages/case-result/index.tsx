@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from '../../lib/router';
 
-import { Button, Img, MainAction, SecondaryAction, Skeleton } from '../../components/ui';
-import { DEFAULT_CONDITION, rarityColor, rarityKey, TokenAmount, useCases, valueRatio, winTier } from '../../features/cases';
+import { Button, Img, MainAction, SecondaryAction, Skeleton, TokenAmount } from '../../components/ui';
+import { useCases, valueRatio, winTier, type CaseResultState } from '../../features/cases';
 import {
   fetchItem,
   priceValue,
@@ -12,11 +12,10 @@ import {
   useInventory,
   type InventoryItem,
 } from '../../features/inventory';
-import { BonusNote, DeliveryNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, DEFAULT_CONDITION, DeliveryNote, FloatBar, ItemMarks, ensureGoodsTexts, rarityColor, rarityKey } from '../../features/goods';
 import { addTexts, useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic } from '../../lib/telegram';
-import type { CaseResultState } from '../case';
 import styles from './case-result.module.css';
 import en from './texts/en.json';
 import ru from './texts/ru.json';

@@ -1,30 +1,27 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from '../../lib/router';
 
-import { Button, Img, MainAction, SecondaryAction } from '../../components/ui';
+import { Button, Img, MainAction, SecondaryAction, TokenAmount } from '../../components/ui';
 import {
   allDecided,
   choose,
   entriesOf,
   ensureMultiTexts,
   keepRest,
-  rarityColor,
-  rarityKey,
   resultsHeadline,
   sellAllValue,
   sellEach,
-  TokenAmount,
   undecided,
   valueRatio,
+  type CaseResultsState,
   type Entry,
 } from '../../features/cases';
 import { itemNames, priceValue, sellSkin, soldTogether, type InventoryItem } from '../../features/inventory';
-import { BonusNote, ItemMarks, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, ItemMarks, ensureGoodsTexts, rarityColor, rarityKey } from '../../features/goods';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { confirmPopup } from '../../lib/native-ui';
 import { haptic } from '../../lib/telegram';
-import type { CaseResultsState } from '../case';
 import styles from './case-results.module.css';
 import { itemKind } from '../../lib/item-kind';
 

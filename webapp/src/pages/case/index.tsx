@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from '../../lib/router';
 
 import { useHideBackButton } from '../../app/back-button';
-import { Img, MainAction, SecondaryAction, Segmented, Skeleton, toast } from '../../components/ui';
+import { Img, MainAction, SecondaryAction, Segmented, Skeleton, toast, TokenAmount } from '../../components/ui';
 import {
   bonusPart,
   canTry,
@@ -18,15 +18,15 @@ import {
   pickByOdds,
   Roulette,
   tokensMissing,
-  TokenAmount,
   useCases,
   type Case,
   type CaseItem,
+  type CaseResultState,
+  type CaseResultsState,
   type OpenFair,
-  rarityColor,
   type SpinPhase,
 } from '../../features/cases';
-import { CaseContents, caseTitle, goodsNames, ensureGoodsTexts } from '../../features/goods';
+import { CaseContents, caseTitle, goodsNames, ensureGoodsTexts, rarityColor } from '../../features/goods';
 import { BreakNotice, ensureResponsibleTexts, runningExclusion, spendRoom, useResponsible } from '../../features/responsible';
 import { useSettings } from '../../features/settings';
 import { fetchFair } from '../../features/fair';
@@ -56,20 +56,6 @@ ensureMultiTexts();
 /** `trying`: the free try's spin (drawn on the phone; nothing charged, stored or sent). */
 type Phase = 'idle' | 'opening' | 'spinning' | 'trying';
 
-/** Navigation state the result screen reads (spec: the won weapon, the case id and its cost). */
-export interface CaseResultState {
-  weapon: InventoryItem;
-  caseId: string;
-  caseCost: number;
-}
-
-/** Navigation state of the result screen of several opened at once: every won skin, in draw order. */
-export interface CaseResultsState {
-  weapons: InventoryItem[];
-  caseId: string;
-  /** The price of one case. */
-  caseCost: number;
-}
 
 /** The strip's picture of the won item: the case's own entry, else built from the inventory item. */
 function caseItemFor(item: InventoryItem, kase: Case): CaseItem {

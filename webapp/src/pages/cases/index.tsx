@@ -1,18 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from '../../lib/router';
 
-import { BottomSheet, Button, Img, SkeletonCards } from '../../components/ui';
+import { BottomSheet, Button, Img, SkeletonCards, TokenAmount } from '../../components/ui';
 import {
   chancesByRarity,
   formatChance,
-  rarityColor,
-  rarityKey,
-  TokenAmount,
   useCases,
   type Case,
 } from '../../features/cases';
 import { DropRibbonSlot } from '../../features/feed';
-import { CaseContents, caseTitle, ensureGoodsTexts } from '../../features/goods';
+import { CaseContents, caseTitle, ensureGoodsTexts, rarityColor, rarityKey } from '../../features/goods';
 import { BreakNotice, useBreak } from '../../features/responsible';
 import { useSettings } from '../../features/settings';
 import { addTexts, useT } from '../../i18n';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 
-import { Img, Skeleton } from '../../components/ui';
-import { TokenAmount, useCases } from '../../features/cases';
+import { Img, Skeleton, TokenAmount } from '../../components/ui';
+import { useCases } from '../../features/cases';
 import { useSettings } from '../../features/settings';
 import { useT } from '../../i18n';
 import { useNavigate } from '../../lib/router';

@@ -4,7 +4,7 @@ import { useNavigate } from '../../lib/router';
 import { Button, IconChevron, IconToken, toast } from '../../components/ui';
 import { DropRibbonSlot } from '../../features/feed';
 import { useGates } from '../../features/gates';
-import { preloadStartData } from '../../features/preload';
+import { preloadStartData } from '../../app/preload';
 import {
   checkSubscription,
   DailySheet,
@@ -17,11 +17,16 @@ import {
 } from '../../features/rewards';
 import { BreakNotice, useBreak } from '../../features/responsible';
 import { useSession } from '../../features/session';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { haptic, openLink } from '../../lib/telegram';
 import { FeaturedCases } from './featured-cases';
 import styles from './home.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
+
+// This screen's texts (the featured cases' too) load with it, not in the start-up bundle.
+addTexts({ ru, en });
 
 /** Spec section 9: the check button appears 1000 ms after the subscribe link was opened. */
 export const SUBSCRIBE_CHECK_DELAY_MS = 1000;

@@ -8,14 +8,17 @@ import { useSession } from '../../features/session';
 import { saveLanguage, useSettings } from '../../features/settings';
 import { ensureGoodsTexts } from '../../features/goods';
 import { PromoField, ResponsiblePlay } from '../../features/responsible';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import type { Language } from '../../i18n/language';
 import { formatTokens } from '../../lib/format';
 import { resolveImageUrl } from '../../lib/image';
 import { haptic, openLink } from '../../lib/telegram';
 import styles from './profile.module.css';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
 
-// The goods texts this screen uses load with it (not in the start-up bundle).
+// This screen's texts, and the goods texts it uses, load with it (not in the start-up bundle).
+addTexts({ ru, en });
 ensureGoodsTexts();
 
 /** Spec section 9: the version line reads 1.0.0. */

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 
-import { Button, IconFriends, MainAction, PageHeader, SkeletonRows, toast } from '../../components/ui';
-import { TokenAmount } from '../../features/cases';
+import { Button, IconFriends, MainAction, PageHeader, SkeletonRows, toast, TokenAmount } from '../../components/ui';
 import { useGates } from '../../features/gates';
 import { useReferrals, type Referral } from '../../features/referrals';
 import { useSession } from '../../features/session';

@@ -1,8 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from '../../lib/router';
 
-import { Button, IconAlert, Img, MainAction, Skeleton } from '../../components/ui';
-import { DEFAULT_CONDITION, rarityColor, rarityKey, TokenAmount } from '../../features/cases';
+import { Button, IconAlert, Img, MainAction, Skeleton, TokenAmount } from '../../components/ui';
 import {
   awaitsAcceptance,
   canTrade,
@@ -27,13 +26,14 @@ import {
   type InventoryItem,
   type PublicItem,
 } from '../../features/inventory';
-import { BonusNote, DeliveryNote, FloatBar, ItemMarks, ensureGoodsTexts } from '../../features/goods';
+import { BonusNote, DEFAULT_CONDITION, DeliveryNote, FloatBar, ItemMarks, ensureGoodsTexts, rarityColor, rarityKey } from '../../features/goods';
 import { isApiError } from '../../lib/api-client';
 import { useT } from '../../i18n';
 import { formatTokens } from '../../lib/format';
 import { confirmPopup } from '../../lib/native-ui';
 import { shareRefFor } from '../../lib/deep-link';
-import { launch, openLink } from '../../lib/telegram';
+import { launch } from '../../lib/launch';
+import { openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './skin.module.css';
 import { itemKind } from '../../lib/item-kind';

@@ -6,7 +6,7 @@ import { ensureDeliveryTexts, itemNames, requestWithdrawal, TradeHelp, useInvent
 import { BonusNote, DeliveryNote, ensureGoodsTexts } from '../../features/goods';
 import { useSession } from '../../features/session';
 import { ensureTradeUrlTexts, getTradeUrl, tradeUrlProblem, tradeUrlProblemKey } from '../../features/trade-url';
-import { useT } from '../../i18n';
+import { addTexts, useT } from '../../i18n';
 import { isApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/errors';
 import { formatInteger, formatTokens } from '../../lib/format';
@@ -14,8 +14,11 @@ import { haptic, openLink } from '../../lib/telegram';
 import { useGoBack } from '../../lib/use-go-back';
 import styles from './withdraw.module.css';
 import { itemKind } from '../../lib/item-kind';
+import en from './texts/en.json';
+import ru from './texts/ru.json';
 
-// This screen's texts load with it, not in the start-up bundle.
+// This screen's texts load with it, not in the start-up bundle (its own, and the trade URL's).
+addTexts({ ru, en });
 ensureTradeUrlTexts();
 
 // The goods texts this screen uses load with it (not in the start-up bundle).

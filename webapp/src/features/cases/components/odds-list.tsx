@@ -1,11 +1,10 @@
 import { memo } from 'react';
 
-import { Img } from '../../../components/ui';
+import { Img, TokenAmount } from '../../../components/ui';
 import { useT } from '../../../i18n';
 import { formatPercent } from '../../../lib/format';
 import { itemIcon, type CaseItem } from '../api';
-import { rarityColor, rarityKey } from '../rarity';
-import { TokenAmount } from './token-amount';
+import { rarityColor, rarityKey } from '../../goods';
 import styles from './odds-list.module.css';
 import { itemKind } from '../../../lib/item-kind';
 

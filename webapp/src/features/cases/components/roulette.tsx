@@ -4,7 +4,7 @@ import { PLACEHOLDER_IMAGE, resolveImageUrl } from '../../../lib/image';
 import { itemKind, silhouetteDataUrl } from '../../../lib/item-kind';
 import { haptic } from '../../../lib/telegram';
 import { itemIcon, type CaseItem } from '../api';
-import { rarityColor } from '../rarity';
+import { rarityColor } from '../../goods';
 import { tryWeight } from '../free-try';
 import {
   START_SLOT,

@@ -1,6 +1,6 @@
-import { Img } from '../../../components/ui';
+import { Img, TokenAmount } from '../../../components/ui';
 import { useT } from '../../../i18n';
-import { rarityColor, TokenAmount } from '../../cases';
+import { rarityColor } from '../../goods';
 import type { InventoryItem } from '../api';
 import { capitalize, isError, itemNames, priceValue } from '../status';
 import styles from './skin-card.module.css';

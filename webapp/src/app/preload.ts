@@ -1,12 +1,13 @@
 /**
  * Spec section 7: cases, packages, referrals and items are loaded at start. The app warms these
  * stores after sign-in, once the first paint is done, so every screen opens with data (the home
- * screen asks again; the second call does nothing).
+ * screen asks again; the second call does nothing). Orchestration across features, so it lives
+ * with the app, not in a feature; a chunk of its own (start.tsx imports it lazily).
  */
-import { useCases } from '../cases';
-import { useInventory } from '../inventory';
-import { usePayments } from '../payments';
-import { useReferrals } from '../referrals';
+import { useCases } from '../features/cases';
+import { useInventory } from '../features/inventory';
+import { usePayments } from '../features/payments';
+import { useReferrals } from '../features/referrals';
 
 let done = false;
 

@@ -1,5 +1,5 @@
-import { IconToken } from '../../../components/ui';
-import { formatTokens, formatTokensInt } from '../../../lib/format';
+import { IconToken } from './icons';
+import { formatTokens, formatTokensInt } from '../../lib/format';
 import styles from './token-amount.module.css';
 
 /** A token amount with the token mark: ru-RU digits, up to 2 decimals (or none with `whole`). */

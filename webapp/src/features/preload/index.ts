@@ -1,2 +1,0 @@
-/** Warms the stores the spec loads at start (cases, packages, referrals, items). */
-export { preloadStartData } from './preload';
