@@ -137,11 +137,12 @@ async fn item_status(app: &TestApp, item: i64) -> (String, Option<String>) {
 
 /// The player's queued chat messages: (kind, payload).
 async fn notices(app: &TestApp, user: i64) -> Vec<(String, Value)> {
-    let rows: Vec<(String, String)> = sqlx::query_as("SELECT kind, payload FROM outbox WHERE channel = 'player' AND user_id = $1 ORDER BY id")
-        .bind(user)
-        .fetch_all(&app.domain().db)
-        .await
-        .unwrap();
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT kind, payload FROM outbox WHERE channel = 'player' AND user_id = $1 ORDER BY id")
+            .bind(user)
+            .fetch_all(&app.domain().db)
+            .await
+            .unwrap();
     rows.into_iter().map(|(k, p)| (k, serde_json::from_str(&p).unwrap())).collect()
 }
 

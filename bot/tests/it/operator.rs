@@ -137,10 +137,12 @@ async fn the_outbox_retries_while_telegram_fails_and_gives_up_on_blocked_users()
     // Both attempts are recorded after their calls: poll for them (no fixed wait on a busy machine).
     let mut rows: Vec<(i64, String, i64, Option<String>, i64)> = Vec::new();
     for _ in 0..2400 {
-        rows = sqlx::query_as("SELECT user_id, status, attempts, last_error, next_attempt_at FROM outbox WHERE channel = 'player' ORDER BY user_id")
-            .fetch_all(&app.domain().db)
-            .await
-            .unwrap();
+        rows = sqlx::query_as(
+            "SELECT user_id, status, attempts, last_error, next_attempt_at FROM outbox WHERE channel = 'player' ORDER BY user_id",
+        )
+        .fetch_all(&app.domain().db)
+        .await
+        .unwrap();
         let blocked: (i64,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = 701").fetch_one(&app.domain().db).await.unwrap();
         if rows.iter().all(|r| r.2 >= 1) && blocked.0 != 0 {
             break;

@@ -39,13 +39,11 @@ where
 /// (status, attempts, next_attempt_at, last_error, message_id) of the one outbox row of `kind`
 /// whose payload contains `needle`.
 async fn row(app: &TestApp, needle: &str) -> (String, i64, i64, Option<String>, Option<i64>) {
-    sqlx::query_as(
-        "SELECT status, attempts, next_attempt_at, last_error, message_id FROM outbox WHERE payload LIKE $1 ORDER BY id",
-    )
-    .bind(format!("%{needle}%"))
-    .fetch_one(&app.domain().db)
-    .await
-    .unwrap()
+    sqlx::query_as("SELECT status, attempts, next_attempt_at, last_error, message_id FROM outbox WHERE payload LIKE $1 ORDER BY id")
+        .bind(format!("%{needle}%"))
+        .fetch_one(&app.domain().db)
+        .await
+        .unwrap()
 }
 
 const PLAYER: i64 = 7001;
@@ -71,15 +69,16 @@ async fn messages_queued_in_the_old_tables_keep_their_state_through_migration_00
             .fetch_one(&pool)
             .await
             .unwrap();
-    let player_row = "INSERT INTO notifications(user_id, kind, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at, message_id)
+    let player_row =
+        "INSERT INTO notifications(user_id, kind, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at, message_id)
                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
     // (ticket id in the notice, status, attempts, next attempt, last error, sent at, message id)
     let players: [(i64, &str, i64, i64, Option<&str>, Option<i64>, Option<i64>); 5] = [
-        (41, "pending", 0, t - 5, None, None, None),                       // due
-        (42, "pending", 3, t + 3600, Some("Bad Gateway"), None, None),     // waiting for its retry
-        (43, "pending", 1, t + 45, Some("Bad Gateway"), None, None),       // claimed: under a lease
-        (44, "failed", 12, t - 100, Some("blocked"), None, None),          // given up
-        (45, "sent", 1, t - 100, None, Some(t - 100), Some(555)),          // delivered
+        (41, "pending", 0, t - 5, None, None, None),                   // due
+        (42, "pending", 3, t + 3600, Some("Bad Gateway"), None, None), // waiting for its retry
+        (43, "pending", 1, t + 45, Some("Bad Gateway"), None, None),   // claimed: under a lease
+        (44, "failed", 12, t - 100, Some("blocked"), None, None),      // given up
+        (45, "sent", 1, t - 100, None, Some(t - 100), Some(555)),      // delivered
     ];
     for (n, status, attempts, next, error, sent_at, message_id) in players {
         let notice = if n == 45 {
@@ -230,8 +229,7 @@ async fn every_channel_backs_off_by_one_rule_and_gives_up_after_the_same_tries()
     outbox::enqueue(&mut *tx, &Outgoing::Player { user_id: 8801, notice: Notice::TicketClosed { ticket_id: 987 } }, t).await.unwrap();
     outbox::tell_admins(&mut *tx, &[ADMIN_ID], "prices moved", t).await.unwrap();
     tx.commit().await.unwrap();
-    let ids: Vec<(i64, String)> =
-        sqlx::query_as("SELECT id, channel FROM outbox ORDER BY id").fetch_all(&app.domain().db).await.unwrap();
+    let ids: Vec<(i64, String)> = sqlx::query_as("SELECT id, channel FROM outbox ORDER BY id").fetch_all(&app.domain().db).await.unwrap();
     assert_eq!(ids.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(), ["ticket", "player", "admin"]);
     let tried = |n: i64| {
         let db = app.domain().db.clone();
@@ -243,15 +241,22 @@ async fn every_channel_backs_off_by_one_rule_and_gives_up_after_the_same_tries()
 
     // Act + Assert: each failed once and waits the same 10 s.
     poll_until("a first try of each", || tried(1)).await;
-    let rows: Vec<(String, String, i64, i64)> =
-        sqlx::query_as("SELECT channel, status, attempts, next_attempt_at FROM outbox ORDER BY id").fetch_all(&app.domain().db).await.unwrap();
+    let rows: Vec<(String, String, i64, i64)> = sqlx::query_as("SELECT channel, status, attempts, next_attempt_at FROM outbox ORDER BY id")
+        .fetch_all(&app.domain().db)
+        .await
+        .unwrap();
     for (channel, status, attempts, next) in &rows {
         assert_eq!((status.as_str(), *attempts, *next), ("pending", 1, t + outbox::retry_delay(1)), "{channel}: {rows:?}");
     }
     assert_eq!(outbox::retry_delay(1), 10);
 
     // On their last try, each is given up alike.
-    sqlx::query("UPDATE outbox SET attempts = $1, next_attempt_at = $2").bind(outbox::MAX_ATTEMPTS - 1).bind(t).execute(&app.domain().db).await.unwrap();
+    sqlx::query("UPDATE outbox SET attempts = $1, next_attempt_at = $2")
+        .bind(outbox::MAX_ATTEMPTS - 1)
+        .bind(t)
+        .execute(&app.domain().db)
+        .await
+        .unwrap();
     for _ in 0..3 {
         app.fake().script("sendMessage", Script::Err(502, "Bad Gateway".into()));
     }
@@ -261,6 +266,9 @@ async fn every_channel_backs_off_by_one_rule_and_gives_up_after_the_same_tries()
     for (channel, status, attempts) in &rows {
         assert_eq!((status.as_str(), *attempts), ("failed", outbox::MAX_ATTEMPTS), "{channel}: {rows:?}");
     }
-    assert_eq!(ids[0].0, sqlx::query_as::<_, (i64,)>("SELECT id FROM outbox WHERE ticket_id = $1").bind(ticket).fetch_one(&app.domain().db).await.unwrap().0);
+    assert_eq!(
+        ids[0].0,
+        sqlx::query_as::<_, (i64,)>("SELECT id FROM outbox WHERE ticket_id = $1").bind(ticket).fetch_one(&app.domain().db).await.unwrap().0
+    );
     app.stop().await;
 }

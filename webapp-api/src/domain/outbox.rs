@@ -82,8 +82,8 @@ impl Outgoing {
         }
     }
 
-    /// (channel, chat, player, ticket, kind, payload) as the row keeps them.
-    fn row(&self) -> DomainResult<(Channel, i64, Option<i64>, Option<i64>, &'static str, String)> {
+    /// The message as its row keeps it.
+    fn row(&self) -> DomainResult<Row> {
         Ok(match self {
             Outgoing::Player { user_id, notice } => {
                 let payload = serde_json::to_string(notice).map_err(|e| DomainError::Internal(e.to_string()))?;
@@ -96,6 +96,9 @@ impl Outgoing {
         })
     }
 }
+
+/// (channel, chat, player, ticket, kind, payload) of a queued message.
+type Row = (Channel, i64, Option<i64>, Option<i64>, &'static str, String);
 
 /// Queues one message in the caller's write: it leaves only if that write commits.
 pub async fn enqueue(tx: &mut dyn Exec, message: &Outgoing, now: i64) -> DomainResult<()> {
@@ -165,9 +168,7 @@ type DueRow = (i64, String, i64, Option<i64>, Option<i64>, String, i64);
 
 fn due_of((id, channel, chat_id, user_id, ticket_id, payload, attempts): DueRow) -> Due {
     let message = match (Channel::parse(&channel), user_id, ticket_id) {
-        (Some(Channel::Player), Some(user_id), _) => {
-            serde_json::from_str(&payload).ok().map(|notice| Outgoing::Player { user_id, notice })
-        }
+        (Some(Channel::Player), Some(user_id), _) => serde_json::from_str(&payload).ok().map(|notice| Outgoing::Player { user_id, notice }),
         (Some(Channel::Ticket), _, Some(ticket_id)) => Some(Outgoing::TicketForward { admin_chat_id: chat_id, ticket_id, text: payload }),
         (Some(Channel::Admin), _, _) => Some(Outgoing::AdminNotice { admin_chat_id: chat_id, text: payload }),
         _ => None,
@@ -259,13 +260,12 @@ pub async fn failed(domain: &Domain, due: &Due, error: &str, give_up: bool) -> D
 
 /// The notice delivered to the player as chat message `message_id`, if any.
 pub async fn delivered_to_player(domain: &Domain, user_id: i64, message_id: i32) -> DomainResult<Option<Notice>> {
-    let row: Option<(String,)> = sqlx::query_as(
-        "SELECT payload FROM outbox WHERE channel = 'player' AND chat_id = $1 AND message_id = $2 ORDER BY id DESC LIMIT 1",
-    )
-    .bind(user_id)
-    .bind(message_id)
-    .fetch_optional(&domain.db)
-    .await?;
+    let row: Option<(String,)> =
+        sqlx::query_as("SELECT payload FROM outbox WHERE channel = 'player' AND chat_id = $1 AND message_id = $2 ORDER BY id DESC LIMIT 1")
+            .bind(user_id)
+            .bind(message_id)
+            .fetch_optional(&domain.db)
+            .await?;
     Ok(row.and_then(|(p,)| serde_json::from_str(&p).ok()))
 }
 
@@ -295,8 +295,7 @@ const LEGACY: [Legacy; 3] = [
     },
 ];
 
-type LegacyRow =
-    (String, i64, Option<i64>, Option<i64>, String, String, String, i64, i64, Option<String>, i64, Option<i64>, Option<i64>);
+type LegacyRow = (String, i64, Option<i64>, Option<i64>, String, String, String, i64, i64, Option<String>, i64, Option<i64>, Option<i64>);
 
 /// Moves into `outbox` what a replica of the release before 0018 wrote into the old tables
 /// while it still ran beside this one (a rolling deploy): every row but a pending one under a
@@ -311,12 +310,23 @@ async fn adopt_legacy(tx: &mut dyn Exec, now: i64) -> DomainResult<()> {
         );
         let ids: Vec<(i64,)> = query(&pick).bind(now).fetch_all(tx).await?;
         for (id,) in ids {
-            let take = format!(
-                "DELETE FROM {table} WHERE id = $1 AND (status <> 'pending' OR next_attempt_at <= $2) RETURNING {columns}"
-            );
+            let take = format!("DELETE FROM {table} WHERE id = $1 AND (status <> 'pending' OR next_attempt_at <= $2) RETURNING {columns}");
             let Some(row): Option<LegacyRow> = query(&take).bind(id).bind(now).fetch_optional(tx).await? else { continue };
-            let (channel, chat_id, user_id, ticket_id, kind, payload, status, attempts, next_at, last_error, created_at, sent_at, message_id) =
-                row;
+            let (
+                channel,
+                chat_id,
+                user_id,
+                ticket_id,
+                kind,
+                payload,
+                status,
+                attempts,
+                next_at,
+                last_error,
+                created_at,
+                sent_at,
+                message_id,
+            ) = row;
             query(
                 "INSERT INTO outbox(channel, chat_id, user_id, ticket_id, kind, payload, status, attempts, next_attempt_at,
                                     last_error, created_at, sent_at, message_id)
