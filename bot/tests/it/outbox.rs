@@ -198,12 +198,37 @@ async fn messages_queued_in_the_old_tables_keep_their_state_through_migration_00
         .execute(&app.domain().db)
         .await
         .unwrap();
+    // A forward whose first part the old sender holds: the second part waits behind it.
+    for (part, next) in [("late part one", now + 50), ("late part two", now)] {
+        sqlx::query("INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(ADMIN_ID)
+            .bind(ticket)
+            .bind(part)
+            .bind(next)
+            .bind(now)
+            .execute(&app.domain().db)
+            .await
+            .unwrap();
+    }
     wait_message(&app, PLAYER, "46").await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let (left,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM admin_notices").fetch_one(&app.domain().db).await.unwrap();
-    assert_eq!(left, 1, "a row the old sender holds stays with it until its lease ends");
+    for table in ["admin_notices", "admin_outbox"] {
+        let (left,): (i64,) = sqlx::query_as(&format!("SELECT COUNT(*) FROM {table}")).fetch_one(&app.domain().db).await.unwrap();
+        let held = if table == "admin_outbox" { 2 } else { 1 };
+        assert_eq!(left, held, "{table}: a row the old sender holds stays with it until its lease ends, and what must follow it too");
+    }
     clock.advance(60);
     wait_message(&app, ADMIN_ID, "old replica leased").await;
+    wait_message(&app, ADMIN_ID, "late part two").await;
+    let to_admin: Vec<String> = app
+        .fake()
+        .calls("sendMessage")
+        .into_iter()
+        .filter(|m| m["chat_id"] == json!(ADMIN_ID))
+        .map(|m| m["text"].as_str().unwrap_or("").to_owned())
+        .collect();
+    let at = |needle: &str| to_admin.iter().position(|t| t.contains(needle)).unwrap();
+    assert!(at("late part one") < at("late part two"), "{to_admin:?}");
     app.stop().await;
 }
 

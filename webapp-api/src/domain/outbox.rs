@@ -272,6 +272,8 @@ pub async fn delivered_to_player(domain: &Domain, user_id: i64, message_id: i32)
 /// The tables the outbox had before migration 0018, and how each row reads as an `outbox` row.
 struct Legacy {
     table: &'static str,
+    /// What else a row, named `o`, must meet to move now (`""`: nothing).
+    also: &'static str,
     /// `channel, chat_id, user_id, ticket_id, kind, payload, status, attempts, next_attempt_at,
     /// last_error, created_at, sent_at, message_id` of a row of `table`.
     columns: &'static str,
@@ -280,16 +282,22 @@ struct Legacy {
 const LEGACY: [Legacy; 3] = [
     Legacy {
         table: "notifications",
+        also: "",
         columns: "CAST('player' AS TEXT), user_id, user_id, CAST(NULL AS BIGINT), kind, payload, status, attempts, next_attempt_at,
                   last_error, created_at, sent_at, message_id",
     },
     Legacy {
         table: "admin_outbox",
+        // A forward's later part waits while an earlier one stays behind (the old sender holds
+        // it, or it waits for a retry there), so the parts still arrive in order.
+        also: " AND NOT EXISTS (SELECT 1 FROM admin_outbox e WHERE e.admin_chat_id = o.admin_chat_id
+                 AND e.ticket_id = o.ticket_id AND e.status = 'pending' AND e.next_attempt_at > $1 AND e.id < o.id)",
         columns: "CAST('ticket' AS TEXT), admin_chat_id, CAST(NULL AS BIGINT), ticket_id, CAST('ticket_forward' AS TEXT), body,
                   status, attempts, next_attempt_at, last_error, created_at, sent_at, CAST(NULL AS BIGINT)",
     },
     Legacy {
         table: "admin_notices",
+        also: "",
         columns: "CAST('admin' AS TEXT), admin_chat_id, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), CAST('admin_notice' AS TEXT),
                   body, status, attempts, next_attempt_at, last_error, created_at, sent_at, CAST(NULL AS BIGINT)",
     },
@@ -303,9 +311,9 @@ type LegacyRow = (String, i64, Option<i64>, Option<i64>, String, String, String,
 /// state. One row at a time, each deleted and inserted in this write, so a row moves once.
 /// Goes with the old tables in the next release.
 async fn adopt_legacy(tx: &mut dyn Exec, now: i64) -> DomainResult<()> {
-    for Legacy { table, columns } in &LEGACY {
+    for Legacy { table, also, columns } in &LEGACY {
         let pick = format!(
-            "SELECT id FROM {table} WHERE status <> 'pending' OR next_attempt_at <= $1 ORDER BY id LIMIT 100{}",
+            "SELECT o.id FROM {table} o WHERE (o.status <> 'pending' OR o.next_attempt_at <= $1){also} ORDER BY o.id LIMIT 100{}",
             store::claim_suffix(tx)
         );
         let ids: Vec<(i64,)> = query(&pick).bind(now).fetch_all(tx).await?;
