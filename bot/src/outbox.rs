@@ -1,11 +1,13 @@
-//! Drains the notification outbox: claim, send, mark sent, retry with back-off, give up on blocked
-//! users. Every replica runs one; claimed rows are leased, so each message leaves from one of them.
+//! Drains the outbox (`domain::outbox`): one loop for every channel — claim what is due, render
+//! each message for its channel, send, mark it sent or failed (one back-off, given up on a chat
+//! that blocked the bot). Every replica runs one; claimed rows are leased, so each message leaves
+//! from one of them.
 use std::future::Future;
 use std::time::Duration;
 
+use webapp_api::domain::outbox::{self, Outgoing};
 use webapp_api::domain::telegram::{Button, TelegramError};
-use webapp_api::domain::{notifications, pricing, tickets};
-use webapp_api::domain::{users, Domain};
+use webapp_api::domain::{notifications, users, Domain, DomainError};
 
 use crate::texts;
 
@@ -24,60 +26,53 @@ pub async fn run(domain: Domain, webapp_url: String, stop: impl Future<Output = 
     }
 }
 
-/// Sends what is due now (players' notices and ticket forwards to the admins); answers how many
-/// were sent.
-pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, webapp_api::domain::DomainError> {
+/// Sends what is due now (players' notices, ticket forwards and notices to the admins); answers
+/// how many were sent.
+pub async fn drain_once(domain: &Domain, webapp_url: &str) -> Result<usize, DomainError> {
     let mut sent = 0;
     // A forward's parts go in order: after a failure, the rest of that chat's ticket waits
     // (claimed, it comes due again after its lease, behind the failed part).
     let mut held: Vec<(i64, i64)> = Vec::new();
-    for f in tickets::claim_due_forwards(domain, 50).await? {
-        if held.contains(&(f.admin_chat_id, f.ticket_id)) {
+    for due in outbox::claim_due(domain, outbox::CLAIM_BATCH).await? {
+        let sequence = due.sequence();
+        if sequence.is_some_and(|s| held.contains(&s)) {
             continue;
         }
-        let key = (f.admin_chat_id, f.ticket_id);
-        match domain.telegram.send_message(f.admin_chat_id, f.body.clone(), None).await {
-            Ok(message_id) => {
-                tickets::forward_sent(domain, &f, message_id).await?;
-                sent += 1;
-            }
-            Err(TelegramError::Blocked(why)) => tickets::forward_failed(domain, &f, &why, true).await?,
-            Err(e) => {
-                held.push(key);
-                tickets::forward_failed(domain, &f, &e.to_string(), false).await?
-            }
-        }
-    }
-    // Admin notices that belong to no ticket (a reprice that held price jumps).
-    for n in pricing::claim_due_notices(domain, 50).await? {
-        match domain.telegram.send_message(n.admin_chat_id, n.body.clone(), None).await {
-            Ok(_) => {
-                pricing::notice_sent(domain, n.id).await?;
-                sent += 1;
-            }
-            Err(TelegramError::Blocked(why)) => pricing::notice_failed(domain, &n, &why, true).await?,
-            Err(e) => pricing::notice_failed(domain, &n, &e.to_string(), false).await?,
-        }
-    }
-    for p in notifications::claim_due(domain, 50).await? {
-        let Some(notice) = p.notice else {
-            notifications::mark_failed(domain, p.id, p.attempts, "unreadable payload", true).await?;
+        let Some(message) = &due.message else {
+            outbox::failed(domain, &due, "unreadable payload", true).await?;
             continue;
         };
-        let lang = users::language(domain, p.user_id).await;
-        let button = Button::WebApp { text: texts::open_app(lang).into(), url: webapp_url.to_owned() };
-        let button = webapp_url.starts_with("https://").then_some(button);
-        match domain.telegram.send_message(p.user_id, texts::notice(lang, &notice), button).await {
+        let (text, button) = render(domain, message, webapp_url).await;
+        match domain.telegram.send_message(due.chat_id, text, button).await {
             Ok(message_id) => {
-                notifications::mark_sent(domain, p.id, message_id).await?;
+                outbox::sent(domain, &due, message_id).await?;
                 sent += 1;
             }
             Err(TelegramError::Blocked(why)) => {
-                notifications::mark_failed(domain, p.id, p.attempts, &why, true).await?;
-                notifications::mark_user_blocked(domain, p.user_id).await?;
+                outbox::failed(domain, &due, &why, true).await?;
+                if let Some(player) = due.player() {
+                    notifications::mark_user_blocked(domain, player).await?;
+                }
             }
-            Err(e) => notifications::mark_failed(domain, p.id, p.attempts, &e.to_string(), false).await?,
+            Err(e) => {
+                held.extend(sequence);
+                outbox::failed(domain, &due, &e.to_string(), false).await?;
+            }
         }
     }
     Ok(sent)
+}
+
+/// A message's text and button as its channel shows it: a player's notice in their language with
+/// the mini app's button (only where the mini app is served over HTTPS, as Telegram requires);
+/// the admins' messages as they were queued.
+async fn render(domain: &Domain, message: &Outgoing, webapp_url: &str) -> (String, Option<Button>) {
+    match message {
+        Outgoing::Player { user_id, notice } => {
+            let lang = users::language(domain, *user_id).await;
+            let button = Button::WebApp { text: texts::open_app(lang).into(), url: webapp_url.to_owned() };
+            (texts::notice(lang, notice), webapp_url.starts_with("https://").then_some(button))
+        }
+        Outgoing::TicketForward { text, .. } | Outgoing::AdminNotice { text, .. } => (text.clone(), None),
+    }
 }

@@ -137,16 +137,17 @@ async fn item_status(app: &TestApp, item: i64) -> (String, Option<String>) {
 
 /// The player's queued chat messages: (kind, payload).
 async fn notices(app: &TestApp, user: i64) -> Vec<(String, Value)> {
-    let rows: Vec<(String, String)> = sqlx::query_as("SELECT kind, payload FROM notifications WHERE user_id = $1 ORDER BY id")
-        .bind(user)
-        .fetch_all(&app.domain().db)
-        .await
-        .unwrap();
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT kind, payload FROM outbox WHERE channel = 'player' AND user_id = $1 ORDER BY id")
+            .bind(user)
+            .fetch_all(&app.domain().db)
+            .await
+            .unwrap();
     rows.into_iter().map(|(k, p)| (k, serde_json::from_str(&p).unwrap())).collect()
 }
 
 async fn admin_notices(app: &TestApp) -> Vec<String> {
-    let rows: Vec<(String,)> = sqlx::query_as("SELECT body FROM admin_notices WHERE admin_chat_id = $1 ORDER BY id")
+    let rows: Vec<(String,)> = sqlx::query_as("SELECT payload FROM outbox WHERE channel = 'admin' AND chat_id = $1 ORDER BY id")
         .bind(ADMIN_ID)
         .fetch_all(&app.domain().db)
         .await

@@ -24,6 +24,7 @@ mod money;
 mod moving;
 mod multi;
 mod operator;
+mod outbox;
 mod paid;
 mod payments;
 mod pictures;

@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use serde_json::json;
-use webapp_api::domain::notifications::{self, Notice};
+use webapp_api::domain::notifications::Notice;
+use webapp_api::domain::outbox;
 
 use crate::common::*;
 use crate::fake_bot_api::{channel_chat, chat_member_update, my_chat_member_update};
@@ -112,13 +113,13 @@ async fn a_player_who_blocks_the_bot_gets_nothing_from_the_outbox_until_they_unb
     // A notice for her waits: the outbox does not write to her.
     let now = app.domain().now();
     let mut tx = app.domain().db.begin().await.unwrap();
-    notifications::enqueue(&mut *tx, 9400, &Notice::TicketClosed { ticket_id: 77 }, now).await.unwrap();
+    outbox::tell_player(&mut *tx, 9400, &Notice::TicketClosed { ticket_id: 77 }, now).await.unwrap();
     tx.commit().await.unwrap();
     let sent = fragbox::outbox::drain_once(app.domain(), "https://app.fragbox.test").await.unwrap();
     assert_eq!(sent, 0);
     assert!(app.fake().calls("sendMessage").iter().all(|m| m["chat_id"] != json!(9400)));
     let (status, attempts): (String, i64) =
-        sqlx::query_as("SELECT status, attempts FROM notifications WHERE user_id = 9400").fetch_one(&app.domain().db).await.unwrap();
+        sqlx::query_as("SELECT status, attempts FROM outbox WHERE user_id = 9400").fetch_one(&app.domain().db).await.unwrap();
     assert_eq!((status.as_str(), attempts), ("pending", 0), "kept, not tried");
 
     // She unblocks the bot: the waiting notice goes out.

@@ -3,7 +3,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use serde_json::json;
-use webapp_api::domain::notifications::{self, Notice};
+use webapp_api::domain::notifications::Notice;
+use webapp_api::domain::outbox;
 
 use crate::common::*;
 use crate::fake_bot_api::Script;
@@ -129,17 +130,19 @@ async fn the_outbox_retries_while_telegram_fails_and_gives_up_on_blocked_users()
     app.fake().script("sendMessage", Script::Err(403, "Forbidden: bot was blocked by the user".into()));
     let mut tx = app.domain().db.begin().await.unwrap();
     let now = app.domain().now();
-    notifications::enqueue(&mut *tx, 700, &Notice::TicketClosed { ticket_id: 1 }, now).await.unwrap();
-    notifications::enqueue(&mut *tx, 701, &Notice::TicketClosed { ticket_id: 2 }, now).await.unwrap();
+    outbox::tell_player(&mut *tx, 700, &Notice::TicketClosed { ticket_id: 1 }, now).await.unwrap();
+    outbox::tell_player(&mut *tx, 701, &Notice::TicketClosed { ticket_id: 2 }, now).await.unwrap();
     tx.commit().await.unwrap();
     app.fake().wait_calls("sendMessage", 2).await;
     // Both attempts are recorded after their calls: poll for them (no fixed wait on a busy machine).
     let mut rows: Vec<(i64, String, i64, Option<String>, i64)> = Vec::new();
     for _ in 0..2400 {
-        rows = sqlx::query_as("SELECT user_id, status, attempts, last_error, next_attempt_at FROM notifications ORDER BY user_id")
-            .fetch_all(&app.domain().db)
-            .await
-            .unwrap();
+        rows = sqlx::query_as(
+            "SELECT user_id, status, attempts, last_error, next_attempt_at FROM outbox WHERE channel = 'player' ORDER BY user_id",
+        )
+        .fetch_all(&app.domain().db)
+        .await
+        .unwrap();
         let blocked: (i64,) = sqlx::query_as("SELECT bot_blocked FROM users WHERE id = 701").fetch_one(&app.domain().db).await.unwrap();
         if rows.iter().all(|r| r.2 >= 1) && blocked.0 != 0 {
             break;

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use webapp_api::domain::auth::sign_init_data;
-use webapp_api::domain::notifications::{self, Notice};
+use webapp_api::domain::notifications::Notice;
+use webapp_api::domain::outbox;
 use webapp_api::domain::{store, Tokens};
 
 use crate::common::*;
@@ -266,12 +267,12 @@ async fn outbox_senders_on_two_replicas_send_each_message_once() {
     let mut tx = pool.begin().await.unwrap();
     let now = chrono::Utc::now().timestamp();
     for ticket_id in 1..=5 {
-        notifications::enqueue(&mut *tx, player, &Notice::TicketClosed { ticket_id }, now).await.unwrap();
+        outbox::tell_player(&mut *tx, player, &Notice::TicketClosed { ticket_id }, now).await.unwrap();
     }
     tx.commit().await.unwrap();
     let to_player = || fake.calls("sendMessage").into_iter().filter(|c| c["chat_id"] == json!(player)).count();
     let all_sent = eventually(Duration::from_secs(60), || async {
-        let (sent,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM notifications WHERE user_id = $1 AND status = 'sent'")
+        let (sent,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM outbox WHERE user_id = $1 AND status = 'sent'")
             .bind(player)
             .fetch_one(&pool)
             .await

@@ -388,7 +388,7 @@ async fn a_server_started_after_a_reprice_serves_the_market_prices_and_keeps_the
 
 /// Every admin notice queued so far, oldest first.
 async fn notices(app: &TestApp) -> Vec<String> {
-    let rows: Vec<(String,)> = sqlx::query_as("SELECT body FROM admin_notices WHERE admin_chat_id = $1 ORDER BY id")
+    let rows: Vec<(String,)> = sqlx::query_as("SELECT payload FROM outbox WHERE channel = 'admin' AND chat_id = $1 ORDER BY id")
         .bind(ADMIN_ID)
         .fetch_all(&app.domain().db)
         .await

@@ -192,7 +192,7 @@ async fn a_forward_telegram_refused_is_retried_until_the_admin_has_it() {
     // The refused forward waits in the queue with its error, then goes out on the next try.
     let mut row: (String, i64) = (String::new(), 0);
     for _ in 0..3000 {
-        row = sqlx::query_as("SELECT status, attempts FROM admin_outbox WHERE ticket_id = $1")
+        row = sqlx::query_as("SELECT status, attempts FROM outbox WHERE channel = 'ticket' AND ticket_id = $1")
             .bind(ticket)
             .fetch_one(&app.domain().db)
             .await
@@ -203,7 +203,7 @@ async fn a_forward_telegram_refused_is_retried_until_the_admin_has_it() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     assert_eq!(row, ("pending".to_string(), 1));
-    sqlx::query("UPDATE admin_outbox SET next_attempt_at = 0").execute(&app.domain().db).await.unwrap();
+    sqlx::query("UPDATE outbox SET next_attempt_at = 0 WHERE channel = 'ticket'").execute(&app.domain().db).await.unwrap();
     let sent = app.fake().wait_calls("sendMessage", 2).await;
     assert_eq!(sent[1]["chat_id"], serde_json::json!(ADMIN_ID));
     assert!(sent[1]["text"].as_str().unwrap().contains(&format!("Ticket #{ticket}")));
@@ -235,7 +235,7 @@ async fn a_players_reply_to_supports_answer_in_the_chat_goes_into_the_ticket() {
     wait_message(&app, 8901, "screenshot").await;
     let mut delivered: Option<i64> = None;
     for _ in 0..2400 {
-        let row: (Option<i64>,) = sqlx::query_as("SELECT message_id FROM notifications WHERE user_id = 8901 AND kind = 'support_reply'")
+        let row: (Option<i64>,) = sqlx::query_as("SELECT message_id FROM outbox WHERE user_id = 8901 AND kind = 'support_reply'")
             .fetch_one(&app.domain().db)
             .await
             .unwrap();

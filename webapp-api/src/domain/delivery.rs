@@ -28,7 +28,8 @@ use crate::domain::clock::{random_hex, utc_day};
 use crate::domain::goods::Exterior;
 pub use crate::domain::market::meter::{Call, Meter};
 use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketConfig, Purchase, PurchaseStatus, Stage, Usd};
-use crate::domain::notifications::{self, tell_admins, Notice};
+use crate::domain::notifications::Notice;
+use crate::domain::outbox::{self, tell_admins};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::trade_url::TradeUrl;
 use crate::domain::withdrawals::{has_open_attempt, move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
@@ -852,7 +853,7 @@ impl Worker {
                     .await?;
                     if moved {
                         let (user_id, _, item) = owner_and_item(tx, id).await?;
-                        notifications::enqueue(tx, user_id, &Notice::WithdrawalOfferSent { item, trade_id }, now).await?;
+                        outbox::tell_player(tx, user_id, &Notice::WithdrawalOfferSent { item, trade_id }, now).await?;
                     }
                     Ok(())
                 })
@@ -888,7 +889,7 @@ impl Worker {
                     }
                     let (user_id, item_id, item) = owner_and_item(tx, id).await?;
                     move_item(tx, item_id, &[ItemStatus::Pending], ItemStatus::Sent, None, None, now).await?;
-                    notifications::enqueue(tx, user_id, &Notice::WithdrawalDelivered { item }, now).await?;
+                    outbox::tell_player(tx, user_id, &Notice::WithdrawalDelivered { item }, now).await?;
                     Ok(())
                 })
             })
@@ -1150,7 +1151,7 @@ async fn back_to_player(
     }
     let (user_id, item_id, item) = owner_and_item(tx, id).await?;
     move_item(tx, item_id, &[ItemStatus::Pending, ItemStatus::Sent], ItemStatus::Error, Some(code), None, now).await?;
-    notifications::enqueue(tx, user_id, &Notice::WithdrawalFailed { item: item.clone(), code: Some(code.to_owned()), reason: None }, now)
+    outbox::tell_player(tx, user_id, &Notice::WithdrawalFailed { item: item.clone(), code: Some(code.to_owned()), reason: None }, now)
         .await?;
     let body = if to == MarketState::Reversed {
         format!("↩️ Withdrawal #{id} ({item}): the seller reversed the delivered trade; the skin is back in the player's inventory.")

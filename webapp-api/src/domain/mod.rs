@@ -21,6 +21,7 @@ pub mod ledger;
 pub mod market;
 pub mod money;
 pub mod notifications;
+pub mod outbox;
 pub mod payments;
 pub mod pictures;
 pub mod pricing;

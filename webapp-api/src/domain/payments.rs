@@ -13,7 +13,8 @@ use crate::domain::catalog::{Catalog, Package, SkinName};
 use crate::domain::clock::random_hex;
 use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Posted};
-use crate::domain::notifications::{self, Notice};
+use crate::domain::notifications::Notice;
+use crate::domain::outbox;
 use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::telegram::{Invoice, TelegramError};
@@ -279,7 +280,7 @@ async fn record_paid_in(conn: &mut dyn Exec, report: &PaidReport, now: i64) -> D
     if moved != 1 {
         return Err(DomainError::Internal(format!("payment {} changed under us", report.payload)));
     }
-    notifications::enqueue(conn, report.user_id, &Notice::PurchaseCredited { tokens: tokens.to_string(), stars }, now).await?;
+    outbox::tell_player(conn, report.user_id, &Notice::PurchaseCredited { tokens: tokens.to_string(), stars }, now).await?;
     Ok(Paid::Credited { transaction_id: report.payload.clone(), tokens, balance })
 }
 
@@ -431,7 +432,7 @@ async fn reverse_in(conn: &mut dyn Exec, catalog: &Catalog, charge_id: &str, now
                     if !cancelled {
                         continue;
                     }
-                    notifications::enqueue(conn, user_id, &Notice::WithdrawalCancelled { item: skin.name.clone() }, now).await?;
+                    outbox::tell_player(conn, user_id, &Notice::WithdrawalCancelled { item: skin.name.clone() }, now).await?;
                 }
                 Place::Leaving(_) | Place::Left(_) => continue,
             }
@@ -469,7 +470,7 @@ async fn reverse_in(conn: &mut dyn Exec, catalog: &Catalog, charge_id: &str, now
     .await?;
     let notice =
         Notice::PurchaseRefunded { tokens: taken.to_string(), stars, items: revoked.clone(), debt: (debt.0 > 0).then(|| debt.to_string()) };
-    notifications::enqueue(conn, user_id, &notice, now).await?;
+    outbox::tell_player(conn, user_id, &notice, now).await?;
     Ok(Some(Refunded::Reversed {
         user_id,
         transaction_id: id,

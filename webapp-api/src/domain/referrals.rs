@@ -3,7 +3,8 @@ use serde::Serialize;
 
 use crate::domain::clock::rfc3339;
 use crate::domain::ledger::{self, Funds, Posted};
-use crate::domain::notifications::{self, Notice};
+use crate::domain::notifications::Notice;
+use crate::domain::outbox;
 use crate::domain::store::{query, Exec};
 use crate::domain::users::display_name;
 use crate::domain::{Domain, DomainResult, Tokens};
@@ -91,7 +92,7 @@ pub async fn on_first_open(conn: &mut dyn Exec, user_id: i64, demo_mode: bool, n
         if matches!(paid, Posted::Applied(_)) {
             let notice =
                 Notice::ReferralReward { tokens: REFERRAL_REWARD.to_string(), friend: display_name(&first, &last, username.as_deref()) };
-            notifications::enqueue(conn, inviter, &notice, now).await?;
+            outbox::tell_player(conn, inviter, &notice, now).await?;
         }
     }
     Ok(balance)

@@ -6,7 +6,8 @@ use serde::Serialize;
 use crate::domain::admin::{self, Actor};
 use crate::domain::clock::rfc3339;
 use crate::domain::lang::Lang;
-use crate::domain::notifications::{self, Notice};
+use crate::domain::notifications::Notice;
+use crate::domain::outbox::{self, Outgoing};
 use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::{inventory, store, users, Domain, DomainError, DomainResult};
@@ -335,14 +336,7 @@ pub async fn add_message(domain: &Domain, user_id: i64, ticket_id: i64, raw: &st
 /// Answers the ticket id and the stored message; `TicketNotFound` when the replied message is
 /// not one of support's answers to this player.
 pub async fn reply_from_chat(domain: &Domain, user_id: i64, replied_message_id: i32, raw: &str) -> DomainResult<(i64, Message)> {
-    let row: Option<(String,)> = sqlx::query_as(
-        "SELECT payload FROM notifications WHERE user_id = $1 AND message_id = $2 AND kind = 'support_reply' ORDER BY id DESC LIMIT 1",
-    )
-    .bind(user_id)
-    .bind(replied_message_id)
-    .fetch_optional(&domain.db)
-    .await?;
-    let ticket_id = match row.and_then(|(p,)| serde_json::from_str::<Notice>(&p).ok()) {
+    let ticket_id = match outbox::delivered_to_player(domain, user_id, replied_message_id).await? {
         Some(Notice::SupportReply { ticket_id, .. }) => ticket_id,
         _ => return Err(DomainError::TicketNotFound),
     };
@@ -385,7 +379,7 @@ pub async fn close(domain: &Domain, by: Closer, ticket_id: i64) -> DomainResult<
                     .execute(tx)
                     .await?;
                 if let Closer::Support(actor) = by {
-                    notifications::enqueue(tx, user_id, &Notice::TicketClosed { ticket_id }, now).await?;
+                    outbox::tell_player(tx, user_id, &Notice::TicketClosed { ticket_id }, now).await?;
                     audit_admin(tx, actor.audit_id(), "ticket_close", &format!("ticket {ticket_id}"), now).await?;
                 }
                 Ok(())
@@ -394,9 +388,9 @@ pub async fn close(domain: &Domain, by: Closer, ticket_id: i64) -> DomainResult<
         .await
 }
 
-/// Queues the ticket for every admin's chat, inside the caller's transaction, so a forward is
-/// never lost while Telegram is down; the bot's outbox sender delivers it and remembers the sent
-/// message, so a reply to it answers the ticket.
+/// Queues the ticket for every admin's chat (`outbox`, channel ticket), inside the caller's
+/// transaction, so a forward is never lost while Telegram is down; the outbox remembers where it
+/// was delivered (`ticket_forwards`), so a reply to it answers the ticket.
 async fn queue_forward(conn: &mut dyn Exec, admins: &[i64], ticket_id: i64, text: &str, is_new: bool, now: i64) -> DomainResult<()> {
     if admins.is_empty() {
         return Ok(());
@@ -427,90 +421,11 @@ async fn queue_forward(conn: &mut dyn Exec, admins: &[i64], ticket_id: i64, text
     body.push_str(&format!("\n\n{text}\n\nReply to this message to answer, or /reply {ticket_id} <text>; /close {ticket_id}"));
     // Past Telegram's limit the forward goes as several messages, queued in order.
     let parts = split_for_telegram(&body, TELEGRAM_TEXT_LIMIT);
-    for &admin_chat in admins {
-        for part in &parts {
-            query("INSERT INTO admin_outbox(admin_chat_id, ticket_id, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5)")
-                .bind(admin_chat)
-                .bind(ticket_id)
-                .bind(part)
-                .bind(now)
-                .bind(now)
-                .execute(conn)
-                .await?;
+    for &admin_chat_id in admins {
+        for text in parts.iter().cloned() {
+            outbox::enqueue(conn, &Outgoing::TicketForward { admin_chat_id, ticket_id, text }, now).await?;
         }
     }
-    Ok(())
-}
-
-/// A queued forward to an admin's chat.
-#[derive(Debug)]
-pub struct PendingForward {
-    pub id: i64,
-    pub admin_chat_id: i64,
-    pub ticket_id: i64,
-    pub body: String,
-    pub attempts: i64,
-}
-
-/// Claims forwards due now (`notifications::claim_leased`, like the players' outbox). A forward
-/// waits while an earlier one to the same chat about the same ticket waits for a retry (or is
-/// leased to another sender), so the parts of a long forward arrive in order (the sender stops a
-/// chat's ticket at its first failure in a batch).
-pub async fn claim_due_forwards(domain: &Domain, limit: i64) -> DomainResult<Vec<PendingForward>> {
-    static FORWARDS: notifications::Outbox = notifications::Outbox {
-        table: "admin_outbox",
-        also: " AND NOT EXISTS (SELECT 1 FROM admin_outbox e WHERE e.admin_chat_id = o.admin_chat_id AND e.ticket_id = o.ticket_id
-                             AND e.status = 'pending' AND e.next_attempt_at > $1 AND e.id < o.id)",
-        returning: "id, admin_chat_id, ticket_id, body, attempts",
-    };
-    let mut rows: Vec<(i64, i64, i64, String, i64)> = notifications::claim_leased(domain, &FORWARDS, limit).await?;
-    rows.sort_by_key(|r| r.0);
-    Ok(rows
-        .into_iter()
-        .map(|(id, admin_chat_id, ticket_id, body, attempts)| PendingForward { id, admin_chat_id, ticket_id, body, attempts })
-        .collect())
-}
-
-/// A delivered forward: remembered so a reply to `message_id` answers the ticket.
-pub async fn forward_sent(domain: &Domain, forward: &PendingForward, message_id: i32) -> DomainResult<()> {
-    let (now, id, admin_chat_id, ticket_id) = (domain.now(), forward.id, forward.admin_chat_id, forward.ticket_id);
-    domain
-        .write(move |tx| {
-            Box::pin(async move {
-                query("UPDATE admin_outbox SET status = 'sent', sent_at = $1, attempts = attempts + 1 WHERE id = $2")
-                    .bind(now)
-                    .bind(id)
-                    .execute(tx)
-                    .await?;
-                query(
-                    "INSERT INTO ticket_forwards(admin_chat_id, message_id, ticket_id) VALUES ($1, $2, $3)
-         ON CONFLICT(admin_chat_id, message_id) DO UPDATE SET ticket_id = excluded.ticket_id",
-                )
-                .bind(admin_chat_id)
-                .bind(message_id)
-                .bind(ticket_id)
-                .execute(tx)
-                .await?;
-                Ok(())
-            })
-        })
-        .await
-}
-
-/// A failed try: the same back-off as the players' outbox, or give up (the admin blocked the bot).
-pub async fn forward_failed(domain: &Domain, forward: &PendingForward, error: &str, give_up: bool) -> DomainResult<()> {
-    let attempts = forward.attempts + 1;
-    let give_up = give_up || attempts >= notifications::MAX_ATTEMPTS;
-    domain
-        .execute(
-            query("UPDATE admin_outbox SET status = $1, attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $5")
-                .bind(if give_up { "failed" } else { "pending" })
-                .bind(attempts)
-                .bind(error)
-                .bind(domain.now() + notifications::retry_delay(attempts))
-                .bind(forward.id),
-        )
-        .await?;
     Ok(())
 }
 
@@ -537,7 +452,7 @@ pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> 
                 store::lock_key(tx, &format!("ticket:{ticket_id}")).await?;
                 let user_id = open_ticket_owner(tx, ticket_id).await?;
                 let message = insert_message(tx, ticket_id, "support", Some(operator), &text, now).await?;
-                notifications::enqueue(tx, user_id, &Notice::SupportReply { ticket_id, message: text }, now).await?;
+                outbox::tell_player(tx, user_id, &Notice::SupportReply { ticket_id, message: text }, now).await?;
                 audit_admin(tx, operator, "ticket_reply", &format!("ticket {ticket_id}"), now).await?;
                 Ok(message)
             })

@@ -34,7 +34,6 @@ pub use rules::JUMP_FACTOR;
 use crate::domain::catalog::{Catalog, PriceProblem};
 use crate::domain::goods;
 use crate::domain::money::Usd;
-use crate::domain::notifications::{claim_leased, Outbox};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::{Domain, DomainError, Tokens};
 
@@ -603,57 +602,6 @@ pub async fn run_daily(domain: Domain, catalog: Catalog, feeds: Feeds, settings:
             Err(e) => tracing::error!(error = %e, "daily reprice failed"),
         }
     }
-}
-
-/// A queued notice to an admin's chat.
-#[derive(Debug)]
-pub struct PendingNotice {
-    pub id: i64,
-    pub admin_chat_id: i64,
-    pub body: String,
-    pub attempts: i64,
-}
-
-/// Claims admin notices due now, oldest first, leased like the other outboxes
-/// (`notifications::claim_leased`).
-pub async fn claim_due_notices(domain: &Domain, limit: i64) -> Result<Vec<PendingNotice>, DomainError> {
-    static NOTICES: Outbox = Outbox { table: "admin_notices", also: "", returning: "id, admin_chat_id, body, attempts" };
-    let rows: Vec<(i64, i64, String, i64)> = claim_leased(domain, &NOTICES, limit).await?;
-    let mut out: Vec<PendingNotice> =
-        rows.into_iter().map(|(id, admin_chat_id, body, attempts)| PendingNotice { id, admin_chat_id, body, attempts }).collect();
-    out.sort_by_key(|n| n.id);
-    Ok(out)
-}
-
-/// Most tries of one admin notice before it is given up.
-pub const NOTICE_MAX_ATTEMPTS: i64 = 20;
-
-/// A notice reached its admin.
-pub async fn notice_sent(domain: &Domain, id: i64) -> Result<(), DomainError> {
-    let now = domain.now();
-    domain
-        .execute(query("UPDATE admin_notices SET status = 'sent', sent_at = $1, attempts = attempts + 1 WHERE id = $2").bind(now).bind(id))
-        .await?;
-    Ok(())
-}
-
-/// A notice did not reach its admin: tried again later (back-off), or given up when `final_` or
-/// after `NOTICE_MAX_ATTEMPTS`.
-pub async fn notice_failed(domain: &Domain, notice: &PendingNotice, why: &str, final_: bool) -> Result<(), DomainError> {
-    let attempts = notice.attempts + 1;
-    let give_up = final_ || attempts >= NOTICE_MAX_ATTEMPTS;
-    let next = domain.now() + (30 * attempts).min(3600);
-    domain
-        .execute(
-            query("UPDATE admin_notices SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4 WHERE id = $5")
-                .bind(if give_up { "failed" } else { "pending" })
-                .bind(attempts)
-                .bind(next)
-                .bind(why)
-                .bind(notice.id),
-        )
-        .await?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The admins' messages the price rules queue (`admin_notices`, drained by the bot's outbox).
-use crate::domain::notifications;
+//! The admins' messages the price rules queue (through the outbox, which the bot drains).
+use crate::domain::outbox;
 use crate::domain::store::Exec;
 use crate::domain::DomainError;
 
@@ -23,10 +23,10 @@ pub fn fit(body: &str) -> String {
     out
 }
 
-/// Queues one message to each admin chat (`admin_notices`, drained by the bot), in the caller's
+/// Queues one message to each admin chat (`outbox::tell_admins`), in the caller's
 /// write; a body too long for Telegram is cut (`fit`).
 pub async fn queue_notice(tx: &mut dyn Exec, admins: &[i64], body: &str, now: i64) -> Result<(), DomainError> {
-    notifications::tell_admins(tx, admins, &fit(body), now).await
+    outbox::tell_admins(tx, admins, &fit(body), now).await
 }
 
 #[cfg(test)]

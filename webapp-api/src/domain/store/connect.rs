@@ -38,6 +38,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = &[
     ("0015_inventory_live", include_str!("../../../../data/migrations/0015_inventory_live.sql")),
     ("0016_delivery_exact", include_str!("../../../../data/migrations/0016_delivery_exact.sql")),
     ("0017_prices", include_str!("../../../../data/migrations/0017_prices.sql")),
+    ("0018_outbox", include_str!("../../../../data/migrations/0018_outbox.sql")),
 ];
 
 /// The same schema for PostgreSQL: same names, same order, the engine's own DDL.
@@ -59,6 +60,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[
     ("0015_inventory_live", include_str!("../../../../data/migrations/postgres/0015_inventory_live.sql")),
     ("0016_delivery_exact", include_str!("../../../../data/migrations/postgres/0016_delivery_exact.sql")),
     ("0017_prices", include_str!("../../../../data/migrations/postgres/0017_prices.sql")),
+    ("0018_outbox", include_str!("../../../../data/migrations/postgres/0018_outbox.sql")),
 ];
 
 /// The migrations of one engine (names and SQL), in the order they apply.
@@ -147,6 +149,12 @@ fn scheme_of(url: &str) -> &str {
 /// Applies every migration not yet applied. On PostgreSQL, replicas starting at once take turns
 /// behind a session advisory lock, so each file runs exactly once.
 pub async fn migrate(pool: &Pool) -> Result<(), sqlx::Error> {
+    migrate_through(pool, None).await
+}
+
+/// `migrate`, stopping after the migration named `last` (`None`: all of them): the schema as an
+/// older release left it, for a test of what a later migration does to the rows it finds.
+pub async fn migrate_through(pool: &Pool, last: Option<&str>) -> Result<(), sqlx::Error> {
     let dialect = Dialect::of_pool(pool);
     let mut conn = pool.acquire().await?;
     match dialect {
@@ -160,7 +168,7 @@ pub async fn migrate(pool: &Pool) -> Result<(), sqlx::Error> {
             sqlx::query("PRAGMA foreign_keys = OFF").execute(&mut *conn).await?;
         }
     }
-    let result = apply_migrations(&mut conn, dialect).await;
+    let result = apply_migrations(&mut conn, dialect, last).await;
     match dialect {
         Dialect::Postgres => {
             sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
@@ -175,7 +183,7 @@ pub async fn migrate(pool: &Pool) -> Result<(), sqlx::Error> {
 /// Advisory lock key of the migration runner ("fragbox" in ASCII, shortened).
 const MIGRATION_LOCK: i64 = 0x66_7261_6762_6f78;
 
-async fn apply_migrations(conn: &mut Conn, dialect: Dialect) -> Result<(), sqlx::Error> {
+async fn apply_migrations(conn: &mut Conn, dialect: Dialect, last: Option<&str>) -> Result<(), sqlx::Error> {
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
         .execute(&mut *conn)
         .await?;
@@ -203,6 +211,9 @@ async fn apply_migrations(conn: &mut Conn, dialect: Dialect) -> Result<(), sqlx:
             tracing::info!(migration = name, "applied");
         }
         tx.commit().await?;
+        if last == Some(*name) {
+            break;
+        }
     }
     Ok(())
 }

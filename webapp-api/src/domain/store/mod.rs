@@ -42,7 +42,7 @@ pub mod transfer;
 mod txn;
 pub mod writer;
 
-pub use connect::{is_unique_violation, migrate, migrations, open, open_sized, open_with, unavailable};
+pub use connect::{is_unique_violation, migrate, migrate_through, migrations, open, open_sized, open_with, unavailable};
 pub use dialect::{Conn, Db, Dialect, Pool};
 pub use exec::{query, BoxFuture, Exec, Param, Query, Value};
 pub use lease::{try_lease, Lease};

@@ -13,7 +13,8 @@ pub use state::{has_open_attempt, move_item, transition, Cond, From, ItemStatus,
 use crate::domain::clock::rfc3339;
 use crate::domain::inventory::{self, Item};
 use crate::domain::lang::Lang;
-use crate::domain::notifications::{self, Notice};
+use crate::domain::notifications::Notice;
+use crate::domain::outbox;
 use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::trade_url::{self, TradeUrl};
@@ -387,7 +388,7 @@ async fn resolve_in(
     }
     let to = if w_status == "sent" { ItemStatus::Sent } else { ItemStatus::Error };
     move_item(tx, item_id, &[ItemStatus::Pending], to, code.as_deref(), note.as_deref(), now).await?;
-    notifications::enqueue(tx, user_id, &notice, now).await?;
+    outbox::tell_player(tx, user_id, &notice, now).await?;
     audit_admin(tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now).await?;
     Ok(())
 }
