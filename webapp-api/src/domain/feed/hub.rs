@@ -92,6 +92,11 @@ impl Hub {
         self.live.receiver_count()
     }
 
+    /// The newest drop the hub has handed to its clients (`None` before it first read the table).
+    pub fn newest(&self) -> Option<i64> {
+        self.ring().last
+    }
+
     /// Streams held by players now (`streams`).
     pub fn streams(&self) -> usize {
         self.streams.count()
