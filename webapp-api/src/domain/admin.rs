@@ -2,10 +2,12 @@
 //! The bot's admin commands and the `fragbox` CLI both come here.
 use serde::Serialize;
 
+use crate::domain::admin_audit;
 use crate::domain::clock::{random_hex, rfc3339, utc_day};
 use crate::domain::finance;
 use crate::domain::ledger::{self, Debited, Funds, LedgerLine, Posted};
-use crate::domain::settings::{self, audit_admin};
+use crate::domain::settings;
+use crate::domain::store::query;
 use crate::domain::withdrawals::{self, Resolution};
 use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
 
@@ -46,7 +48,7 @@ pub fn ensure(domain: &Domain, actor: Actor) -> DomainResult<()> {
 /// Records an action that changes nothing (a read) in its own short transaction.
 async fn audit_read(domain: &Domain, actor: Actor, action: &str, detail: &str) -> DomainResult<()> {
     let (operator, action, detail, now) = (actor.audit_id(), action.to_owned(), detail.to_owned(), domain.now());
-    domain.write(move |tx| Box::pin(async move { audit_admin(tx, operator, &action, &detail, now).await })).await
+    domain.write(move |tx| Box::pin(async move { admin_audit::record(tx, operator, &action, &detail, now).await })).await
 }
 
 /// Credits (or, negative, debits down to zero at most) a user's balance by hand, with a reason.
@@ -106,7 +108,7 @@ pub async fn grant(
                 // The same grant again (a replayed update): nothing more is written.
                 let Some(balance) = applied else { return ledger::balance(tx, user_id).await };
                 let kind = if paid { "paid" } else { "bonus" };
-                audit_admin(tx, operator, "grant", &format!("{user_id} {amount} {kind} {reason}"), now).await?;
+                admin_audit::record(tx, operator, "grant", &format!("{user_id} {amount} {kind} {reason}"), now).await?;
                 Ok(balance)
             })
         })

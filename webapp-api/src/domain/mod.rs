@@ -1,5 +1,6 @@
 //! The economy and everything that touches the database. Neither axum nor teloxide is known here.
 pub mod admin;
+pub mod admin_audit;
 pub mod audit;
 pub mod auth;
 pub mod bot_updates;
@@ -20,6 +21,7 @@ pub mod lang;
 pub mod ledger;
 pub mod market;
 pub mod money;
+pub mod moving;
 pub mod notifications;
 pub mod payments;
 pub mod pictures;
@@ -100,7 +102,7 @@ pub struct Domain {
     /// The live drop feed's hub of this process (`feed`).
     pub feed: Arc<feed::Hub>,
     /// Counters of the delivery worker's market calls (for `/metrics`).
-    pub delivery: Arc<market::meter::Meter>,
+    pub delivery: Arc<delivery::meter::Meter>,
 }
 
 impl Domain {

@@ -8,13 +8,13 @@ use std::collections::{HashSet, VecDeque};
 use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
+use crate::domain::admin_audit;
 use crate::domain::auth::InitData;
 use crate::domain::catalog::Package;
 use crate::domain::clock::random_hex;
 use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::notifications::{self, Notice};
-use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::telegram::{Invoice, TelegramError};
 use crate::domain::{responsible, store, users, withdrawals, Domain, DomainError, DomainResult, Tokens};
@@ -545,7 +545,7 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
                         Refunded::Orphan { user_id, stars }
                     }
                 };
-                audit_admin(tx, operator, "refund", &format!("{charge_id} force={force} {outcome:?}"), now).await?;
+                admin_audit::record(tx, operator, "refund", &format!("{charge_id} force={force} {outcome:?}"), now).await?;
                 Ok(outcome)
             })
         })

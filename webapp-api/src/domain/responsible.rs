@@ -13,9 +13,9 @@
 use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
+use crate::domain::admin_audit;
 use crate::domain::clock::{rfc3339, utc_day};
 use crate::domain::inventory::{self, Item};
-use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::{store, Domain, DomainError, DomainResult, Tokens};
 
@@ -298,7 +298,7 @@ pub async fn lift(domain: &Domain, actor: Actor, user_id: i64, reason: &str) -> 
                     .execute(tx)
                     .await?;
                 let was = until.map(rfc3339).unwrap_or_else(|| "permanent".into());
-                audit_admin(tx, operator, "self_exclusion_lift", &format!("{user_id} (was {was}): {reason}"), now).await?;
+                admin_audit::record(tx, operator, "self_exclusion_lift", &format!("{user_id} (was {was}): {reason}"), now).await?;
                 Ok(true)
             })
         })

@@ -171,7 +171,7 @@ impl Metrics {
         &self,
         db: &Pool,
         writer: Option<&crate::domain::store::writer::Writer>,
-        delivery: &crate::domain::market::meter::Meter,
+        delivery: &crate::domain::delivery::meter::Meter,
         now: i64,
     ) -> Result<String, sqlx::Error> {
         let totals = self.db_totals(db).await?;
@@ -183,7 +183,7 @@ impl Metrics {
         let writer = writer.map(|w| w.stats());
         let market = if delivery.is_enabled() {
             use crate::domain::delivery;
-            use crate::domain::market::meter::Call;
+            use crate::domain::delivery::meter::Call;
             let (paid_cents,): (i64,) =
                 sqlx::query_as("SELECT CAST(COALESCE(SUM(price_paid_cents), 0) AS BIGINT) FROM withdrawals").fetch_one(db).await?;
             let today: Option<(i64,)> = sqlx::query_as("SELECT spent_cents FROM market_spend WHERE day = $1")

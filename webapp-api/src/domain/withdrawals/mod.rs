@@ -10,11 +10,11 @@ pub mod state;
 use serde::Serialize;
 pub use state::{has_open_attempt, move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 
+use crate::domain::admin_audit;
 use crate::domain::clock::rfc3339;
 use crate::domain::inventory::{self, Item};
 use crate::domain::lang::Lang;
 use crate::domain::notifications::{self, Notice};
-use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::trade_url::{self, TradeUrl};
 use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
@@ -388,7 +388,8 @@ async fn resolve_in(
     let to = if w_status == "sent" { ItemStatus::Sent } else { ItemStatus::Error };
     move_item(tx, item_id, &[ItemStatus::Pending], to, code.as_deref(), note.as_deref(), now).await?;
     notifications::enqueue(tx, user_id, &notice, now).await?;
-    audit_admin(tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now).await?;
+    admin_audit::record(tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now)
+        .await?;
     Ok(())
 }
 

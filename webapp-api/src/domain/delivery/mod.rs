@@ -20,19 +20,22 @@
 //! a market that answers late or shows a purchase late never gets a second one. A worker acts on
 //! a withdrawal only under that withdrawal's own lease, checked in the write that starts the
 //! attempt (the fence). The API key's request pace is shared by every replica (`SharedPace`).
+pub mod meter;
+
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::domain::clock::{random_hex, utc_day};
 use crate::domain::goods::Exterior;
-pub use crate::domain::market::meter::{Call, Meter};
 use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketConfig, Purchase, PurchaseStatus, Stage, Usd};
 use crate::domain::notifications::{self, tell_admins, Notice};
 use crate::domain::store::{self, query, Exec};
 use crate::domain::trade_url::TradeUrl;
 use crate::domain::withdrawals::{has_open_attempt, move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 use crate::domain::{inventory, ledger, Domain, DomainError, DomainResult, Tokens};
+
+pub use meter::{Call, Meter};
 
 /// Withdrawals claimed per tick.
 const CLAIM_BATCH: i64 = 10;
