@@ -412,8 +412,8 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             let market = delivery::connect_market(domain, &market_config).map_err(|e| e.to_string())?;
             let balance = market.balance().await.map_err(|e| format!("the market did not answer: {e}"))?;
             let day = delivery::budget_day(domain.now());
-            let spent = delivery::spent_on(&domain.db, &day).await.map_err(|e| e.to_string())?;
-            let (settling, value) = delivery::settling(&domain.db).await.map_err(|e| e.to_string())?;
+            let spent = delivery::spent_on(domain, &day).await.map_err(|e| e.to_string())?;
+            let (settling, value) = delivery::settling(domain).await.map_err(|e| e.to_string())?;
             let shown = match balance.usd() {
                 Some(usd) => usd.to_string(),
                 None => format!(

@@ -559,7 +559,7 @@ async fn the_market_pace_and_the_daily_budget_are_shared_by_every_process() {
     }
     let reserved = tasks.join_all().await.into_iter().filter(|r| *r).count();
     assert_eq!(reserved, 3, "three caps of $3 fit a $10 budget");
-    assert_eq!(delivery::spent_on(&a.domain().db, "2026-11-27").await.unwrap(), Usd::from_cents(900));
+    assert_eq!(delivery::spent_on(a.domain(), "2026-11-27").await.unwrap(), Usd::from_cents(900));
     a.stop().await;
     b.stop().await;
 }

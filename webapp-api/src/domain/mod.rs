@@ -14,6 +14,7 @@ pub mod economics;
 pub mod error;
 pub mod fair;
 pub mod feed;
+pub mod figures;
 pub mod finance;
 pub mod goods;
 pub mod inventory;
@@ -146,6 +147,11 @@ impl Domain {
     /// one read transaction; on a pooled connection otherwise.
     pub async fn read<T: Send + 'static>(&self, work: impl store::ReadFn<T>) -> DomainResult<T> {
         store::read(&self.db, self.readers.as_deref(), work).await
+    }
+
+    /// Whether the store answers (`GET /healthz`, `GET /readyz`).
+    pub async fn ping(&self) -> DomainResult<()> {
+        store::ping(&self.db).await
     }
 
     /// A write of one statement (`write` with nothing else in it); answers the rows it changed.

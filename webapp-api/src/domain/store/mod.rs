@@ -83,6 +83,12 @@ where
     }
 }
 
+/// Whether the store answers a statement on a pooled connection (the health checks).
+pub async fn ping(pool: &Pool) -> DomainResult<()> {
+    sqlx::query("SELECT 1").execute(pool).await?;
+    Ok(())
+}
+
 /// Runs one read: `work` gets a connection and reads what it needs. Inside a process with
 /// SQLite reader threads it runs on one of them, in one read transaction; otherwise on a pooled
 /// connection. Either way it is the same code; `work` must wait on nothing but its connection.
