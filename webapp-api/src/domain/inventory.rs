@@ -193,8 +193,7 @@ pub async fn owns(conn: &mut dyn Exec, user_id: i64, item_id: i64) -> DomainResu
 }
 
 pub async fn item(domain: &Domain, user_id: i64, item_id: i64, lang: Lang) -> DomainResult<Item> {
-    let mut conn = domain.db.acquire().await?;
-    let item = item_in(&mut conn, user_id, item_id).await?;
+    let item = domain.read(move |c| Box::pin(item_in(c, user_id, item_id))).await?;
     Ok(present(item, &domain.catalog, lang, domain.config.withdraw_paid_only))
 }
 
@@ -226,8 +225,9 @@ pub async fn public(domain: &Domain, item_id: i64, ref_code: &str, lang: Lang) -
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
          WHERE i.id = $1 AND i.status NOT IN ('sold', 'revoked') AND u.ref_code = $2 AND i.shared_at IS NOT NULL"
     );
-    let mut conn = domain.db.acquire().await?;
-    let row: Option<ItemRow> = query(&sql).bind(item_id).bind(ref_code).fetch_optional(&mut conn).await?;
+    let ref_code = ref_code.to_owned();
+    let row: Option<ItemRow> =
+        domain.read(move |c| Box::pin(async move { query(&sql).bind(item_id).bind(ref_code).fetch_optional(c).await })).await?;
     let r = row.ok_or(DomainError::ItemNotFound)?;
     let first = r.10.clone();
     let it = present(to_item(r), &domain.catalog, lang, true);
@@ -327,7 +327,9 @@ pub async fn share(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<
         Err(DomainError::ItemNotFound) => return Err(DomainError::ShareUnavailable),
         Err(e) => return Err(e),
     };
-    let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(&domain.db).await?;
+    let (code,): (String,) = domain
+        .read(move |c| Box::pin(async move { query("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(c).await }))
+        .await?;
     let ru = lang == Lang::Ru;
     // Pictures are the shop's own paths (`domain::pictures::served_path`): Telegram fetches them here.
     let photo_url = if it.icon_url.is_empty() {

@@ -156,8 +156,8 @@ pub async fn create(domain: &Domain, actor: Actor, new: NewPromo) -> DomainResul
 /// Every code, newest first.
 pub async fn list(domain: &Domain, actor: Actor) -> DomainResult<Vec<Promo>> {
     admin::ensure(domain, actor)?;
-    let mut conn = domain.db.acquire().await?;
-    let rows: Vec<PromoRow> = query(&format!("SELECT {COLUMNS} FROM promo_codes ORDER BY id DESC")).fetch_all(&mut conn).await?;
+    let sql = format!("SELECT {COLUMNS} FROM promo_codes ORDER BY id DESC");
+    let rows: Vec<PromoRow> = domain.read(move |c| Box::pin(async move { query(&sql).fetch_all(c).await })).await?;
     Ok(rows.into_iter().map(to_promo).collect())
 }
 

@@ -1,7 +1,7 @@
 //! Operator switches stored in the database (so the CLI, the bot and the API agree).
 use crate::domain::admin_audit;
 use crate::domain::caches::MAINTENANCE_CACHE_SECS;
-use crate::domain::store::{query, Exec};
+use crate::domain::store::query;
 use crate::domain::{Domain, DomainResult};
 
 pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
@@ -11,7 +11,9 @@ pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
             return Ok(on);
         }
     }
-    let row: Option<(String,)> = sqlx::query_as("SELECT value FROM settings WHERE key = 'maintenance'").fetch_optional(&domain.db).await?;
+    let row: Option<(String,)> = domain
+        .read(move |c| Box::pin(async move { query("SELECT value FROM settings WHERE key = 'maintenance'").fetch_optional(c).await }))
+        .await?;
     let on = row.map(|r| r.0 == "on").unwrap_or(false);
     *domain.maintenance.0.lock().expect("maintenance cache") = Some((on, now));
     Ok(on)
