@@ -856,7 +856,7 @@ pub async fn existing_shop(database_url: &str) -> Result<(), String> {
 async fn migrate_db(from: &str, to: &str) -> Result<i32, String> {
     let (source, target) = moving::open_pair(from, to).await.map_err(|e| e.to_string())?;
     println!("copying {} -> {}", from, config::redact_password(to));
-    let report = moving::copy_sqlite_to_postgres(&source, &target).await.map_err(|e| e.to_string())?;
+    let report = moving::copy(&source, &target).await.map_err(|e| e.to_string())?;
     for (table, s, t) in &report.copy.tables {
         println!("{:<4} {table}: {s} -> {t}", if s == t { "ok" } else { "DIFF" });
     }

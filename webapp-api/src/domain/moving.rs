@@ -24,8 +24,8 @@ impl Moved {
 
 /// Copies everything from `source` (SQLite) into `target` (PostgreSQL, migrated and empty) and
 /// audits both sides.
-pub async fn copy_sqlite_to_postgres(source: &Pool, target: &Pool) -> DomainResult<Moved> {
-    let copy = transfer::copy_sqlite_to_postgres(source, target).await?;
+pub async fn copy(source: &Pool, target: &Pool) -> DomainResult<Moved> {
+    let copy = transfer::copy(source, target).await?;
     let source_audit = audit::run(source).await?;
     let target_audit = audit::run(target).await?;
     Ok(Moved { copy, source_audit, target_audit })

@@ -41,7 +41,7 @@ struct TargetColumn {
 }
 
 /// Copies everything from `source` (SQLite) into `target` (PostgreSQL, migrated and empty).
-pub async fn copy_sqlite_to_postgres(source: &Pool, target: &Pool) -> DomainResult<Report> {
+pub async fn copy(source: &Pool, target: &Pool) -> DomainResult<Report> {
     if Dialect::of_pool(source) != Dialect::Sqlite || Dialect::of_pool(target) != Dialect::Postgres {
         return Err(DomainError::BadRequest(
             "migrate-db copies from an SQLite file (--from sqlite://…) to PostgreSQL (--to postgres://…)".into(),
