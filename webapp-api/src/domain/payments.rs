@@ -886,7 +886,7 @@ pub async fn record_refunded(domain: &Domain, charge_id: &str, from_user: i64) -
 /// Orphan payments not refunded yet, oldest first: `(charge_id, user_id, payload, stars)`.
 pub async fn orphans(domain: &Domain, actor: Actor) -> DomainResult<Vec<(String, i64, String, i64)>> {
     admin::ensure(domain, actor)?;
-    Ok(domain
+    domain
         .read(move |c| {
             Box::pin(async move {
                 query(
@@ -896,7 +896,7 @@ pub async fn orphans(domain: &Domain, actor: Actor) -> DomainResult<Vec<(String,
                 .await
             })
         })
-        .await?)
+        .await
 }
 
 #[cfg(test)]
