@@ -883,6 +883,13 @@ pub async fn record_refunded(domain: &Domain, charge_id: &str, from_user: i64) -
         .await
 }
 
+/// The fewest Stars of any purchase that went through (`None` before the first). Read at start,
+/// before the `Domain` exists, to default `WITHDRAW_MIN_STARS`.
+pub async fn smallest_purchase(pool: &store::Pool) -> DomainResult<Option<i64>> {
+    let (bought,): (Option<i64>,) = sqlx::query_as("SELECT MIN(stars) FROM payments WHERE status = 'success'").fetch_one(pool).await?;
+    Ok(bought)
+}
+
 /// Orphan payments not refunded yet, oldest first: `(charge_id, user_id, payload, stars)`.
 pub async fn orphans(domain: &Domain, actor: Actor) -> DomainResult<Vec<(String, i64, String, i64)>> {
     admin::ensure(domain, actor)?;

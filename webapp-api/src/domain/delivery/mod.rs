@@ -186,6 +186,21 @@ pub async fn settling(domain: &Domain) -> DomainResult<(i64, Tokens)> {
     Ok((n, Tokens(value)))
 }
 
+/// Withdrawals in the market's hands (queued, being bought, offered, settling): what a process
+/// without a market key would leave waiting.
+pub async fn in_flight(domain: &Domain) -> DomainResult<i64> {
+    let (n,): (i64,) = domain
+        .read(|c| {
+            Box::pin(async move {
+                query("SELECT COUNT(*) FROM withdrawals WHERE market_state IN ('queued', 'buying', 'bought', 'offer_sent', 'settling')")
+                    .fetch_one(c)
+                    .await
+            })
+        })
+        .await?;
+    Ok(n)
+}
+
 /// What the market charged in total (every purchase whose price is known), in cents.
 pub async fn total_paid_in(tx: &mut dyn Exec) -> DomainResult<Usd> {
     let (paid,): (i64,) = query("SELECT CAST(COALESCE(SUM(price_paid_cents), 0) AS BIGINT) FROM withdrawals").fetch_one(tx).await?;
