@@ -10,9 +10,8 @@ use webapp_api::domain::admin::{self, Actor};
 use webapp_api::domain::market::Usd;
 use webapp_api::domain::pricing;
 use webapp_api::domain::store;
-use webapp_api::domain::store::transfer;
 use webapp_api::domain::withdrawals::{self, Resolution};
-use webapp_api::domain::{audit, delivery, finance, settings, Domain, Tokens};
+use webapp_api::domain::{audit, delivery, finance, moving, settings, Domain, Tokens};
 use webapp_api::domain::{promo, responsible};
 
 use crate::config::{self, Config};
@@ -413,8 +412,8 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
             let market = delivery::connect_market(domain, &market_config).map_err(|e| e.to_string())?;
             let balance = market.balance().await.map_err(|e| format!("the market did not answer: {e}"))?;
             let day = delivery::budget_day(domain.now());
-            let spent = delivery::spent_on(&domain.db, &day).await.map_err(|e| e.to_string())?;
-            let (settling, value) = delivery::settling(&domain.db).await.map_err(|e| e.to_string())?;
+            let spent = delivery::spent_on(domain, &day).await.map_err(|e| e.to_string())?;
+            let (settling, value) = delivery::settling(domain).await.map_err(|e| e.to_string())?;
             let shown = match balance.usd() {
                 Some(usd) => usd.to_string(),
                 None => format!(
@@ -855,13 +854,13 @@ pub async fn existing_shop(database_url: &str) -> Result<(), String> {
 /// `fragbox migrate-db --from sqlite://… --to postgres://…`: copies the shop into an empty
 /// PostgreSQL database and verifies the copy. Exit code 0 only when everything matches.
 async fn migrate_db(from: &str, to: &str) -> Result<i32, String> {
-    let (source, target) = transfer::open_pair(from, to).await.map_err(|e| e.to_string())?;
+    let (source, target) = moving::open_pair(from, to).await.map_err(|e| e.to_string())?;
     println!("copying {} -> {}", from, config::redact_password(to));
-    let report = transfer::copy_sqlite_to_postgres(&source, &target).await.map_err(|e| e.to_string())?;
-    for (table, s, t) in &report.tables {
+    let report = moving::copy(&source, &target).await.map_err(|e| e.to_string())?;
+    for (table, s, t) in &report.copy.tables {
         println!("{:<4} {table}: {s} -> {t}", if s == t { "ok" } else { "DIFF" });
     }
-    for (what, s, t) in &report.totals {
+    for (what, s, t) in &report.copy.totals {
         println!("{:<4} {what}: {s} -> {t}", if s == t { "ok" } else { "DIFF" });
     }
     for (side, problems) in [("source", &report.source_audit), ("target", &report.target_audit)] {

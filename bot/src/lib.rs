@@ -67,10 +67,7 @@ pub async fn withdraw_min_stars(config: &Config, pool: &webapp_api::domain::stor
         return Ok(min);
     }
     let smallest = catalog.packages.iter().map(|p| p.stars).min().unwrap_or(0);
-    let (bought,): (Option<i64>,) = sqlx::query_as("SELECT MIN(stars) FROM payments WHERE status = 'success'")
-        .fetch_one(pool)
-        .await
-        .map_err(|e| format!("payments: {e}"))?;
+    let bought = webapp_api::domain::payments::smallest_purchase(pool).await.map_err(|e| format!("payments: {e}"))?;
     Ok(match bought {
         Some(b) if b > 0 && b < smallest => b,
         _ => smallest,
@@ -176,12 +173,7 @@ async fn start_delivery(
 ) -> Result<Option<(Arc<dyn webapp_api::domain::market::Market>, webapp_api::domain::delivery::Settings, bool)>, String> {
     use webapp_api::domain::market::{self, MarketError};
     let Some(settings) = config.delivery() else {
-        let (live,): (i64,) = sqlx::query_as(
-            "SELECT COUNT(*) FROM withdrawals WHERE market_state IN ('queued', 'buying', 'bought', 'offer_sent', 'settling')",
-        )
-        .fetch_one(&domain.db)
-        .await
-        .map_err(|e| e.to_string())?;
+        let live = webapp_api::domain::delivery::in_flight(domain).await.map_err(|e| e.to_string())?;
         if live > 0 {
             tracing::warn!(live, "automatic withdrawals are in flight but no MARKET_API_KEY is set: they wait until it is");
         }

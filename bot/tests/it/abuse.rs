@@ -104,8 +104,7 @@ async fn claims_and_ticket_messages_are_limited_per_user() {
 #[tokio::test]
 async fn the_default_limits_let_a_player_through() {
     let app = limited(false, &[]).await;
-    let t = app.sign_in(701, "P").await;
-    app.grant(701, 10 * cheap_case_price() / 100).await;
+    let t = app.player_with(701, 10 * cheap_case_price() / 100).await;
     for _ in 0..10 {
         let (s, b) = app.post(open_path(), Some(&t), json!({})).await;
         assert_eq!(s, StatusCode::OK, "{b}");
@@ -190,8 +189,7 @@ async fn metrics_are_off_by_default_and_behind_the_token_when_set() {
     assert_eq!(metrics_text(&app, None).await.0, StatusCode::UNAUTHORIZED);
     assert_eq!(metrics_text(&app, Some("metrics-secret-wrong-00000")).await.0, StatusCode::UNAUTHORIZED);
 
-    let t = app.sign_in(801, "M").await;
-    app.grant(801, cheap_case_price() / 100).await;
+    let t = app.player_with(801, cheap_case_price() / 100).await;
     let (s, _) = app.post(open_path(), Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK);
     let (s, b) = app.post(&format!("/api/v1/cases/{}/open", dear_case()), Some(&t), json!({})).await;

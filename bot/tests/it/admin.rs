@@ -101,8 +101,7 @@ async fn grant_stats_and_the_user_report_read_the_ledger() {
 }
 
 async fn pending_withdrawal(app: &TestApp, user: i64) -> (String, i64, i64) {
-    let t = app.sign_in(user, "Wes").await;
-    app.grant(user, cheap_case_price() / 100).await;
+    let t = app.player_with(user, cheap_case_price() / 100).await;
     let (_, b) = app.post(open_path(), Some(&t), json!({"telegramId": user})).await;
     let item = b["item"]["id"].as_i64().unwrap();
     let url = "https://steamcommunity.com/tradeoffer/new/?partner=123&token=abc";

@@ -42,9 +42,8 @@ async fn audit(db_url: &str, env: &[(&'static str, String)]) -> (i32, String) {
 async fn shop_with_skin(user: i64) -> (TestApp, FakeMarket, String, i64, String, i64) {
     let fake = FakeMarket::start().await;
     let app = TestApp::start(Options { env: market_env(&fake), ..Options::default() }).await;
-    let t = app.sign_in(user, "Audited").await;
-    app.grant(user, cheap_case_price() / 100 + 1).await;
-    let (item, name, price) = app.open_skin(open_path(), &t).await;
+    let t = app.player_with(user, cheap_case_price() / 100 + 1).await;
+    let (item, name, price) = app.open_skin(cheap_case(), &t).await;
     // TOKENS_PER_USD 100: a token is a cent; offered at its price, under the cap.
     let cents = price / 100;
     fake.offer(&name, cents * 10);
@@ -213,15 +212,12 @@ async fn a_bonus_won_skin_that_left_exits_3_with_paid_only_on() {
 
 #[tokio::test]
 async fn a_skin_a_refund_revoked_that_left_anyway_exits_3() {
-    use crate::payments::{charge_id, invoice, pay, refunded_update, wait_message};
+    use crate::payments::{refunded_update, wait_message};
     let catalog = catalog_with_dear_case();
     let env = vec![("CATALOG_DIR", catalog.0.display().to_string())];
     let app = TestApp::start(Options { bot: true, env: env.clone(), ..Options::default() }).await;
     let user = 30_306;
-    let t = app.sign_in(user, "Refunded").await;
-    let tx = invoice(&app, &t, user, "pack-xl").await;
-    let charge = charge_id("audit-revoked");
-    pay(&app, user, &tx, 1250, &charge).await;
+    let Payer { token: t, tx, charge } = app.paying_player(user, 1250).await;
     let (s, b) = app.post(&format!("/api/v1/cases/{DEAR_CASE}/open"), Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let item = b["item"]["id"].as_i64().unwrap();

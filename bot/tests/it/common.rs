@@ -139,6 +139,14 @@ pub fn open_path() -> &'static str {
     PATH.get_or_init(|| format!("/api/v1/cases/{}/open", cheap_case()))
 }
 
+/// What `TestApp::paying_player` answers: the player's bearer token, the paid transaction and
+/// Telegram's charge id (what a refund names).
+pub struct Payer {
+    pub token: String,
+    pub tx: String,
+    pub charge: String,
+}
+
 pub struct TestApp {
     pub base: String,
     pub running: Option<Running>,
@@ -304,11 +312,46 @@ impl TestApp {
         assert_eq!(s, reqwest::StatusCode::OK, "share: {b}");
     }
 
-    /// Opens the case at `path` (one open) for the signed-in player `t`: the skin's id, Steam
-    /// name and token price (hundredths).
-    pub async fn open_skin(&self, path: &str, t: &str) -> (i64, String, i64) {
-        let (s, b) = self.post(path, Some(t), json!({})).await;
-        assert_eq!(s, StatusCode::OK, "{b}");
+    /// A signed-in player (`Player`) holding `tokens` whole tokens of a paid grant (`grant`):
+    /// the bearer token.
+    pub async fn player_with(&self, user_id: i64, tokens: i64) -> String {
+        let token = self.sign_in(user_id, "Player").await;
+        self.grant(user_id, tokens).await;
+        token
+    }
+
+    /// A signed-in player (`Payer`) who bought the package of `stars` Stars through the bot (an
+    /// invoice, then Telegram's `successful_payment`) and got the player's "received" message.
+    pub async fn paying_player(&self, user_id: i64, stars: i64) -> Payer {
+        let pack = self.domain().catalog.packages.iter().find(|p| p.stars == stars).expect("a package of that many Stars");
+        let token = self.sign_in(user_id, "Payer").await;
+        let tx = crate::payments::invoice(self, &token, user_id, &pack.id).await;
+        let charge = crate::payments::charge_id(&user_id.to_string());
+        crate::payments::pay(self, user_id, &tx, stars, &charge).await;
+        Payer { token, tx, charge }
+    }
+
+    /// Opens `case` once for the signed-in player `token`, with `request_id` when given: the
+    /// answer's status and body.
+    pub async fn open(&self, token: &str, case: &str, request_id: Option<&str>) -> (StatusCode, Value) {
+        let body = match request_id {
+            Some(r) => json!({ "requestId": r }),
+            None => json!({}),
+        };
+        self.post(&format!("/api/v1/cases/{case}/open"), Some(token), body).await
+    }
+
+    /// `open` that must succeed: the body.
+    pub async fn open_ok(&self, token: &str, case: &str, request_id: Option<&str>) -> Value {
+        let (s, b) = self.open(token, case, request_id).await;
+        assert_eq!(s, StatusCode::OK, "open: {b}");
+        b
+    }
+
+    /// Opens `case` once for the signed-in player `t`: the skin's id, Steam name and token price
+    /// (hundredths).
+    pub async fn open_skin(&self, case: &str, t: &str) -> (i64, String, i64) {
+        let b = self.open_ok(t, case, None).await;
         let item = b["item"]["id"].as_i64().unwrap();
         let (name, price): (String, i64) = sqlx::query_as("SELECT market_hash_name, token_price FROM inventory_items WHERE id = $1")
             .bind(item)

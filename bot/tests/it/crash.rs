@@ -205,8 +205,7 @@ async fn a_full_disk_answers_storage_full_and_writes_nothing_by_half() {
         return;
     }
     let app = TestApp::demo().await;
-    let t = app.sign_in(920_001, "Full").await;
-    app.grant(920_001, 100_000).await;
+    let t = app.player_with(920_001, 100_000).await;
     set_max_pages(&app, Some(2)).await;
     let mut ok = 0;
     let mut full = None;
@@ -252,8 +251,7 @@ async fn a_long_writer_makes_writes_answer_busy_and_a_retry_charges_once() {
         return;
     }
     let app = TestApp::start(Options { env: vec![("DB_BUSY_TIMEOUT_MS", "200".into())], ..Options::default() }).await;
-    let t = app.sign_in(930_001, "Busy").await;
-    app.grant(930_001, 1000).await;
+    let t = app.player_with(930_001, 1000).await;
     let before = app.balance(930_001).await;
 
     let mut writer = SqliteConnection::connect(&app.db_url()).await.unwrap();
@@ -296,8 +294,7 @@ async fn writers_wait_in_one_queue_and_leave_the_pool_to_readers() {
         ..Options::default()
     })
     .await;
-    let t = app.sign_in(930_101, "Queue").await;
-    app.grant(930_101, 10 * cheap_case_price() / 100).await;
+    let t = app.player_with(930_101, 10 * cheap_case_price() / 100).await;
     let before = app.balance(930_101).await;
 
     let holder = webapp_api::domain::store::begin_write(&app.domain().db).await.unwrap();
@@ -419,8 +416,7 @@ async fn a_backup_restores_into_a_fresh_path_and_audits_clean() {
         return;
     }
     let app = TestApp::demo().await;
-    let t = app.sign_in(950_001, "Backup").await;
-    app.grant(950_001, 1000).await;
+    let t = app.player_with(950_001, 1000).await;
     let mut items = Vec::new();
     for _ in 0..5 {
         let (s, b) = app.post(open_path(), Some(&t), json!({})).await;

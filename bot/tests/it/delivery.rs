@@ -71,7 +71,7 @@ impl Skin {
 
 async fn win(app: &TestApp, t: &str, user: i64) -> Skin {
     app.grant(user, cheap_case_price() / 100 + 1).await;
-    let (item, name, price) = app.open_skin(open_path(), t).await;
+    let (item, name, price) = app.open_skin(cheap_case(), t).await;
     // TOKENS_PER_USD 100: a token is a cent.
     Skin { item, name, cents: price / 100 }
 }
@@ -560,7 +560,7 @@ async fn the_market_pace_and_the_daily_budget_are_shared_by_every_process() {
     }
     let reserved = tasks.join_all().await.into_iter().filter(|r| *r).count();
     assert_eq!(reserved, 3, "three caps of $3 fit a $10 budget");
-    assert_eq!(delivery::spent_on(&a.domain().db, "2026-11-27").await.unwrap(), Usd::from_cents(900));
+    assert_eq!(delivery::spent_on(a.domain(), "2026-11-27").await.unwrap(), Usd::from_cents(900));
     a.stop().await;
     b.stop().await;
 }
@@ -805,17 +805,14 @@ async fn two_processes_on_one_database_buy_each_withdrawal_once() {
 /// debt grows); when the purchase fails and the skin comes back, it settles against that debt.
 #[tokio::test]
 async fn a_refund_during_a_purchase_counts_the_skin_gone_and_its_return_settles_the_debt() {
-    use crate::payments::{charge_id, invoice, pay, say};
+    use crate::payments::say;
     let catalog = catalog_with_dear_case();
     let fake = FakeMarket::start().await;
     let mut env = market_env(&fake);
     env.push(("CATALOG_DIR", catalog.0.display().to_string()));
     let app = TestApp::start(Options { bot: true, env, ..Options::default() }).await;
     let user = 23_080;
-    let t = app.sign_in(user, "Refunded").await;
-    let tx = invoice(&app, &t, user, "pack-xl").await;
-    let charge = charge_id("delivery");
-    pay(&app, user, &tx, 1250, &charge).await;
+    let Payer { token: t, charge, .. } = app.paying_player(user, 1250).await;
     let (s, opened) = app.post(&format!("/api/v1/cases/{DEAR_CASE}/open"), Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{opened}");
     let item = opened["item"]["id"].as_i64().unwrap();

@@ -261,9 +261,7 @@ async fn a_player_who_bought_a_package_no_longer_sold_keeps_withdrawals_unlocked
     };
     let mut app = TestApp::start(Options { bot: true, env: env(&before.0), ..Options::default() }).await;
     let user = 31_020;
-    let t = app.sign_in(user, "Early").await;
-    let tx = invoice(&app, &t, user, "pack-xs").await;
-    pay(&app, user, &tx, 50, "stxoldpack").await;
+    let Payer { token: t, .. } = app.paying_player(user, 50).await;
     let (s, opened) = app.post(open_path(), Some(&t), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{opened}");
     let item = opened["item"]["id"].as_i64().unwrap();
@@ -282,8 +280,7 @@ async fn a_player_who_bought_a_package_no_longer_sold_keeps_withdrawals_unlocked
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     // A player who paid nothing still needs a purchase.
-    let other = app.sign_in(31_021, "Late").await;
-    app.grant(31_021, cheap_case_price() / 100 + 1).await;
+    let other = app.player_with(31_021, cheap_case_price() / 100 + 1).await;
     let (_, opened) = app.post(open_path(), Some(&other), json!({})).await;
     let theirs = opened["item"]["id"].as_i64().unwrap();
     let (s, b) = app.post(&format!("/api/v1/user/item/{theirs}/request-withdrawal"), Some(&other), json!({"trade_url": TRADE_URL})).await;

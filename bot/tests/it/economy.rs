@@ -1,16 +1,8 @@
 //! Case opening, selling, withdrawing, under concurrency; the audit after each.
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::*;
-
-async fn open(app: &TestApp, token: &str, case: &str, request_id: Option<&str>) -> (StatusCode, Value) {
-    let mut body = json!({});
-    if let Some(r) = request_id {
-        body["requestId"] = json!(r);
-    }
-    app.post(&format!("/api/v1/cases/{case}/open"), Some(token), body).await
-}
 
 fn case_price(app: &TestApp, case: &str) -> i64 {
     app.domain().catalog.case(case).unwrap().price.0
@@ -71,9 +63,8 @@ async fn the_catalog_is_public_with_odds_and_an_etag() {
 #[tokio::test]
 async fn an_open_debits_draws_fairly_and_can_be_recomputed() {
     let app = TestApp::with_bot().await;
-    let t = app.sign_in(10, "Ann").await;
-    app.grant(10, 1000).await;
-    let (s, b) = open(&app, &t, cheap_case(), Some("req-1")).await;
+    let t = app.player_with(10, 1000).await;
+    let (s, b) = app.open(&t, cheap_case(), Some("req-1")).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let price = case_price(&app, cheap_case());
     // First open also pays the +100 first-case reward.
@@ -106,11 +97,10 @@ async fn an_open_debits_draws_fairly_and_can_be_recomputed() {
 #[tokio::test]
 async fn a_repeated_request_id_returns_the_first_result_and_charges_once() {
     let app = TestApp::with_bot().await;
-    let t = app.sign_in(11, "Bo").await;
-    app.grant(11, 1000).await;
-    let (_, first) = open(&app, &t, cheap_case(), Some("same-id")).await;
+    let t = app.player_with(11, 1000).await;
+    let (_, first) = app.open(&t, cheap_case(), Some("same-id")).await;
     let after_first = app.balance(11).await;
-    let (s, second) = open(&app, &t, cheap_case(), Some("same-id")).await;
+    let (s, second) = app.open(&t, cheap_case(), Some("same-id")).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(first, second);
     assert_eq!(app.balance(11).await, after_first);
@@ -125,9 +115,9 @@ async fn opening_for_someone_else_or_without_money_is_refused() {
     let t = app.sign_in(12, "Cy").await;
     let (s, b) = app.post(open_path(), Some(&t), json!({"telegramId": 13})).await;
     assert_error(s, &b, 403, "forbidden");
-    let (s, b) = open(&app, &t, cheap_case(), None).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_error(s, &b, 409, "insufficient_tokens");
-    let (s, b) = open(&app, &t, "nope", None).await;
+    let (s, b) = app.open(&t, "nope", None).await;
     assert_error(s, &b, 404, "case_not_found");
     assert_eq!(app.balance(12).await, 0);
     app.audit_clean().await;
@@ -137,11 +127,10 @@ async fn opening_for_someone_else_or_without_money_is_refused() {
 #[tokio::test]
 async fn fifty_concurrent_opens_with_money_for_ten_give_ten_items() {
     let app = TestApp::with_bot().await;
-    let t = app.sign_in(20, "Race").await;
     let price = case_price(&app, cheap_case());
     // The first open (and its first-case bonus) happens before the race.
-    app.grant(20, price / 100).await;
-    let (s, _) = open(&app, &t, cheap_case(), None).await;
+    let t = app.player_with(20, price / 100).await;
+    let (s, _) = app.open(&t, cheap_case(), None).await;
     assert_eq!(s, StatusCode::OK);
     let bal = app.balance(20).await;
     // Top up to exactly ten more opens.
@@ -184,7 +173,7 @@ async fn fifty_concurrent_opens_with_money_for_ten_give_ten_items() {
 async fn one_item(app: &TestApp, user: i64, name: &str) -> (String, i64) {
     let t = app.sign_in(user, name).await;
     app.grant(user, 1000).await;
-    let (_, b) = open(app, &t, cheap_case(), None).await;
+    let (_, b) = app.open(&t, cheap_case(), None).await;
     (t, b["item"]["id"].as_i64().unwrap())
 }
 

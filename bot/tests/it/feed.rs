@@ -87,16 +87,6 @@ impl Feed {
     }
 }
 
-async fn open_case(app: &TestApp, token: &str, request_id: Option<&str>) -> Value {
-    let body = match request_id {
-        Some(r) => json!({ "requestId": r }),
-        None => json!({}),
-    };
-    let (s, b) = app.post(open_path(), Some(token), body).await;
-    assert_eq!(s, StatusCode::OK, "open: {b}");
-    b
-}
-
 #[tokio::test]
 async fn a_drop_reaches_another_players_feed_within_a_second() {
     let app = TestApp::demo().await;
@@ -105,7 +95,7 @@ async fn a_drop_reaches_another_players_feed_within_a_second() {
     app.grant(7001, cheap_case_price() / 100 * 4).await;
     let mut feed = Feed::connect(&app, &bob, None).await;
 
-    let opened = open_case(&app, &alice, None).await;
+    let opened = app.open_ok(&alice, cheap_case(), None).await;
 
     let (id, drop) = feed.next(Duration::from_secs(1)).await.expect("the drop within a second");
     assert_eq!(drop["id"], json!(id));
@@ -124,16 +114,15 @@ async fn a_drop_reaches_another_players_feed_within_a_second() {
 #[tokio::test]
 async fn a_player_who_hides_their_name_drops_without_it() {
     let app = TestApp::demo().await;
-    let alice = app.sign_in(7011, "Alice").await;
+    let alice = app.player_with(7011, cheap_case_price() / 100 * 4).await;
     let bob = app.sign_in(7012, "Bob").await;
-    app.grant(7011, cheap_case_price() / 100 * 4).await;
     let (s, b) = app.get("/api/v1/settings/feed", Some(&alice)).await;
     assert_eq!((s, b), (StatusCode::OK, json!({ "success": true, "hideName": false })));
 
     let (s, b) = app.put("/api/v1/settings/feed", Some(&alice), json!({ "hideName": true })).await;
     assert_eq!((s, b), (StatusCode::OK, json!({ "success": true, "hideName": true })));
     let mut feed = Feed::connect(&app, &bob, None).await;
-    open_case(&app, &alice, None).await;
+    app.open_ok(&alice, cheap_case(), None).await;
 
     let (_, drop) = feed.next(Duration::from_secs(1)).await.expect("the drop");
     assert!(drop.get("firstName").is_none(), "{drop}");
@@ -144,11 +133,10 @@ async fn a_player_who_hides_their_name_drops_without_it() {
 #[tokio::test]
 async fn a_new_client_gets_the_last_20_drops_and_a_reconnect_resumes_after_its_last_event_id() {
     let app = TestApp::demo().await;
-    let alice = app.sign_in(7021, "Alice").await;
-    app.grant(7021, cheap_case_price() / 100 * 40).await;
+    let alice = app.player_with(7021, cheap_case_price() / 100 * 40).await;
     let mut watching = Feed::connect(&app, &alice, None).await;
     for _ in 0..23 {
-        open_case(&app, &alice, None).await;
+        app.open_ok(&alice, cheap_case(), None).await;
     }
     // On PostgreSQL drops reach the hub through NOTIFY, a moment after the open answers.
     for _ in 0..23 {
@@ -164,7 +152,7 @@ async fn a_new_client_gets_the_last_20_drops_and_a_reconnect_resumes_after_its_l
     let mut resumed = Feed::connect(&app, &alice, Some(ids[16])).await;
     let since = resumed.drain(Duration::from_millis(300)).await;
     assert_eq!(since.iter().map(|e| e.0).collect::<Vec<_>>(), ids[17..].to_vec());
-    open_case(&app, &alice, None).await;
+    app.open_ok(&alice, cheap_case(), None).await;
     let (live, _) = resumed.next(Duration::from_secs(1)).await.expect("then live drops");
     assert!(live > ids[19]);
     app.stop().await;
@@ -173,12 +161,11 @@ async fn a_new_client_gets_the_last_20_drops_and_a_reconnect_resumes_after_its_l
 #[tokio::test]
 async fn a_replayed_open_is_in_the_feed_once() {
     let app = TestApp::demo().await;
-    let alice = app.sign_in(7031, "Alice").await;
-    app.grant(7031, cheap_case_price() / 100 * 4).await;
+    let alice = app.player_with(7031, cheap_case_price() / 100 * 4).await;
     let mut feed = Feed::connect(&app, &alice, None).await;
 
-    let first = open_case(&app, &alice, Some("feed-replay-1")).await;
-    let again = open_case(&app, &alice, Some("feed-replay-1")).await;
+    let first = app.open_ok(&alice, cheap_case(), Some("feed-replay-1")).await;
+    let again = app.open_ok(&alice, cheap_case(), Some("feed-replay-1")).await;
     assert_eq!(first, again);
 
     let got = feed.drain(Duration::from_millis(500)).await;
@@ -199,12 +186,11 @@ async fn the_feed_is_for_signed_in_players_only() {
 #[tokio::test]
 async fn a_client_that_falls_behind_is_dropped() {
     let app = TestApp::demo().await;
-    let alice = app.sign_in(7041, "Alice").await;
-    app.grant(7041, cheap_case_price() / 100 * (feed::LIVE_BUFFER as i64 + 4)).await;
+    let alice = app.player_with(7041, cheap_case_price() / 100 * (feed::LIVE_BUFFER as i64 + 4)).await;
     // A client that reads nothing while more drops than its buffer happen.
     let mut slow = feed::subscribe(app.domain(), feed::Viewer { player: 7041, address: None }, None).await.unwrap();
     for _ in 0..feed::LIVE_BUFFER + 2 {
-        open_case(&app, &alice, None).await;
+        app.open_ok(&alice, cheap_case(), None).await;
     }
     // The hub reads new drops from the table on its own task: the client has fallen behind only
     // once every drop reached the hub (on a busy machine the reader may still be at it, and a
@@ -243,7 +229,7 @@ async fn a_drop_on_one_replica_reaches_the_feed_of_another() {
     let mut on_second = Feed::connect(&second, &bob, None).await;
     let mut on_first = Feed::connect(&first, &alice, None).await;
 
-    open_case(&first, &alice, None).await;
+    first.open_ok(&alice, cheap_case(), None).await;
 
     let (id, drop) = on_second.next(Duration::from_secs(1)).await.expect("the drop on the other replica within a second");
     assert_eq!(drop["firstName"], json!("Alice"));
@@ -265,8 +251,7 @@ async fn a_listener_that_loses_its_connection_catches_up_from_the_table() {
         return;
     }
     let app = TestApp::demo().await;
-    let alice = app.sign_in(7061, "Alice").await;
-    app.grant(7061, cheap_case_price() / 100 * 4).await;
+    let alice = app.player_with(7061, cheap_case_price() / 100 * 4).await;
     let mut feed = Feed::connect(&app, &alice, None).await;
     // An operator (or a failover) ends the listening connection, once it is listening (the
     // process starts it beside serving, so on a busy machine it may not be up yet).
@@ -285,7 +270,7 @@ async fn a_listener_that_loses_its_connection_catches_up_from_the_table() {
     };
     assert_eq!(ended.len(), 1, "one listener per process");
 
-    open_case(&app, &alice, None).await;
+    app.open_ok(&alice, cheap_case(), None).await;
 
     assert!(feed.next(Duration::from_secs(3)).await.is_some(), "the drop arrives after the listener is back");
     app.stop().await;
@@ -305,10 +290,9 @@ async fn the_openapi_document_describes_the_feed_as_an_event_stream() {
 #[tokio::test]
 async fn each_viewer_reads_the_names_in_their_own_language_whoever_opened() {
     let app = TestApp::demo().await;
-    let alice = app.sign_in(7071, "Alice").await;
+    let alice = app.player_with(7071, cheap_case_price() / 100 * 4).await;
     let boris = app.sign_in(7072, "Boris").await;
     let carol = app.sign_in(7073, "Carol").await;
-    app.grant(7071, cheap_case_price() / 100 * 4).await;
     let mut russian = Feed::connect_in(&app, &boris, None, Some("ru")).await;
     let mut english = Feed::connect_in(&app, &carol, None, Some("en")).await;
 
@@ -352,10 +336,9 @@ async fn each_viewer_reads_the_names_in_their_own_language_whoever_opened() {
 async fn pruning_deletes_old_drops_beyond_the_newest_and_the_last_20_still_replay_on_connect() {
     let clock = Arc::new(ManualClock::at(1_800_000_000));
     let mut app = TestApp::start(Options { clock: Some(clock.clone()), ..Options::default() }).await;
-    let alice = app.sign_in(7081, "Alice").await;
-    app.grant(7081, cheap_case_price() / 100 * 30).await;
+    let alice = app.player_with(7081, cheap_case_price() / 100 * 30).await;
     for _ in 0..25 {
-        open_case(&app, &alice, None).await;
+        app.open_ok(&alice, cheap_case(), None).await;
     }
     let ids = |app: &TestApp| {
         let db = app.domain().db.clone();
@@ -400,10 +383,9 @@ async fn only_one_replica_prunes_at_a_time() {
     }
     let clock = Arc::new(ManualClock::at(1_800_000_000));
     let app = TestApp::start(Options { clock: Some(clock.clone()), ..Options::default() }).await;
-    let alice = app.sign_in(7091, "Alice").await;
-    app.grant(7091, cheap_case_price() / 100 * 4).await;
+    let alice = app.player_with(7091, cheap_case_price() / 100 * 4).await;
     for _ in 0..3 {
-        open_case(&app, &alice, None).await;
+        app.open_ok(&alice, cheap_case(), None).await;
     }
     clock.advance(86_401);
     let retention = feed::Retention { keep: 1, for_secs: 86_400 };
@@ -425,9 +407,8 @@ async fn app_with(env: &[(&'static str, &str)]) -> TestApp {
 #[tokio::test]
 async fn a_players_fourth_stream_ends_their_oldest_and_no_one_elses() {
     let app = TestApp::demo().await;
-    let alice = app.sign_in(7101, "Alice").await;
+    let alice = app.player_with(7101, cheap_case_price() / 100 * 2).await;
     let bob = app.sign_in(7102, "Bob").await;
-    app.grant(7101, cheap_case_price() / 100 * 2).await;
     let mut bobs = Feed::connect(&app, &bob, None).await;
     let mut first = Feed::connect(&app, &alice, None).await;
     // The stream's end is its connection's end: nothing idle is left holding a place.
@@ -443,7 +424,7 @@ async fn a_players_fourth_stream_ends_their_oldest_and_no_one_elses() {
         assert!(!other.ended(Duration::from_millis(200)).await, "every other stream runs on");
     }
     assert_eq!(app.domain().feed.streams(), 4);
-    open_case(&app, &alice, None).await;
+    app.open_ok(&alice, cheap_case(), None).await;
     let (id, _) = fourth.next(Duration::from_secs(1)).await.expect("the newest stream gets drops");
     assert_eq!(bobs.next(Duration::from_secs(1)).await.map(|e| e.0), Some(id));
     app.stop().await;
@@ -493,9 +474,8 @@ async fn an_address_holds_a_bounded_number_of_streams_and_the_proxy_itself_is_no
 #[tokio::test]
 async fn a_stream_ends_of_age_and_the_client_resumes_after_its_last_event_id() {
     let app = app_with(&[("FEED_STREAM_MAX_SECS", "2")]).await;
-    let alice = app.sign_in(7121, "Alice").await;
-    app.grant(7121, cheap_case_price() / 100 * 2).await;
-    open_case(&app, &alice, None).await;
+    let alice = app.player_with(7121, cheap_case_price() / 100 * 2).await;
+    app.open_ok(&alice, cheap_case(), None).await;
     let started = std::time::Instant::now();
     let mut feed = Feed::connect(&app, &alice, None).await;
     let (seen, _) = feed.next(Duration::from_secs(1)).await.expect("the drop on connect");
@@ -506,7 +486,7 @@ async fn a_stream_ends_of_age_and_the_client_resumes_after_its_last_event_id() {
     assert!(lived >= Duration::from_millis(1750) && lived < Duration::from_secs(4), "ended after {lived:?}");
 
     // What dropped meanwhile comes with the reconnect that names the last id seen.
-    open_case(&app, &alice, None).await;
+    app.open_ok(&alice, cheap_case(), None).await;
     let mut resumed = Feed::connect(&app, &alice, Some(seen)).await;
     let (next, _) = resumed.next(Duration::from_secs(1)).await.expect("the drop made while away");
     assert!(next > seen);
@@ -634,9 +614,9 @@ async fn hiding_the_name_hides_it_on_drops_the_server_already_holds() {
     app.grant(7131, cheap_case_price() / 100 * 2).await;
     app.grant(7132, cheap_case_price() / 100).await;
     let mut watching = Feed::connect(&app, &bob, None).await;
-    open_case(&app, &alice, None).await;
-    open_case(&app, &bob, None).await;
-    open_case(&app, &alice, None).await;
+    app.open_ok(&alice, cheap_case(), None).await;
+    app.open_ok(&bob, cheap_case(), None).await;
+    app.open_ok(&alice, cheap_case(), None).await;
     let shown = watching.drain(Duration::from_millis(500)).await;
     let names: Vec<&Value> = shown.iter().map(|e| &e.1["firstName"]).collect();
     assert_eq!(names, [&json!("Alice"), &json!("Bob"), &json!("Alice")]);
@@ -673,7 +653,7 @@ async fn hiding_the_name_on_one_replica_hides_it_on_the_drops_another_holds() {
     first.grant(7141, cheap_case_price() / 100).await;
     // The second replica holds the drop: its client received it live.
     let mut on_second = Feed::connect(&second, &bob, None).await;
-    open_case(&first, &alice, None).await;
+    first.open_ok(&alice, cheap_case(), None).await;
     let (id, drop) = on_second.next(Duration::from_secs(1)).await.expect("the drop on the other replica");
     assert_eq!(drop["firstName"], json!("Alice"));
 

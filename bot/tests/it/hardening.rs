@@ -109,8 +109,7 @@ async fn every_rejection_has_the_json_error_shape_and_a_request_id() {
 #[tokio::test]
 async fn arrays_and_scalars_are_refused_where_an_object_is_documented() {
     let app = TestApp::demo().await;
-    let t = app.sign_in(930_021, "Ann").await;
-    app.grant(930_021, 1000).await;
+    let t = app.player_with(930_021, 1000).await;
     let before = app.balance(930_021).await;
     let (s, _) = app.put("/api/v1/user/settings", Some(&t), json!({"language": "ru"})).await;
     assert_eq!(s, StatusCode::OK);
@@ -451,8 +450,7 @@ async fn the_dev_gate_guards_sign_in_on_the_server() {
 #[tokio::test]
 async fn the_public_card_needs_the_owners_code_and_a_showable_item() {
     let app = TestApp::demo().await;
-    let t = app.sign_in(930_091, "Pia").await;
-    app.grant(930_091, 1000).await;
+    let t = app.player_with(930_091, 1000).await;
     let (_, me) = app.get("/api/v1/me", Some(&t)).await;
     let code = me["data"]["ref"].as_str().unwrap().to_owned();
     let (_, o1) = app.post(open_path(), Some(&t), json!({})).await;

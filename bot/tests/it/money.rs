@@ -30,12 +30,6 @@ fn cli_audit_clean(app: &TestApp) {
     assert!(out.contains("audit clean"), "{out}");
 }
 
-async fn open(app: &TestApp, t: &str, case: &str) -> Value {
-    let (s, b) = app.post(&format!("/api/v1/cases/{case}/open"), Some(t), json!({})).await;
-    assert_eq!(s, StatusCode::OK, "{b}");
-    b
-}
-
 async fn me(app: &TestApp, t: &str) -> Value {
     let (s, b) = app.get("/api/v1/me", Some(t)).await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -76,7 +70,7 @@ async fn a_refund_after_spending_takes_back_the_skins_won_with_the_tokens() {
     let charge = charge_id("clawback");
     pay(&app, user, &tx, 1250, &charge).await;
     assert_eq!(app.balance(user).await, 146_000);
-    let opened = open(&app, &t, DEAR_CASE).await;
+    let opened = app.open_ok(&t, DEAR_CASE, None).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     // What the player earned without paying: the first-case reward (100 tokens).
     let earned_free = 10_000;
@@ -125,11 +119,8 @@ async fn a_forced_refund_records_a_debt_that_later_credits_repay_first() {
     let app =
         TestApp::start(Options { bot: true, env: vec![("CATALOG_DIR", catalog.0.display().to_string())], ..Options::default() }).await;
     let user = 9102;
-    let t = app.sign_in(user, "Debtor").await;
-    let tx = invoice(&app, &t, user, "pack-xl").await;
-    let charge = charge_id("debt");
-    pay(&app, user, &tx, 1250, &charge).await;
-    let opened = open(&app, &t, DEAR_CASE).await;
+    let Payer { token: t, charge, .. } = app.paying_player(user, 1250).await;
+    let opened = app.open_ok(&t, DEAR_CASE, None).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     // The skin already left (sent to Steam): a refund cannot take it, so it must leave a debt,
     // and refunding without `force` is refused naming it.
@@ -186,9 +177,8 @@ async fn a_free_only_account_must_pay_a_deposit_before_withdrawing() {
     // With a bot token the paid-only rule is on unless turned off: the mini app reads it here.
     assert_eq!(config["withdrawPaidOnly"], json!(true));
     let user = 9103;
-    let t = app.sign_in(user, "Freebie").await;
-    app.grant(user, cheap_case_price() / 100).await;
-    let item = open(&app, &t, cheap_case()).await["item"]["id"].as_i64().unwrap();
+    let t = app.player_with(user, cheap_case_price() / 100).await;
+    let item = app.open_ok(&t, cheap_case(), None).await["item"]["id"].as_i64().unwrap();
     let profile = me(&app, &t).await;
     assert_eq!((profile["withdrawalsUnlocked"].clone(), profile["starsToUnlockWithdrawals"].clone()), (json!(false), json!(125)));
     let (s, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
@@ -224,7 +214,7 @@ async fn a_demo_session_is_refused_after_a_restart_with_a_token() {
     let demo_id = d["demoId"].as_i64().unwrap();
     let (_, auth) = demo.post("/api/v1/auth", None, json!({"initData": d["initData"]})).await;
     let demo_token = auth["token"].as_str().unwrap().to_owned();
-    let item = open(&demo, &demo_token, cheap_case()).await["item"]["id"].as_i64().unwrap();
+    let item = demo.open_ok(&demo_token, cheap_case(), None).await["item"]["id"].as_i64().unwrap();
     demo.stop().await;
 
     let app = TestApp::start(Options { bot: true, env: vec![("DATABASE_URL", db_url.clone())], ..Options::default() }).await;
@@ -347,7 +337,7 @@ async fn a_withdrawal_card_carries_the_risk_and_failures_carry_a_code() {
     let (_, auth) = app.post("/api/v1/auth", None, json!({ "initData": init })).await;
     let t = auth["token"].as_str().unwrap().to_owned();
     app.grant(user, cheap_case_price() / 100).await;
-    let item = open(&app, &t, cheap_case()).await["item"]["id"].as_i64().unwrap();
+    let item = app.open_ok(&t, cheap_case(), None).await["item"]["id"].as_i64().unwrap();
     let (_, b) = app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(&t), json!({"trade_url": TRADE_URL})).await;
     let wid = b["withdrawalId"].as_i64().unwrap();
     let card = say(&app, ADMIN_ID, "/withdrawals", &format!("Withdrawal #{wid}")).await;

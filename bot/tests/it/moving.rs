@@ -3,7 +3,7 @@
 use std::process::Command;
 
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::*;
 use crate::payments::{charge_id, invoice, pay};
@@ -22,12 +22,6 @@ fn fragbox(db_url: &str, args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
-async fn open(app: &TestApp, token: &str) -> Value {
-    let (s, b) = app.post(open_path(), Some(token), json!({})).await;
-    assert_eq!(s, StatusCode::OK, "{b}");
-    b
-}
-
 /// A shop with something in every table: referral, opens, a sale, a withdrawal, a daily claim,
 /// a paid and a pending purchase, a ticket forwarded to the admin, a rotated seed, sessions.
 async fn busy_shop(app: &TestApp) {
@@ -38,7 +32,7 @@ async fn busy_shop(app: &TestApp) {
     app.grant(8002, 2000).await;
     let mut items = Vec::new();
     for t in [&inviter, &friend, &inviter, &friend, &inviter] {
-        items.push(open(app, t).await["item"]["id"].as_i64().unwrap());
+        items.push(app.open_ok(t, cheap_case(), None).await["item"]["id"].as_i64().unwrap());
     }
     let (s, b) = app.post("/api/v1/sales/sell", Some(&inviter), json!({"item_id": items[0]})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -90,7 +84,7 @@ async fn migrate_db_copies_a_live_shop_into_an_empty_postgresql_database_and_ref
     let after: Vec<(i64, i64)> = sqlx::query_as("SELECT id, balance FROM users ORDER BY id").fetch_all(&moved.domain().db).await.unwrap();
     assert_eq!(after, balances);
     let t = moved.sign_in(8001, "Inviter").await;
-    open(&moved, &t).await;
+    moved.open_ok(&t, cheap_case(), None).await;
     moved.audit_clean().await;
     let (code, out) = fragbox(&target, &["audit"]);
     assert_eq!(code, 0, "{out}");
@@ -117,9 +111,8 @@ async fn backup_on_postgresql_writes_a_pg_dump_that_restores_and_audits_clean() 
         return;
     }
     let app = TestApp::with_bot().await;
-    let t = app.sign_in(8101, "Saver").await;
-    app.grant(8101, 500).await;
-    open(&app, &t).await;
+    let t = app.player_with(8101, 500).await;
+    app.open_ok(&t, cheap_case(), None).await;
     let file = app.dir.0.join("shop.dump");
     let (code, out) = fragbox(&app.db_url(), &["backup", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");

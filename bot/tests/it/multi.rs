@@ -50,9 +50,8 @@ async fn assert_each_recomputes(app: &TestApp, token: &str, items: &[Value]) {
 async fn five_at_once_charge_once_and_give_five_fair_items_at_consecutive_nonces() {
     let app = TestApp::with_bot().await;
     let user = 9100;
-    let t = app.sign_in(user, "Five").await;
     let price = cheap_case_price();
-    app.grant(user, 6 * price / 100).await;
+    let t = app.player_with(user, 6 * price / 100).await;
     let before = app.balance(user).await;
 
     let (s, b) = open_n(&app, &t, json!(5), "five-1").await;
@@ -121,9 +120,8 @@ async fn five_at_once_charge_once_and_give_five_fair_items_at_consecutive_nonces
 async fn an_open_of_five_with_money_for_four_draws_nothing() {
     let app = TestApp::with_bot().await;
     let user = 9110;
-    let t = app.sign_in(user, "Four").await;
     let price = cheap_case_price();
-    app.grant(user, 4 * price / 100).await;
+    let t = app.player_with(user, 4 * price / 100).await;
     let before = app.balance(user).await;
 
     let (s, b) = open_n(&app, &t, json!(5), "five-short").await;
@@ -148,8 +146,7 @@ async fn an_open_of_five_with_money_for_four_draws_nothing() {
 async fn counts_outside_one_to_five_are_refused_and_charge_nothing() {
     let app = TestApp::with_bot().await;
     let user = 9120;
-    let t = app.sign_in(user, "Bad").await;
-    app.grant(user, 1000).await;
+    let t = app.player_with(user, 1000).await;
     let before = app.balance(user).await;
     for (n, bad) in [json!(0), json!(6), json!(-1), json!(2.5), json!("3"), json!(true), json!(1e10)].into_iter().enumerate() {
         let (s, b) = open_n(&app, &t, bad.clone(), &format!("bad-{n}")).await;
@@ -177,10 +174,9 @@ async fn counts_outside_one_to_five_are_refused_and_charge_nothing() {
 async fn the_bonus_part_of_one_debit_is_split_exactly_over_its_skins() {
     let app = TestApp::with_bot().await;
     let user = 9130;
-    let t = app.sign_in(user, "Split").await;
     let price = cheap_case_price();
     // Paid: one price and one token; bonus: four prices less nothing.
-    app.grant(user, price / 100 + 1).await;
+    let t = app.player_with(user, price / 100 + 1).await;
     app.grant_bonus(user, 4 * price / 100).await;
 
     let (s, b) = open_n(&app, &t, json!(5), "split").await;
@@ -240,8 +236,7 @@ async fn an_open_of_several_counts_as_that_many_opens_for_the_rate_limit() {
     let env = vec![("RATE_LIMITS", "on".to_string()), ("RATE_LIMIT_OPEN_USER", "6/60".to_string())];
     let app = TestApp::start(Options { bot: true, env, ..Options::default() }).await;
     let user = 9150;
-    let t = app.sign_in(user, "Limit").await;
-    app.grant(user, 20 * cheap_case_price() / 100).await;
+    let t = app.player_with(user, 20 * cheap_case_price() / 100).await;
     let (s, b) = open_n(&app, &t, json!(5), "l-5").await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let before = app.balance(user).await;
@@ -256,13 +251,10 @@ async fn an_open_of_several_counts_as_that_many_opens_for_the_rate_limit() {
 /// several are found through the one debit that paid for them.
 #[tokio::test]
 async fn a_refund_takes_back_the_last_skins_of_an_open_of_several() {
-    use crate::payments::{charge_id, invoice, pay, say};
+    use crate::payments::say;
     let app = TestApp::with_bot().await;
     let user = 9160;
-    let t = app.sign_in(user, "Refund").await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
-    let charge = charge_id("multi");
-    pay(&app, user, &tx, 500, &charge).await;
+    let Payer { token: t, charge, .. } = app.paying_player(user, 500).await;
     let count = (app.balance(user).await / cheap_case_price()).min(5);
     assert!(count >= 2, "the pack buys several cases");
     let (s, b) = open_n(&app, &t, json!(count), "refund-batch").await;

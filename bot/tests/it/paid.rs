@@ -17,12 +17,6 @@ async fn me(app: &TestApp, t: &str) -> Value {
     b["data"].clone()
 }
 
-async fn open_one(app: &TestApp, t: &str) -> Value {
-    let (s, b) = app.post(open_path(), Some(t), json!({})).await;
-    assert_eq!(s, StatusCode::OK, "{b}");
-    b["item"].clone()
-}
-
 async fn withdraw(app: &TestApp, t: &str, item: i64) -> (StatusCode, Value) {
     app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(t), json!({"trade_url": TRADE_URL})).await
 }
@@ -40,7 +34,7 @@ async fn a_small_deposit_and_many_invitees_withdraw_only_what_was_paid() {
         let friend = 7800 + n;
         let ft = app.sign_in_with(friend, "Throwaway", Some(&format!("ref_{code}"))).await;
         app.grant_bonus(friend, cheap_case_price() / 100).await;
-        open_one(&app, &ft).await;
+        app.open_ok(&ft, cheap_case(), None).await;
     }
     let before = me(&app, &t).await;
     let free = before["balance"].as_f64().unwrap();
@@ -55,7 +49,7 @@ async fn a_small_deposit_and_many_invitees_withdraw_only_what_was_paid() {
     assert_eq!(after["bonusBalance"].as_f64().unwrap(), free, "the purchase is paid value: {after}");
 
     // Paid tokens are spent first: the first open is paid, withdrawable.
-    let paid_item = open_one(&app, &t).await;
+    let paid_item = app.open_ok(&t, cheap_case(), None).await["item"].clone();
     let paid_part = after["balance"].as_f64().unwrap() - free;
     if paid_part * 100.0 >= cheap_case_price() as f64 {
         assert_eq!(paid_item["withdrawable"], json!(true), "{paid_item}");
@@ -65,7 +59,7 @@ async fn a_small_deposit_and_many_invitees_withdraw_only_what_was_paid() {
     // Everything won with the free tokens stays in the shop.
     let mut refused = 0;
     while me(&app, &t).await["balance"].as_f64().unwrap() * 100.0 >= cheap_case_price() as f64 {
-        let item = open_one(&app, &t).await;
+        let item = app.open_ok(&t, cheap_case(), None).await["item"].clone();
         if item["withdrawable"] == json!(false) {
             let (s, b) = withdraw(&app, &t, item["id"].as_i64().unwrap()).await;
             assert_error(s, &b, 409, "bonus_item");
@@ -84,7 +78,7 @@ async fn a_bonus_skin_sells_for_bonus_tokens_and_leaves_only_when_the_shop_allow
     let app = TestApp::with_bot().await;
     let t = app.sign_in(7710, "Bonus").await;
     app.grant_bonus(7710, cheap_case_price() / 100).await;
-    let item = open_one(&app, &t).await;
+    let item = app.open_ok(&t, cheap_case(), None).await["item"].clone();
     assert_eq!(item["withdrawable"], json!(false), "{item}");
     let (s, b) = app.post("/api/v1/sales/sell", Some(&t), json!({"item_id": item["id"]})).await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -104,7 +98,7 @@ async fn a_bonus_skin_sells_for_bonus_tokens_and_leaves_only_when_the_shop_allow
     assert_eq!(config["withdrawPaidOnly"], json!(false), "{config}");
     let t = open_shop.sign_in(7711, "Open").await;
     open_shop.grant_bonus(7711, cheap_case_price() / 100).await;
-    let item = open_one(&open_shop, &t).await;
+    let item = open_shop.open_ok(&t, cheap_case(), None).await["item"].clone();
     assert_eq!(item["withdrawable"], json!(true), "{item}");
     let (s, b) = withdraw(&open_shop, &t, item["id"].as_i64().unwrap()).await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -119,7 +113,7 @@ async fn paid_grants_are_compensation_and_a_replayed_grant_credits_once() {
     let t = app.sign_in(7720, "Comp").await;
     let price = cheap_case_price();
     say(&app, ADMIN_ID, &format!("/grant 7720 {} paid lost skin", price / 100), "balance").await;
-    let item = open_one(&app, &t).await;
+    let item = app.open_ok(&t, cheap_case(), None).await["item"].clone();
     assert_eq!(item["withdrawable"], json!(true), "{item}");
     // Only the first-case reward (100 tokens) is bonus.
     assert_eq!(me(&app, &t).await["bonusBalance"], json!(100));
@@ -152,10 +146,7 @@ async fn a_refund_cancels_an_unsent_withdrawal_and_tells_the_player() {
     let app =
         TestApp::start(Options { bot: true, env: vec![("CATALOG_DIR", catalog.0.display().to_string())], ..Options::default() }).await;
     let user = 7730;
-    let t = app.sign_in(user, "Pending").await;
-    let tx = invoice(&app, &t, user, "pack-xl").await;
-    let charge = charge_id("pending");
-    pay(&app, user, &tx, 1250, &charge).await;
+    let Payer { token: t, charge, .. } = app.paying_player(user, 1250).await;
     let (_, opened) = app.post(&format!("/api/v1/cases/{DEAR_CASE}/open"), Some(&t), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let (s, b) = withdraw(&app, &t, item).await;
@@ -189,10 +180,9 @@ async fn a_withdrawal_is_not_marked_sent_while_its_player_owes_a_debt() {
     let app =
         TestApp::start(Options { bot: true, env: vec![("CATALOG_DIR", catalog.0.display().to_string())], ..Options::default() }).await;
     let user = 7740;
-    let t = app.sign_in(user, "Owes").await;
     // A skin won before any purchase (paid compensation) waits in a withdrawal.
-    app.grant(user, cheap_case_price() / 100).await;
-    let early = open_one(&app, &t).await["id"].as_i64().unwrap();
+    let t = app.player_with(user, cheap_case_price() / 100).await;
+    let early = app.open_ok(&t, cheap_case(), None).await["item"]["id"].as_i64().unwrap();
     let (s, b) = withdraw(&app, &t, early).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let early_w = b["withdrawalId"].as_i64().unwrap();
@@ -223,10 +213,7 @@ async fn a_withdrawal_is_not_marked_sent_while_its_player_owes_a_debt() {
 async fn a_refund_holds_the_tokens_during_the_telegram_call_and_releases_them_when_refused() {
     let app = TestApp::with_bot().await;
     let user = 7750;
-    let t = app.sign_in(user, "Hold").await;
-    let tx = invoice(&app, &t, user, "pack-l").await;
-    let charge = charge_id("hold");
-    pay(&app, user, &tx, 500, &charge).await;
+    let Payer { token: t, charge, .. } = app.paying_player(user, 500).await;
     let full = app.balance(user).await;
     assert!(full > 0);
 
@@ -274,15 +261,14 @@ async fn a_refund_holds_the_tokens_during_the_telegram_call_and_releases_them_wh
 async fn a_same_second_refund_leaves_a_skin_won_before_the_purchase() {
     let app = TestApp::with_bot().await;
     let user = 7760;
-    let t = app.sign_in(user, "Same").await;
-    app.grant(user, cheap_case_price() / 100).await;
-    let before = open_one(&app, &t).await;
+    let t = app.player_with(user, cheap_case_price() / 100).await;
+    let before = app.open_ok(&t, cheap_case(), None).await["item"].clone();
     let tx = invoice(&app, &t, user, "pack-s").await;
     let charge = charge_id("same");
     pay(&app, user, &tx, 125, &charge).await;
     // Spend the purchase, so the refund must look for skins.
     while app.balance(user).await >= cheap_case_price() {
-        open_one(&app, &t).await;
+        app.open_ok(&t, cheap_case(), None).await;
     }
     say(&app, ADMIN_ID, &format!("/refund {charge} force"), "Refunded").await;
     let (status,): (String,) = sqlx::query_as("SELECT status FROM inventory_items WHERE id = $1")
@@ -300,10 +286,7 @@ async fn a_same_second_refund_leaves_a_skin_won_before_the_purchase() {
 async fn a_refunded_payment_message_from_someone_else_is_ignored() {
     let app = TestApp::with_bot().await;
     let user = 7770;
-    let t = app.sign_in(user, "Payer").await;
-    let tx = invoice(&app, &t, user, "pack-s").await;
-    let charge = charge_id("other");
-    pay(&app, user, &tx, 125, &charge).await;
+    let Payer { tx, charge, .. } = app.paying_player(user, 125).await;
     let balance = app.balance(user).await;
     app.fake().push_update(refunded_update(7771, &tx, 125, &charge));
     say(&app, 7771, "/help", "/").await;
@@ -322,9 +305,8 @@ async fn a_refunded_payment_message_from_someone_else_is_ignored() {
 #[tokio::test]
 async fn the_audit_reports_value_that_left_against_value_paid() {
     let app = TestApp::with_bot().await;
-    let t = app.sign_in(7780, "Left").await;
-    app.grant(7780, cheap_case_price() / 100).await;
-    let item = open_one(&app, &t).await;
+    let t = app.player_with(7780, cheap_case_price() / 100).await;
+    let item = app.open_ok(&t, cheap_case(), None).await["item"].clone();
     let (s, b) = withdraw(&app, &t, item["id"].as_i64().unwrap()).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let report = webapp_api::domain::audit::leakage(&app.domain().db).await.unwrap();

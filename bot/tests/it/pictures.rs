@@ -109,9 +109,8 @@ async fn with_the_cdn_down_or_wrong_a_picture_is_a_clean_404_and_nothing_is_cach
 async fn skins_stored_with_the_cdns_address_are_served_by_the_shop_and_the_page_pictures_nothing_outside() {
     let cdn = FakeCdn::start().await;
     let app = app_with(&cdn).await;
-    let t = app.sign_in(3201, "Pic").await;
-    app.grant(3201, 10_000).await;
-    let (item, _, _) = app.open_skin(open_path(), &t).await;
+    let t = app.player_with(3201, 10_000).await;
+    let (item, _, _) = app.open_skin(cheap_case(), &t).await;
     let file = catalog_pictures()[0].clone();
     sqlx::query("UPDATE inventory_items SET image = $1 WHERE id = $2")
         .bind(format!("https://cdn.cstrike.app/images/{file}"))

@@ -44,11 +44,6 @@ async fn shop(extra: Vec<(&'static str, String)>) -> (TestApp, TempDir) {
     (TestApp::start(Options { bot: true, env, ..Options::default() }).await, catalog)
 }
 
-/// Opens `one-skin`: the skin's id, Steam name and token price (hundredths).
-async fn open(app: &TestApp, t: &str) -> (i64, String, i64) {
-    app.open_skin(&format!("/api/v1/cases/{CASE}/open"), t).await
-}
-
 async fn withdraw(app: &TestApp, t: &str, item: i64) -> (StatusCode, Value) {
     app.post(&format!("/api/v1/user/item/{item}/request-withdrawal"), Some(t), json!({"trade_url": TRADE_URL})).await
 }
@@ -99,24 +94,24 @@ async fn a_refund_takes_the_paid_balance_then_the_purchases_skins_and_never_bonu
     // A skin won with bonus tokens before the purchase (the first open also pays the first-case
     // reward: 100 bonus).
     app.grant_bonus(user, PRICE / 100).await;
-    let (bonus_before, _, _) = open(&app, &t).await;
+    let (bonus_before, _, _) = app.open_skin(CASE, &t).await;
     let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("mixed");
     pay(&app, user, &tx, &charge).await;
     assert_eq!(paid_and_bonus(&app, user).await, (146_000, 10_000));
     // The purchase's 1 460 paid tokens win three skins: two whole, and one with its last 460 and
     // 40 bonus. The second waits in a withdrawal nothing has bought yet.
-    let (p1, _, v1) = open(&app, &t).await;
-    let (p2, _, v2) = open(&app, &t).await;
+    let (p1, _, v1) = app.open_skin(CASE, &t).await;
+    let (p2, _, v2) = app.open_skin(CASE, &t).await;
     let (s, b) = withdraw(&app, &t, p2).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let wid = b["withdrawalId"].as_i64().unwrap();
     app.grant_bonus(user, 40).await;
-    let (p3, _, v3) = open(&app, &t).await;
+    let (p3, _, v3) = app.open_skin(CASE, &t).await;
     assert_eq!(paid_and_bonus(&app, user).await, (0, 10_000));
     // Then a skin won with bonus tokens alone: the newest of all.
     app.grant_bonus(user, 400).await;
-    let (bonus_after, _, _) = open(&app, &t).await;
+    let (bonus_after, _, _) = app.open_skin(CASE, &t).await;
     // At the refund the balance holds 200 paid tokens (compensation) and 300 bonus.
     app.grant_bonus(user, 300).await;
     app.grant(user, 200).await;
@@ -176,11 +171,8 @@ async fn a_refund_without_force_is_refused_while_a_skin_of_the_purchase_is_in_a_
     env.extend([("MARKET_TIMEOUT_SECS", "6".to_string()), ("MARKET_LEASE_SECS", "30".to_string())]);
     let (app, _catalog) = shop(env).await;
     let user = 30_002;
-    let t = app.sign_in(user, "Market").await;
-    let tx = invoice(&app, &t, user, "pack-xl").await;
-    let charge = charge_id("market");
-    pay(&app, user, &tx, &charge).await;
-    let (item, name, price) = open(&app, &t).await;
+    let Payer { token: t, tx, charge } = app.paying_player(user, 1250).await;
+    let (item, name, price) = app.open_skin(CASE, &t).await;
     // Compensation after the purchase: the paid balance holds the purchase's 1 460 tokens again.
     app.grant(user, PRICE / 100).await;
     assert_eq!(paid_and_bonus(&app, user).await, (146_000, 10_000));
@@ -216,12 +208,9 @@ async fn a_refund_without_force_is_refused_while_a_skin_of_the_purchase_is_in_a_
 async fn a_forced_refund_and_a_refunded_payment_owe_what_left_and_leave_no_skin_of_the_purchase() {
     let (app, _catalog) = shop(vec![]).await;
     for (user, forced) in [(30_003, true), (30_004, false)] {
-        let t = app.sign_in(user, "Left").await;
-        let tx = invoice(&app, &t, user, "pack-xl").await;
-        let charge = charge_id(&format!("left{user}"));
-        pay(&app, user, &tx, &charge).await;
-        let (sent, sent_name, _) = open(&app, &t).await;
-        let (kept, _, kept_price) = open(&app, &t).await;
+        let Payer { token: t, tx, charge } = app.paying_player(user, 1250).await;
+        let (sent, sent_name, _) = app.open_skin(CASE, &t).await;
+        let (kept, _, kept_price) = app.open_skin(CASE, &t).await;
         let (s, b) = withdraw(&app, &t, sent).await;
         assert_eq!(s, StatusCode::OK, "{b}");
         let wid = b["withdrawalId"].as_i64().unwrap();
@@ -266,8 +255,8 @@ async fn a_refund_that_took_another_purchases_tokens_leaves_its_skins_to_that_pu
     pay(&app, user, &tx, &first).await;
     let tx = invoice(&app, &t, user, "pack-xl").await;
     pay(&app, user, &tx, &second).await;
-    let (x1, _, v1) = open(&app, &t).await;
-    let (x2, _, v2) = open(&app, &t).await;
+    let (x1, _, v1) = app.open_skin(CASE, &t).await;
+    let (x2, _, v2) = app.open_skin(CASE, &t).await;
     assert_eq!(paid_and_bonus(&app, user).await, (192_000, 10_000));
 
     say(&app, ADMIN_ID, &format!("/refund {first} force"), "Refunded 1250").await;
@@ -299,8 +288,8 @@ async fn a_refund_names_the_skins_it_took_back_in_the_players_language() {
     let tx = invoice(&app, &t, user, "pack-xl").await;
     let charge = charge_id("russian");
     pay(&app, user, &tx, &charge).await;
-    let (kept, steam, _) = open(&app, &t).await;
-    let (leaving, _, _) = open(&app, &t).await;
+    let (kept, steam, _) = app.open_skin(CASE, &t).await;
+    let (leaving, _, _) = app.open_skin(CASE, &t).await;
     let (s, b) = withdraw(&app, &t, leaving).await;
     assert_eq!(s, StatusCode::OK, "{b}");
 

@@ -599,8 +599,7 @@ async fn a_stored_price_that_cannot_be_used_takes_its_case_off_sale_and_the_serv
     assert_eq!(ids.len(), repo_catalog().cases.len() - affected.len());
     let (status, _) = next.get(&format!("/api/v1/cases/{}", case.id), None).await;
     assert_eq!(status, 404);
-    let token = next.sign_in(9_001, "Ann").await;
-    next.grant(9_001, 1_000_000).await;
+    let token = next.player_with(9_001, 1_000_000).await;
     let (s, b) = next.post(&format!("/api/v1/cases/{}/open", case.id), Some(&token), json!({"requestId": "off-1"})).await;
     assert_error(s, &b, 404, "case_not_found");
     let off: Vec<(String, String)> =
@@ -642,8 +641,7 @@ async fn an_operator_takes_a_case_off_sale_at_once_and_it_stays_off_across_resta
     let app = TestApp::demo().await;
     let fake = FakeSkinport::start().await;
     let case = cheap_case().to_owned();
-    let token = app.sign_in(9_002, "Bo").await;
-    app.grant(9_002, 100_000).await;
+    let token = app.player_with(9_002, 100_000).await;
     let open = |n: &str| app.post(open_path(), Some(&token), json!({"requestId": format!("op-{n}")}));
     assert_eq!(open("1").await.0, 200);
 

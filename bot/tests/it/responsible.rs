@@ -23,10 +23,6 @@ async fn app_with_clock(at: i64) -> (TestApp, Arc<ManualClock>) {
     (app, clock)
 }
 
-async fn open(app: &TestApp, t: &str) -> (StatusCode, Value) {
-    app.post(open_path(), Some(t), json!({})).await
-}
-
 async fn items(app: &TestApp, user: i64) -> i64 {
     let (n,): (i64,) =
         sqlx::query_as("SELECT COUNT(*) FROM inventory_items WHERE user_id = $1").bind(user).fetch_one(&app.domain().db).await.unwrap();
@@ -79,9 +75,9 @@ async fn a_self_excluded_player_cannot_open_buy_or_redeem_until_the_end_but_stil
     let (app, clock) = app_with_clock(DAY_START + 10).await;
     let t = app.sign_in(22_010, "Break").await;
     app.grant(22_010, 1000).await;
-    let (s, first) = open(&app, &t).await;
+    let (s, first) = app.open(&t, cheap_case(), None).await;
     assert_eq!(s, StatusCode::OK, "{first}");
-    let (s, second) = open(&app, &t).await;
+    let (s, second) = app.open(&t, cheap_case(), None).await;
     assert_eq!(s, StatusCode::OK, "{second}");
     let tx = invoice(&app, &t, 22_010, "pack-s").await;
     promo::create(
@@ -98,7 +94,7 @@ async fn a_self_excluded_player_cannot_open_buy_or_redeem_until_the_end_but_stil
     assert_eq!(b["data"]["selfExclusion"], json!({"active": true, "until": rfc3339(end), "permanent": false}));
 
     let balance = app.balance(22_010).await;
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_error(s, &b, 403, "self_excluded");
     assert_eq!(b["until"], json!(rfc3339(end)));
     assert_eq!(b["permanent"], json!(false));
@@ -136,10 +132,10 @@ async fn a_self_excluded_player_cannot_open_buy_or_redeem_until_the_end_but_stil
     // One second before the end it still runs; at the end it is over.
     clock.set(end - 1);
     let t = app.sign_in(22_010, "Break").await;
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_error(s, &b, 403, "self_excluded");
     clock.set(end);
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     assert_eq!(limits(&app, &t).await["selfExclusion"], json!({"active": false, "until": null, "permanent": false}));
     invoice(&app, &t, 22_010, "pack-s").await;
@@ -163,7 +159,7 @@ async fn a_permanent_self_exclusion_ends_only_by_an_admin_through_the_cli() {
     assert_error(s, &b, 400, "bad_request");
     clock.advance(400 * 86_400);
     let t = app.sign_in(22_020, "Forever").await;
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_error(s, &b, 403, "self_excluded");
     assert_eq!(b["until"], json!(null));
     assert_eq!(b["permanent"], json!(true));
@@ -181,7 +177,7 @@ async fn a_permanent_self_exclusion_ends_only_by_an_admin_through_the_cli() {
     assert!(detail.contains("22020") && detail.contains("permanent") && detail.contains("asked by email"), "{detail}");
     let (code, out) = fragbox(&app, &["responsible", "lift", "22020", "--reason", "again"]).await;
     assert_eq!(code, 1, "nothing left to lift: {out}");
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     app.stop().await;
 }
@@ -204,11 +200,11 @@ async fn the_spend_limit_refuses_the_open_that_would_cross_it_and_lowers_at_once
     assert_eq!(l["dailyLimit"], json!(limit), "a first limit applies at once");
     assert_eq!(l["pendingChange"], json!(null));
     for _ in 0..2 {
-        let (s, b) = open(&app, &t).await;
+        let (s, b) = app.open(&t, cheap_case(), None).await;
         assert_eq!(s, StatusCode::OK, "{b}");
     }
     let balance = app.balance(22_030).await;
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_error(s, &b, 403, "spend_limit");
     assert_eq!(b["limit"], json!(limit));
     assert_eq!(b["resetsAt"], json!(rfc3339(DAY_START + 86_400)));
@@ -224,26 +220,26 @@ async fn the_spend_limit_refuses_the_open_that_would_cross_it_and_lowers_at_once
     let l = set_limit(&app, &t, json!(limit * 10)).await;
     assert_eq!(l["dailyLimit"], json!(limit));
     assert_eq!(l["pendingChange"], json!({"dailyLimit": limit * 10, "effectiveAt": rfc3339(DAY_START + 20 + 86_400)}));
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_error(s, &b, 403, "spend_limit");
     // The next UTC day spending starts from zero, under the old limit until the raise is due.
     clock.set(DAY_START + 86_400 + 5);
     let t = app.sign_in(22_030, "Limit").await;
     for _ in 0..2 {
-        let (s, b) = open(&app, &t).await;
+        let (s, b) = app.open(&t, cheap_case(), None).await;
         assert_eq!(s, StatusCode::OK, "{b}");
     }
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_error(s, &b, 403, "spend_limit");
     clock.set(DAY_START + 86_400 + 20);
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_eq!(s, StatusCode::OK, "the raise is in force: {b}");
     let l = limits(&app, &t).await;
     assert_eq!((l["dailyLimit"].clone(), l["pendingChange"].clone()), (json!(limit * 10), json!(null)));
 
     // Lowering applies at once: below today's spending, the next open is refused.
     set_limit(&app, &t, json!(limit)).await;
-    let (s, b) = open(&app, &t).await;
+    let (s, b) = app.open(&t, cheap_case(), None).await;
     assert_error(s, &b, 403, "spend_limit");
     // Removing waits a day too.
     let l = set_limit(&app, &t, json!(null)).await;
@@ -264,8 +260,7 @@ async fn the_spend_limit_refuses_the_open_that_would_cross_it_and_lowers_at_once
 async fn concurrent_opens_never_cross_the_limit() {
     let app = TestApp::with_bot().await;
     let (price, limit) = two_opens_limit();
-    let t = app.sign_in(22_040, "Rush").await;
-    app.grant(22_040, 10_000).await;
+    let t = app.player_with(22_040, 10_000).await;
     set_limit(&app, &t, json!(limit)).await;
     let tasks: Vec<_> = (0..8)
         .map(|_| {
@@ -300,7 +295,7 @@ async fn the_player_sees_their_own_statistics() {
     app.grant(22_050, 1000).await;
     let mut drops = Vec::new();
     for _ in 0..3 {
-        let (s, b) = open(&app, &t).await;
+        let (s, b) = app.open(&t, cheap_case(), None).await;
         assert_eq!(s, StatusCode::OK, "{b}");
         drops.push(b["item"].clone());
     }

@@ -224,8 +224,7 @@ async fn referrals_attribute_on_first_contact_only_and_pay_once() {
 #[tokio::test]
 async fn sharing_prepares_a_message_for_the_owner_only() {
     let app = TestApp::with_bot().await;
-    let t = app.sign_in(300, "Share").await;
-    app.grant(300, cheap_case_price() / 100).await;
+    let t = app.player_with(300, cheap_case_price() / 100).await;
     let (_, opened) = app.post(open_path(), Some(&t), json!({})).await;
     let item = opened["item"]["id"].as_i64().unwrap();
     let (s, b) = app.post("/api/v1/savePreparedInlineMessage", Some(&t), json!({"item_id": item})).await;

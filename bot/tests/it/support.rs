@@ -121,8 +121,7 @@ async fn the_player_closes_a_ticket_and_replies_to_unknown_messages_are_explaine
 async fn ticket_input_is_checked_with_stable_codes() {
     let app = TestApp::with_bot().await;
     let t = app.sign_in(9010, "Val").await;
-    let other = app.sign_in(9011, "Oth").await;
-    app.grant(9011, cheap_case_price() / 100).await;
+    let other = app.player_with(9011, cheap_case_price() / 100).await;
     let (_, b) = app.post(open_path(), Some(&other), json!({"telegramId": 9011})).await;
     let their_item = b["item"]["id"].as_i64().unwrap();
     let cases = [

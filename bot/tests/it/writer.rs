@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 use sqlx::{Connection, SqliteConnection};
 use webapp_api::domain::store;
 use webapp_api::domain::store::writer::{Writer, MAX_BATCH};
@@ -24,10 +24,6 @@ async fn wait_queued(w: &Writer, before: u64, n: u64) {
     }
 }
 
-async fn open(app: &TestApp, t: &str, rid: &str) -> (StatusCode, Value) {
-    app.post(open_path(), Some(t), json!({ "requestId": rid })).await
-}
-
 #[tokio::test]
 async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_only_itself() {
     if on_postgres() {
@@ -38,11 +34,10 @@ async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_onl
     }
     let app = TestApp::with_bot().await;
     let user = 940_001;
-    let t = app.sign_in(user, "Batch").await;
     let price = app.domain().catalog.case(cheap_case()).unwrap().price.0;
     // A first open (its rewards included) goes through the writer like every other.
-    app.grant(user, price / 100).await;
-    let (s, b) = open(&app, &t, "first").await;
+    let t = app.player_with(user, price / 100).await;
+    let (s, b) = app.open(&t, cheap_case(), Some("first")).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     // Exactly `affordable` more opens' worth of tokens.
     let current = app.balance(user).await;
@@ -106,7 +101,7 @@ async fn opens_waiting_for_the_turn_commit_in_one_batch_and_a_refusal_undoes_onl
     assert_eq!(opens, affordable + 1, "a refused open leaves no row behind");
     // A repeated request id answers the stored result through the writer and charges nothing.
     let (n, item) = won[0];
-    let (s, again) = open(&app, &t, &format!("b{n}")).await;
+    let (s, again) = app.open(&t, cheap_case(), Some(&format!("b{n}"))).await;
     assert_eq!(s, StatusCode::OK, "{again}");
     assert_eq!(again["item"]["id"].as_i64(), Some(item));
     assert_eq!(app.balance(user).await, 0);
@@ -122,9 +117,8 @@ async fn a_batch_that_cannot_start_answers_busy_and_a_retry_charges_once() {
     }
     let app = TestApp::start(Options { bot: true, env: vec![("DB_BUSY_TIMEOUT_MS", "200".into())], ..Options::default() }).await;
     let user = 940_101;
-    let t = app.sign_in(user, "Busy").await;
-    app.grant(user, 1000).await;
-    let (s, b) = open(&app, &t, "first").await;
+    let t = app.player_with(user, 1000).await;
+    let (s, b) = app.open(&t, cheap_case(), Some("first")).await;
     assert_eq!(s, StatusCode::OK, "{b}");
     let before_balance = app.balance(user).await;
     let w = writer(&app);
@@ -142,9 +136,9 @@ async fn a_batch_that_cannot_start_answers_busy_and_a_retry_charges_once() {
     assert_eq!(mid.committed, before.committed, "nothing of the failed batch committed");
     assert_eq!(app.balance(user).await, before_balance);
 
-    let (s, first) = open(&app, &t, "busy-2").await;
+    let (s, first) = app.open(&t, cheap_case(), Some("busy-2")).await;
     assert_eq!(s, StatusCode::OK, "{first}");
-    let (_, again) = open(&app, &t, "busy-2").await;
+    let (_, again) = app.open(&t, cheap_case(), Some("busy-2")).await;
     assert_eq!(again["item"]["id"], first["item"]["id"]);
     let price = app.domain().catalog.case(cheap_case()).unwrap().price.0;
     assert_eq!(app.balance(user).await, before_balance - price);
@@ -214,12 +208,11 @@ async fn hot_reads_run_on_the_reader_threads_see_every_answered_write_and_cannot
     let readers = app.domain().readers.clone().expect("an SQLite file runs reader threads");
     assert!(readers.threads() >= 2);
     let user = 940_101;
-    let t = app.sign_in(user, "Reader").await;
     let price = app.domain().catalog.case(cheap_case()).unwrap().price.0;
-    app.grant(user, 3 * price / 100 + 1).await;
+    let t = app.player_with(user, 3 * price / 100 + 1).await;
     for i in 0..3 {
         let before = readers.reads();
-        let (s, b) = open(&app, &t, &format!("read-{i}")).await;
+        let (s, b) = app.open(&t, cheap_case(), Some(&format!("read-{i}"))).await;
         assert_eq!(s, StatusCode::OK, "{b}");
         let won = b["item"]["id"].as_i64().expect("the won item's id");
         // Asked right after the open's answer: the reader's snapshot already holds it.

@@ -2,10 +2,12 @@
 //! The bot's admin commands and the `fragbox` CLI both come here.
 use serde::Serialize;
 
+use crate::domain::admin_audit;
 use crate::domain::clock::{random_hex, rfc3339, utc_day};
 use crate::domain::finance;
 use crate::domain::ledger::{self, Debited, Funds, LedgerLine, Posted};
-use crate::domain::settings::{self, audit_admin};
+use crate::domain::settings;
+use crate::domain::store::query;
 use crate::domain::withdrawals::{self, Resolution};
 use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
 
@@ -46,7 +48,7 @@ pub fn ensure(domain: &Domain, actor: Actor) -> DomainResult<()> {
 /// Records an action that changes nothing (a read) in its own short transaction.
 async fn audit_read(domain: &Domain, actor: Actor, action: &str, detail: &str) -> DomainResult<()> {
     let (operator, action, detail, now) = (actor.audit_id(), action.to_owned(), detail.to_owned(), domain.now());
-    domain.write(move |tx| Box::pin(async move { audit_admin(tx, operator, &action, &detail, now).await })).await
+    domain.write(move |tx| Box::pin(async move { admin_audit::record(tx, operator, &action, &detail, now).await })).await
 }
 
 /// Credits (or, negative, debits down to zero at most) a user's balance by hand, with a reason.
@@ -106,7 +108,7 @@ pub async fn grant(
                 // The same grant again (a replayed update): nothing more is written.
                 let Some(balance) = applied else { return ledger::balance(tx, user_id).await };
                 let kind = if paid { "paid" } else { "bonus" };
-                audit_admin(tx, operator, "grant", &format!("{user_id} {amount} {kind} {reason}"), now).await?;
+                admin_audit::record(tx, operator, "grant", &format!("{user_id} {amount} {kind} {reason}"), now).await?;
                 Ok(balance)
             })
         })
@@ -197,7 +199,7 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
     // count nowhere. `$1` is 1 in demo mode, where everyone is one.
     let demo: i64 = i64::from(domain.config.demo);
     let count = |sql: &'static str| async move {
-        let (n,): (i64,) = sqlx::query_as(sql).bind(demo).fetch_one(&domain.db).await?;
+        let (n,): (i64,) = domain.read(move |c| Box::pin(async move { query(sql).bind(demo).fetch_one(c).await })).await?;
         Ok::<i64, DomainError>(n)
     };
     let users = count("SELECT COUNT(*) FROM users WHERE is_demo = 0 OR $1 = 1").await?;
@@ -213,7 +215,8 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
          WHERE p.status = 'refunded' AND (u.is_demo = 0 OR $1 = 1)",
     )
     .await?;
-    let (orphan_payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM orphan_payments").fetch_one(&domain.db).await?;
+    let (orphan_payments,): (i64,) =
+        domain.read(move |c| Box::pin(async move { query("SELECT COUNT(*) FROM orphan_payments").fetch_one(c).await })).await?;
     let open_tickets =
         count("SELECT COUNT(*) FROM tickets t JOIN users u ON u.id = t.user_id WHERE t.status = 'open' AND (u.is_demo = 0 OR $1 = 1)")
             .await?;
@@ -221,21 +224,33 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
         "SELECT COUNT(*) FROM withdrawals w JOIN users u ON u.id = w.user_id WHERE w.status = 'pending' AND (u.is_demo = 0 OR $1 = 1)",
     )
     .await?;
-    let (opens_today,): (i64,) = sqlx::query_as(
+    let (opens_today,): (i64,) = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
         "SELECT COUNT(*) FROM case_opens o JOIN users u ON u.id = o.user_id WHERE o.created_at >= $1 AND (u.is_demo = 0 OR $2 = 1)",
     )
     .bind(day_start)
     .bind(demo)
-    .fetch_one(&domain.db)
-    .await?;
-    let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
-        "SELECT o.case_id, COUNT(*), CAST(SUM(o.price) AS BIGINT), CAST(COALESCE(SUM(i.token_price), 0) AS BIGINT)
+    .fetch_one(c)
+    .await
+            })
+        })
+        .await?;
+    let rows: Vec<(String, i64, i64, i64)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
+                    "SELECT o.case_id, COUNT(*), CAST(SUM(o.price) AS BIGINT), CAST(COALESCE(SUM(i.token_price), 0) AS BIGINT)
          FROM case_opens o JOIN users u ON u.id = o.user_id LEFT JOIN inventory_items i ON i.open_id = o.id
          WHERE u.is_demo = 0 OR $1 = 1 GROUP BY o.case_id ORDER BY o.case_id",
-    )
-    .bind(demo)
-    .fetch_all(&domain.db)
-    .await?;
+                )
+                .bind(demo)
+                .fetch_all(c)
+                .await
+            })
+        })
+        .await?;
     let cases = rows
         .into_iter()
         .map(|(case_id, opens, spent, dropped)| CaseStats {
@@ -248,7 +263,7 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
         })
         .collect();
     let repriced_at = crate::domain::pricing::last_reprice(&domain.db).await?;
-    let (settling_withdrawals, settling_value) = crate::domain::delivery::settling(&domain.db).await?;
+    let (settling_withdrawals, settling_value) = crate::domain::delivery::settling(domain).await?;
     let books = finance::books(&domain.db, finance_settings(domain), now, STATS_BOOK_DAYS).await?;
     audit_read(domain, actor, "stats", "").await?;
     Ok(Stats {
@@ -301,29 +316,48 @@ pub struct UserReport {
 pub async fn user_report(domain: &Domain, actor: Actor, user_id: i64) -> DomainResult<UserReport> {
     ensure(domain, actor)?;
     type Row = (String, String, Option<String>, i64, i64, i64, i64, i64);
-    let row: Option<Row> =
-        sqlx::query_as("SELECT first_name, last_name, username, balance, bot_blocked, created_at, debt, is_demo FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_optional(&domain.db)
-            .await?;
-    let (first, last, username, balance, bot_blocked, created_at, debt, demo) = row.ok_or(DomainError::NotFound)?;
-    let item_counts: Vec<(String, i64)> =
-        sqlx::query_as("SELECT status, COUNT(*) FROM inventory_items WHERE user_id = $1 GROUP BY status ORDER BY status")
-            .bind(user_id)
-            .fetch_all(&domain.db)
-            .await?;
-    let items: Vec<(i64, String, String, i64)> = sqlx::query_as(
-        "SELECT id, weapon || ' | ' || finish, status, token_price FROM inventory_items
-         WHERE user_id = $1 AND status <> 'sold' ORDER BY id DESC LIMIT 10",
-    )
-    .bind(user_id)
-    .fetch_all(&domain.db)
-    .await?;
-    let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status <> 'pending'")
-        .bind(user_id)
-        .fetch_one(&domain.db)
+    let row: Option<Row> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT first_name, last_name, username, balance, bot_blocked, created_at, debt, is_demo FROM users WHERE id = $1")
+                    .bind(user_id)
+                    .fetch_optional(c)
+                    .await
+            })
+        })
         .await?;
-    let ledger = ledger::recent(&domain.db, user_id, 10).await?;
+    let (first, last, username, balance, bot_blocked, created_at, debt, demo) = row.ok_or(DomainError::NotFound)?;
+    let item_counts: Vec<(String, i64)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT status, COUNT(*) FROM inventory_items WHERE user_id = $1 GROUP BY status ORDER BY status")
+                    .bind(user_id)
+                    .fetch_all(c)
+                    .await
+            })
+        })
+        .await?;
+    let items: Vec<(i64, String, String, i64)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
+                    "SELECT id, weapon || ' | ' || finish, status, token_price FROM inventory_items
+         WHERE user_id = $1 AND status <> 'sold' ORDER BY id DESC LIMIT 10",
+                )
+                .bind(user_id)
+                .fetch_all(c)
+                .await
+            })
+        })
+        .await?;
+    let (payments,): (i64,) = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status <> 'pending'").bind(user_id).fetch_one(c).await
+            })
+        })
+        .await?;
+    let ledger = ledger::recent(domain, user_id, 10).await?;
     audit_read(domain, actor, "user", &user_id.to_string()).await?;
     Ok(UserReport {
         id: user_id,

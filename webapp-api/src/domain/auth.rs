@@ -203,13 +203,19 @@ pub async fn authenticate(domain: &Domain, token: &str) -> DomainResult<i64> {
     // Not in memory, or cached too long ago: the database is the source of truth.
     // A demo user's session (left by demo mode on this database) is refused with a bot token;
     // sessions reach the cache only through here or sign-in, which refuses them too.
-    let row: Option<(i64, i64, i64)> = sqlx::query_as(
-        "SELECT s.user_id, s.expires_at, u.is_demo FROM sessions s JOIN users u ON u.id = s.user_id
+    let row: Option<(i64, i64, i64)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
+                    "SELECT s.user_id, s.expires_at, u.is_demo FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.token_hash = $1 AND s.revoked_at IS NULL",
-    )
-    .bind(hex::encode(hash))
-    .fetch_optional(&domain.db)
-    .await?;
+                )
+                .bind(hex::encode(hash))
+                .fetch_optional(c)
+                .await
+            })
+        })
+        .await?;
     match row {
         Some((_, _, demo)) if demo != 0 && !domain.config.demo => Err(DomainError::Unauthorized),
         Some((user_id, expires_at, _)) if expires_at > now => {

@@ -140,21 +140,24 @@ pub struct FairState {
 /// A read: sign-in makes the first seed, so this takes the write lock only for a session opened
 /// before sign-in did that (once per such player).
 pub async fn state(domain: &Domain, user_id: i64) -> DomainResult<FairState> {
-    let found = {
-        let mut conn = domain.db.acquire().await?;
-        find_active_seed(&mut *conn, user_id).await?
-    };
+    let found = domain.read(move |c| Box::pin(find_active_seed(c, user_id))).await?;
     let active = match found {
         Some(a) => a,
         None => ensure_seed(domain, user_id).await?,
     };
-    let rows: Vec<(String, String, String, i64, i64)> = sqlx::query_as(
-        "SELECT server_seed, server_seed_hash, client_seed, next_nonce, revealed_at FROM fair_seeds
+    let rows: Vec<(String, String, String, i64, i64)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
+                    "SELECT server_seed, server_seed_hash, client_seed, next_nonce, revealed_at FROM fair_seeds
          WHERE user_id = $1 AND revealed_at IS NOT NULL ORDER BY id DESC LIMIT 50",
-    )
-    .bind(user_id)
-    .fetch_all(&domain.db)
-    .await?;
+                )
+                .bind(user_id)
+                .fetch_all(c)
+                .await
+            })
+        })
+        .await?;
     Ok(FairState {
         server_seed_hash: active.server_seed_hash,
         client_seed: active.client_seed,
@@ -271,19 +274,25 @@ type OpenRow = (i64, String, String, Option<String>, String, i64, i64, i64, Stri
 /// A user's past opens, newest first, with the seed once it is revealed.
 pub async fn opens(domain: &Domain, user_id: i64, page: i64) -> DomainResult<Vec<OpenRecord>> {
     let page = page.max(1);
-    let rows: Vec<OpenRow> = sqlx::query_as(
-        "SELECT o.id, o.case_id, o.server_seed_hash,
+    let rows: Vec<OpenRow> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
+                    "SELECT o.id, o.case_id, o.server_seed_hash,
                 CASE WHEN s.revealed_at IS NOT NULL THEN s.server_seed END,
                 o.client_seed, o.nonce, o.roll, o.total_weight, o.weights, o.item_id,
                 (SELECT i.id FROM inventory_items i WHERE i.open_id = o.id), o.created_at
          FROM case_opens o JOIN fair_seeds s ON s.id = o.seed_id
          WHERE o.user_id = $1 ORDER BY o.id DESC LIMIT $2 OFFSET $3",
-    )
-    .bind(user_id)
-    .bind(OPENS_PAGE)
-    .bind((page - 1) * OPENS_PAGE)
-    .fetch_all(&domain.db)
-    .await?;
+                )
+                .bind(user_id)
+                .bind(OPENS_PAGE)
+                .bind((page - 1) * OPENS_PAGE)
+                .fetch_all(c)
+                .await
+            })
+        })
+        .await?;
     rows.into_iter()
         .map(|r| {
             let weights: Vec<(String, u64)> =

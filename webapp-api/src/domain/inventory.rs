@@ -193,14 +193,13 @@ pub async fn owns(conn: &mut dyn Exec, user_id: i64, item_id: i64) -> DomainResu
 }
 
 pub async fn item(domain: &Domain, user_id: i64, item_id: i64, lang: Lang) -> DomainResult<Item> {
-    let mut conn = domain.db.acquire().await?;
-    let item = item_in(&mut conn, user_id, item_id).await?;
+    let item = domain.read(move |c| Box::pin(item_in(c, user_id, item_id))).await?;
     Ok(present(item, &domain.catalog, lang, domain.config.withdraw_paid_only))
 }
 
 /// The list's query: its condition is the `inventory_live` index's own (migration 0015), which
 /// on SQLite also carries every column it reads, so the list is read from that index alone.
-fn list_sql() -> String {
+pub(crate) fn list_sql() -> String {
     format!(
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
          WHERE i.user_id = $1 AND i.status NOT IN ('sold', 'revoked') ORDER BY i.id DESC LIMIT 1000"
@@ -226,8 +225,9 @@ pub async fn public(domain: &Domain, item_id: i64, ref_code: &str, lang: Lang) -
         "SELECT {ITEM_COLUMNS} FROM inventory_items i JOIN users u ON u.id = i.user_id
          WHERE i.id = $1 AND i.status NOT IN ('sold', 'revoked') AND u.ref_code = $2 AND i.shared_at IS NOT NULL"
     );
-    let mut conn = domain.db.acquire().await?;
-    let row: Option<ItemRow> = query(&sql).bind(item_id).bind(ref_code).fetch_optional(&mut conn).await?;
+    let ref_code = ref_code.to_owned();
+    let row: Option<ItemRow> =
+        domain.read(move |c| Box::pin(async move { query(&sql).bind(item_id).bind(ref_code).fetch_optional(c).await })).await?;
     let r = row.ok_or(DomainError::ItemNotFound)?;
     let first = r.10.clone();
     let it = present(to_item(r), &domain.catalog, lang, true);
@@ -327,7 +327,9 @@ pub async fn share(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<
         Err(DomainError::ItemNotFound) => return Err(DomainError::ShareUnavailable),
         Err(e) => return Err(e),
     };
-    let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(&domain.db).await?;
+    let (code,): (String,) = domain
+        .read(move |c| Box::pin(async move { query("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(c).await }))
+        .await?;
     let ru = lang == Lang::Ru;
     // Pictures are the shop's own paths (`domain::pictures::served_path`): Telegram fetches them here.
     let photo_url = if it.icon_url.is_empty() {
@@ -360,23 +362,4 @@ pub async fn share(domain: &Domain, user_id: i64, item_id: i64) -> DomainResult<
         tracing::warn!(error = %e, "savePreparedInlineMessage failed");
         DomainError::TelegramUnavailable(e.to_string())
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::domain::store::{migrations, Dialect};
-
-    /// The list reads SQLite's `inventory_live` index alone, in its order: a column added to the
-    /// list but not to the index would fetch a table page per skin again.
-    #[test]
-    fn the_list_is_read_from_the_live_index_alone_already_sorted() {
-        let conn = rusqlite::Connection::open_in_memory().unwrap();
-        for (name, sql) in migrations(Dialect::Sqlite) {
-            conn.execute_batch(sql).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-        let mut plan = conn.prepare(&format!("EXPLAIN QUERY PLAN {}", super::list_sql())).unwrap();
-        let steps: Vec<String> = plan.query_map([1i64], |r| r.get::<_, String>(3)).unwrap().map(Result::unwrap).collect();
-        assert!(steps.iter().any(|s| s.contains("USING COVERING INDEX inventory_live")), "{steps:?}");
-        assert!(!steps.iter().any(|s| s.contains("TEMP B-TREE")), "{steps:?}");
-    }
 }

@@ -6,8 +6,8 @@
 //! from every credit before the credit can be spent: whatever path credits a player (purchase,
 //! reward, sale, grant), it comes through here, so none can skip the repayment.
 
-use crate::domain::store::{query, Exec, Pool};
-use crate::domain::{DomainError, DomainResult, Tokens};
+use crate::domain::store::{query, Exec};
+use crate::domain::{Domain, DomainError, DomainResult, Tokens};
 
 /// What a posting did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,13 +268,18 @@ pub struct LedgerLine {
     pub created_at: i64,
 }
 
-pub async fn recent(pool: &Pool, user_id: i64, limit: i64) -> DomainResult<Vec<LedgerLine>> {
-    let rows: Vec<(i64, i64, String, i64)> =
-        sqlx::query_as("SELECT amount, balance_after, reason, created_at FROM ledger_entries WHERE user_id = $1 ORDER BY id DESC LIMIT $2")
-            .bind(user_id)
-            .bind(limit)
-            .fetch_all(pool)
-            .await?;
+pub async fn recent(domain: &Domain, user_id: i64, limit: i64) -> DomainResult<Vec<LedgerLine>> {
+    let rows: Vec<(i64, i64, String, i64)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT amount, balance_after, reason, created_at FROM ledger_entries WHERE user_id = $1 ORDER BY id DESC LIMIT $2")
+                    .bind(user_id)
+                    .bind(limit)
+                    .fetch_all(c)
+                    .await
+            })
+        })
+        .await?;
     Ok(rows
         .into_iter()
         .map(|(a, b, reason, created_at)| LedgerLine { amount: Tokens(a), balance_after: Tokens(b), reason, created_at })

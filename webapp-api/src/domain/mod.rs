@@ -1,5 +1,6 @@
 //! The economy and everything that touches the database. Neither axum nor teloxide is known here.
 pub mod admin;
+pub mod admin_audit;
 pub mod audit;
 pub mod auth;
 pub mod bot_updates;
@@ -13,6 +14,7 @@ pub mod economics;
 pub mod error;
 pub mod fair;
 pub mod feed;
+pub mod figures;
 pub mod finance;
 pub mod goods;
 pub mod inventory;
@@ -20,6 +22,7 @@ pub mod lang;
 pub mod ledger;
 pub mod market;
 pub mod money;
+pub mod moving;
 pub mod notifications;
 pub mod outbox;
 pub mod payments;
@@ -101,7 +104,7 @@ pub struct Domain {
     /// The live drop feed's hub of this process (`feed`).
     pub feed: Arc<feed::Hub>,
     /// Counters of the delivery worker's market calls (for `/metrics`).
-    pub delivery: Arc<market::meter::Meter>,
+    pub delivery: Arc<delivery::meter::Meter>,
 }
 
 impl Domain {
@@ -145,6 +148,11 @@ impl Domain {
     /// one read transaction; on a pooled connection otherwise.
     pub async fn read<T: Send + 'static>(&self, work: impl store::ReadFn<T>) -> DomainResult<T> {
         store::read(&self.db, self.readers.as_deref(), work).await
+    }
+
+    /// Whether the store answers (`GET /healthz`, `GET /readyz`).
+    pub async fn ping(&self) -> DomainResult<()> {
+        store::ping(&self.db).await
     }
 
     /// A write of one statement (`write` with nothing else in it); answers the rows it changed.

@@ -8,6 +8,7 @@ use std::collections::{HashSet, VecDeque};
 use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
+use crate::domain::admin_audit;
 use crate::domain::auth::InitData;
 use crate::domain::catalog::{Catalog, Package, SkinName};
 use crate::domain::clock::random_hex;
@@ -15,7 +16,6 @@ use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::notifications::Notice;
 use crate::domain::outbox;
-use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::telegram::{Invoice, TelegramError};
 use crate::domain::{responsible, store, users, withdrawals, Domain, DomainError, DomainResult, Tokens};
@@ -132,10 +132,17 @@ fn invoice_description(lang: Lang, pack: &Package) -> String {
 
 /// `pending`, `success`, `failed` or `refunded`; someone else's transaction does not exist.
 pub async fn status(domain: &Domain, user_id: i64, transaction_id: &str) -> DomainResult<String> {
-    let row: Option<(String,)> = sqlx::query_as("SELECT status FROM payments WHERE id = $1 AND user_id = $2")
-        .bind(transaction_id)
-        .bind(user_id)
-        .fetch_optional(&domain.db)
+    let transaction_id = transaction_id.to_owned();
+    let row: Option<(String,)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT status FROM payments WHERE id = $1 AND user_id = $2")
+                    .bind(transaction_id)
+                    .bind(user_id)
+                    .fetch_optional(c)
+                    .await
+            })
+        })
         .await?;
     row.map(|r| r.0).ok_or(DomainError::TransactionNotFound)
 }
@@ -163,14 +170,21 @@ pub async fn pre_checkout(
     currency: &str,
     total_amount: i64,
 ) -> DomainResult<Result<(), CheckoutRefusal>> {
-    let row: Option<(i64, String, String)> = sqlx::query_as("SELECT stars, currency, status FROM payments WHERE id = $1 AND user_id = $2")
-        .bind(payload)
-        .bind(user_id)
-        .fetch_optional(&domain.db)
+    let payload = payload.to_owned();
+    let row: Option<(i64, String, String)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT stars, currency, status FROM payments WHERE id = $1 AND user_id = $2")
+                    .bind(payload)
+                    .bind(user_id)
+                    .fetch_optional(c)
+                    .await
+            })
+        })
         .await?;
     if row.is_some() {
-        let mut conn = domain.db.acquire().await?;
-        match responsible::ensure_not_excluded(&mut conn, user_id, domain.now()).await {
+        let now = domain.now();
+        match domain.read(move |c| Box::pin(responsible::ensure_not_excluded(c, user_id, now))).await {
             Err(DomainError::SelfExcluded { until }) => return Ok(Err(CheckoutRefusal::SelfExcluded { until })),
             Err(e) => return Err(e),
             Ok(()) => {}
@@ -494,15 +508,23 @@ async fn reverse_in(conn: &mut dyn Exec, catalog: &Catalog, charge_id: &str, now
 pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool) -> DomainResult<Refunded> {
     admin::ensure(domain, actor)?;
     let charge_id = charge_id.trim();
-    let row: Option<(i64, i64, String)> = sqlx::query_as("SELECT user_id, tokens, status FROM payments WHERE charge_id = $1")
-        .bind(charge_id)
-        .fetch_optional(&domain.db)
+    let charge = charge_id.to_owned();
+    type Found = (Option<(i64, i64, String)>, Option<(i64, i64, Option<i64>)>);
+    let (row, orphan): Found = domain
+        .read(move |c| {
+            Box::pin(async move {
+                let row = query("SELECT user_id, tokens, status FROM payments WHERE charge_id = $1")
+                    .bind(charge.as_str())
+                    .fetch_optional(&mut *c)
+                    .await?;
+                let orphan = query("SELECT user_id, stars, refunded_at FROM orphan_payments WHERE charge_id = $1")
+                    .bind(charge.as_str())
+                    .fetch_optional(c)
+                    .await?;
+                Ok((row, orphan))
+            })
+        })
         .await?;
-    let orphan: Option<(i64, i64, Option<i64>)> =
-        sqlx::query_as("SELECT user_id, stars, refunded_at FROM orphan_payments WHERE charge_id = $1")
-            .bind(charge_id)
-            .fetch_optional(&domain.db)
-            .await?;
     let user_id = match (&row, &orphan) {
         (Some((user_id, _, status)), _) if status == "refunded" => return Ok(Refunded::AlreadyRefunded { user_id: *user_id }),
         (Some((user_id, tokens, _)), _) => {
@@ -548,7 +570,7 @@ pub async fn refund(domain: &Domain, actor: Actor, charge_id: &str, force: bool)
                         Refunded::Orphan { user_id, stars }
                     }
                 };
-                audit_admin(tx, operator, "refund", &format!("{charge_id} force={force} {outcome:?}"), now).await?;
+                admin_audit::record(tx, operator, "refund", &format!("{charge_id} force={force} {outcome:?}"), now).await?;
                 Ok(outcome)
             })
         })
@@ -839,12 +861,19 @@ async fn release_in(tx: &mut dyn Exec, charge_id: &str, now: i64) -> DomainResul
 /// the purchase paid for, then a debt). Only the
 /// payer's own message counts (`from_user`): anyone else's is ignored (`None`).
 pub async fn record_refunded(domain: &Domain, charge_id: &str, from_user: i64) -> DomainResult<Option<Refunded>> {
-    let payer: Option<(i64,)> = sqlx::query_as(
-        "SELECT user_id FROM payments WHERE charge_id = $1 UNION ALL SELECT user_id FROM orphan_payments WHERE charge_id = $1",
-    )
-    .bind(charge_id)
-    .fetch_optional(&domain.db)
-    .await?;
+    let charge = charge_id.to_owned();
+    let payer: Option<(i64,)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
+                    "SELECT user_id FROM payments WHERE charge_id = $1 UNION ALL SELECT user_id FROM orphan_payments WHERE charge_id = $1",
+                )
+                .bind(charge)
+                .fetch_optional(c)
+                .await
+            })
+        })
+        .await?;
     if payer.is_some_and(|(p,)| p != from_user) {
         tracing::warn!(%charge_id, from_user, "refunded_payment from someone other than the payer: ignored");
         return Ok(None);
@@ -869,14 +898,27 @@ pub async fn record_refunded(domain: &Domain, charge_id: &str, from_user: i64) -
         .await
 }
 
+/// The fewest Stars of any purchase that went through (`None` before the first). Read at start,
+/// before the `Domain` exists, to default `WITHDRAW_MIN_STARS`.
+pub async fn smallest_purchase(pool: &store::Pool) -> DomainResult<Option<i64>> {
+    let (bought,): (Option<i64>,) = sqlx::query_as("SELECT MIN(stars) FROM payments WHERE status = 'success'").fetch_one(pool).await?;
+    Ok(bought)
+}
+
 /// Orphan payments not refunded yet, oldest first: `(charge_id, user_id, payload, stars)`.
 pub async fn orphans(domain: &Domain, actor: Actor) -> DomainResult<Vec<(String, i64, String, i64)>> {
     admin::ensure(domain, actor)?;
-    Ok(sqlx::query_as(
-        "SELECT charge_id, user_id, payload, stars FROM orphan_payments WHERE refunded_at IS NULL ORDER BY created_at LIMIT 50",
-    )
-    .fetch_all(&domain.db)
-    .await?)
+    domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
+                    "SELECT charge_id, user_id, payload, stars FROM orphan_payments WHERE refunded_at IS NULL ORDER BY created_at LIMIT 50",
+                )
+                .fetch_all(c)
+                .await
+            })
+        })
+        .await
 }
 
 #[cfg(test)]

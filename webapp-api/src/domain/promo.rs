@@ -10,10 +10,10 @@
 use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
+use crate::domain::admin_audit;
 use crate::domain::clock::rfc3339;
 use crate::domain::ledger::{self, Funds, Posted};
 use crate::domain::rewards::Awarded;
-use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::{responsible, store, Domain, DomainError, DomainResult, Tokens};
 
@@ -146,7 +146,7 @@ pub async fn create(domain: &Domain, actor: Actor, new: NewPromo) -> DomainResul
                     return Err(DomainError::PromoExists);
                 }
                 let promo = Promo { code, tokens, max_uses: uses, uses: 0, expires_at, deposit_only, disabled: false, created_at: now };
-                audit_admin(tx, operator, "promo_create", &promo.line(now), now).await?;
+                admin_audit::record(tx, operator, "promo_create", &promo.line(now), now).await?;
                 Ok(promo)
             })
         })
@@ -156,8 +156,8 @@ pub async fn create(domain: &Domain, actor: Actor, new: NewPromo) -> DomainResul
 /// Every code, newest first.
 pub async fn list(domain: &Domain, actor: Actor) -> DomainResult<Vec<Promo>> {
     admin::ensure(domain, actor)?;
-    let mut conn = domain.db.acquire().await?;
-    let rows: Vec<PromoRow> = query(&format!("SELECT {COLUMNS} FROM promo_codes ORDER BY id DESC")).fetch_all(&mut conn).await?;
+    let sql = format!("SELECT {COLUMNS} FROM promo_codes ORDER BY id DESC");
+    let rows: Vec<PromoRow> = domain.read(move |c| Box::pin(async move { query(&sql).fetch_all(c).await })).await?;
     Ok(rows.into_iter().map(to_promo).collect())
 }
 
@@ -177,7 +177,7 @@ pub async fn disable(domain: &Domain, actor: Actor, code: &str) -> DomainResult<
                 let row: Option<PromoRow> =
                     query(&format!("SELECT {COLUMNS} FROM promo_codes WHERE code = $1")).bind(&code).fetch_optional(tx).await?;
                 let promo = row.map(to_promo).ok_or(DomainError::PromoNotFound)?;
-                audit_admin(tx, operator, "promo_disable", &code, now).await?;
+                admin_audit::record(tx, operator, "promo_disable", &code, now).await?;
                 Ok(promo)
             })
         })

@@ -144,27 +144,43 @@ pub fn invite_link(bot_username: &str, code: &str) -> String {
 
 pub async fn page(domain: &Domain, user_id: i64, page: i64) -> DomainResult<ReferralPage> {
     let page = page.max(1);
-    let (code,): (String,) = sqlx::query_as("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(&domain.db).await?;
-    let (invited, active): (i64, i64) = sqlx::query_as("SELECT COUNT(*), COUNT(first_case_at) FROM users WHERE referred_by = $1")
-        .bind(user_id)
-        .fetch_one(&domain.db)
+    let (code,): (String,) = domain
+        .read(move |c| Box::pin(async move { query("SELECT ref_code FROM users WHERE id = $1").bind(user_id).fetch_one(c).await }))
         .await?;
-    let (earned,): (i64,) =
-        sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
-            .bind(user_id)
-            .fetch_one(&domain.db)
-            .await?;
+    let (invited, active): (i64, i64) = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT COUNT(*), COUNT(first_case_at) FROM users WHERE referred_by = $1").bind(user_id).fetch_one(c).await
+            })
+        })
+        .await?;
+    let (earned,): (i64,) = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger_entries WHERE user_id = $1 AND reason = 'referral'")
+                    .bind(user_id)
+                    .fetch_one(c)
+                    .await
+            })
+        })
+        .await?;
     type Row = (i64, String, String, Option<String>, Option<String>, i64, Option<i64>, Option<i64>);
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT u.id, u.first_name, u.last_name, u.username, u.photo_url, u.referred_at, u.first_case_at,
+    let rows: Vec<Row> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query(
+                    "SELECT u.id, u.first_name, u.last_name, u.username, u.photo_url, u.referred_at, u.first_case_at,
                 (SELECT l.amount FROM ledger_entries l WHERE l.idempotency_key = 'referral:' || u.id)
          FROM users u WHERE u.referred_by = $1 ORDER BY u.referred_at DESC, u.id DESC LIMIT $2 OFFSET $3",
-    )
-    .bind(user_id)
-    .bind(PAGE_SIZE)
-    .bind((page - 1) * PAGE_SIZE)
-    .fetch_all(&domain.db)
-    .await?;
+                )
+                .bind(user_id)
+                .bind(PAGE_SIZE)
+                .bind((page - 1) * PAGE_SIZE)
+                .fetch_all(c)
+                .await
+            })
+        })
+        .await?;
     Ok(ReferralPage {
         invite_link: invite_link(&domain.config.bot_username, &code),
         referral_code: code,

@@ -13,9 +13,9 @@
 use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
+use crate::domain::admin_audit;
 use crate::domain::clock::{rfc3339, utc_day};
 use crate::domain::inventory::{self, Item};
-use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::{store, Domain, DomainError, DomainResult, Tokens};
 
@@ -196,8 +196,8 @@ async fn limits_in(tx: &mut dyn Exec, user_id: i64, now: i64) -> DomainResult<Li
 }
 
 pub async fn limits(domain: &Domain, user_id: i64) -> DomainResult<Limits> {
-    let mut conn = domain.db.acquire().await?;
-    limits_in(&mut conn, user_id, domain.now()).await
+    let now = domain.now();
+    domain.read(move |c| Box::pin(limits_in(c, user_id, now))).await
 }
 
 /// Makes sure the player has a row, and locks the player where rows are locked.
@@ -298,7 +298,7 @@ pub async fn lift(domain: &Domain, actor: Actor, user_id: i64, reason: &str) -> 
                     .execute(tx)
                     .await?;
                 let was = until.map(rfc3339).unwrap_or_else(|| "permanent".into());
-                audit_admin(tx, operator, "self_exclusion_lift", &format!("{user_id} (was {was}): {reason}"), now).await?;
+                admin_audit::record(tx, operator, "self_exclusion_lift", &format!("{user_id} (was {was}): {reason}"), now).await?;
                 Ok(true)
             })
         })
@@ -320,19 +320,7 @@ pub struct Stats {
 }
 
 pub async fn stats(domain: &Domain, user_id: i64) -> DomainResult<Stats> {
-    let mut conn = domain.db.acquire().await?;
-    let (spent,): (i64,) =
-        query("SELECT CAST(COALESCE(SUM(-amount), 0) AS BIGINT) FROM ledger_entries WHERE user_id = $1 AND reason = 'case_open'")
-            .bind(user_id)
-            .fetch_one(&mut conn)
-            .await?;
-    // Counted from the items cases dropped: a multi-open is one debit of several items.
-    let (items,): (i64,) =
-        query("SELECT COUNT(*) FROM inventory_items WHERE user_id = $1 AND open_id IS NOT NULL").bind(user_id).fetch_one(&mut conn).await?;
-    let (sold,): (i64,) =
-        query("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM sales WHERE user_id = $1").bind(user_id).fetch_one(&mut conn).await?;
-    let best = inventory::best_drop(&mut conn, user_id).await?;
-    drop(conn);
+    let (spent, items, sold, best) = domain.read(move |c| Box::pin(stats_in(c, user_id))).await?;
     let lang = crate::domain::users::language(domain, user_id).await;
     Ok(Stats {
         cases_opened: items,
@@ -340,4 +328,22 @@ pub async fn stats(domain: &Domain, user_id: i64) -> DomainResult<Stats> {
         tokens_won_back: Tokens(sold),
         best_drop: best.map(|item| inventory::present(item, &domain.catalog, lang, domain.config.withdraw_paid_only)),
     })
+}
+
+/// The figures of `stats` in one snapshot: spent, skins dropped, won back, the best drop.
+async fn stats_in(conn: &mut dyn Exec, user_id: i64) -> DomainResult<(i64, i64, i64, Option<Item>)> {
+    let (spent,): (i64,) =
+        query("SELECT CAST(COALESCE(SUM(-amount), 0) AS BIGINT) FROM ledger_entries WHERE user_id = $1 AND reason = 'case_open'")
+            .bind(user_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    // Counted from the items cases dropped: a multi-open is one debit of several items.
+    let (items,): (i64,) = query("SELECT COUNT(*) FROM inventory_items WHERE user_id = $1 AND open_id IS NOT NULL")
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    let (sold,): (i64,) =
+        query("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM sales WHERE user_id = $1").bind(user_id).fetch_one(&mut *conn).await?;
+    let best = inventory::best_drop(&mut *conn, user_id).await?;
+    Ok((spent, items, sold, best))
 }

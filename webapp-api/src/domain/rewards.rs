@@ -79,8 +79,7 @@ pub struct Awarded {
 
 pub async fn check(domain: &Domain, user_id: i64) -> DomainResult<Check> {
     let today = utc_day(domain.now());
-    let mut conn = domain.db.acquire().await?;
-    let last = last_claim(&mut conn, user_id).await?;
+    let last = domain.read(move |c| Box::pin(last_claim(c, user_id))).await?;
     let available = last.as_ref().is_none_or(|l| l.day < today);
     let next = match &last {
         Some(l) if l.day >= today => day_start(l.day + Duration::days(1)),
@@ -91,21 +90,24 @@ pub async fn check(domain: &Domain, user_id: i64) -> DomainResult<Check> {
 
 pub async fn streak(domain: &Domain, user_id: i64) -> DomainResult<Streak> {
     let today = utc_day(domain.now());
-    let mut conn = domain.db.acquire().await?;
-    let last = last_claim(&mut conn, user_id).await?;
+    domain.read(move |c| Box::pin(streak_in(c, user_id, today))).await
+}
+
+async fn streak_in(conn: &mut dyn Exec, user_id: i64, today: NaiveDate) -> DomainResult<Streak> {
+    let last = last_claim(&mut *conn, user_id).await?;
     let alive = last.as_ref().filter(|l| l.day >= today - Duration::days(1));
     let cycle_start = alive.map(|l| l.cycle_start).unwrap_or(today);
     let claimed: Vec<(String,)> = query("SELECT day FROM daily_claims WHERE user_id = $1 AND cycle_start = $2")
         .bind(user_id)
         .bind(cycle_start.to_string())
-        .fetch_all(&mut conn)
+        .fetch_all(&mut *conn)
         .await?;
     let claimed: Vec<String> = if alive.is_some() { claimed.into_iter().map(|c| c.0).collect() } else { Vec::new() };
     let (can_bonus, bonus_claimed) = match &last {
         Some(l) if l.streak_day == STREAK_LENGTH => {
             let paid: Option<(i64,)> = query("SELECT id FROM ledger_entries WHERE idempotency_key = $1")
                 .bind(bonus_key(user_id, l.cycle_start))
-                .fetch_optional(&mut conn)
+                .fetch_optional(&mut *conn)
                 .await?;
             (paid.is_none(), paid.is_some())
         }

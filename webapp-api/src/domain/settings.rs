@@ -1,6 +1,7 @@
 //! Operator switches stored in the database (so the CLI, the bot and the API agree).
+use crate::domain::admin_audit;
 use crate::domain::caches::MAINTENANCE_CACHE_SECS;
-use crate::domain::store::{query, Exec};
+use crate::domain::store::query;
 use crate::domain::{Domain, DomainResult};
 
 pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
@@ -10,7 +11,9 @@ pub async fn maintenance(domain: &Domain) -> DomainResult<bool> {
             return Ok(on);
         }
     }
-    let row: Option<(String,)> = sqlx::query_as("SELECT value FROM settings WHERE key = 'maintenance'").fetch_optional(&domain.db).await?;
+    let row: Option<(String,)> = domain
+        .read(move |c| Box::pin(async move { query("SELECT value FROM settings WHERE key = 'maintenance'").fetch_optional(c).await }))
+        .await?;
     let on = row.map(|r| r.0 == "on").unwrap_or(false);
     *domain.maintenance.0.lock().expect("maintenance cache") = Some((on, now));
     Ok(on)
@@ -27,20 +30,8 @@ pub async fn set_maintenance(domain: &Domain, on: bool) -> DomainResult<()> {
     Ok(())
 }
 
-/// Records an admin action.
-pub async fn audit_admin(conn: &mut dyn Exec, admin_id: i64, action: &str, detail: &str, now: i64) -> DomainResult<()> {
-    query("INSERT INTO admin_audit(admin_id, action, detail, created_at) VALUES ($1, $2, $3, $4)")
-        .bind(admin_id)
-        .bind(action)
-        .bind(detail)
-        .bind(now)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
 pub async fn set_maintenance_by_admin(domain: &Domain, admin_id: i64, on: bool) -> DomainResult<()> {
     set_maintenance(domain, on).await?;
     let now = domain.now();
-    domain.write(move |tx| Box::pin(audit_admin(tx, admin_id, "maintenance", if on { "on" } else { "off" }, now))).await
+    domain.write(move |tx| Box::pin(admin_audit::record(tx, admin_id, "maintenance", if on { "on" } else { "off" }, now))).await
 }

@@ -3,6 +3,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+/// What the port's calls answer: a boxed future, so `Telegram` stays usable as `dyn Telegram`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

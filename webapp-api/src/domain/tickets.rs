@@ -4,11 +4,11 @@
 use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
+use crate::domain::admin_audit;
 use crate::domain::clock::rfc3339;
 use crate::domain::lang::Lang;
 use crate::domain::notifications::Notice;
 use crate::domain::outbox::{self, Outgoing};
-use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::{inventory, store, users, Domain, DomainError, DomainResult};
 
@@ -380,7 +380,7 @@ pub async fn close(domain: &Domain, by: Closer, ticket_id: i64) -> DomainResult<
                     .await?;
                 if let Closer::Support(actor) = by {
                     outbox::tell_player(tx, user_id, &Notice::TicketClosed { ticket_id }, now).await?;
-                    audit_admin(tx, actor.audit_id(), "ticket_close", &format!("ticket {ticket_id}"), now).await?;
+                    admin_audit::record(tx, actor.audit_id(), "ticket_close", &format!("ticket {ticket_id}"), now).await?;
                 }
                 Ok(())
             })
@@ -453,7 +453,7 @@ pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> 
                 let user_id = open_ticket_owner(tx, ticket_id).await?;
                 let message = insert_message(tx, ticket_id, "support", Some(operator), &text, now).await?;
                 outbox::tell_player(tx, user_id, &Notice::SupportReply { ticket_id, message: text }, now).await?;
-                audit_admin(tx, operator, "ticket_reply", &format!("ticket {ticket_id}"), now).await?;
+                admin_audit::record(tx, operator, "ticket_reply", &format!("ticket {ticket_id}"), now).await?;
                 Ok(message)
             })
         })
@@ -495,7 +495,7 @@ pub async fn open_tickets(domain: &Domain, actor: Actor) -> DomainResult<Vec<Ope
     type Row = (i64, i64, String, String, Option<String>, String, Option<String>, String, i64);
     let rows: Vec<Row> = sqlx::query_as(&sql).fetch_all(&domain.db).await?;
     let (operator, detail, now) = (actor.audit_id(), format!("{} open", rows.len()), domain.now());
-    domain.write(move |tx| Box::pin(async move { audit_admin(tx, operator, "tickets_list", &detail, now).await })).await?;
+    domain.write(move |tx| Box::pin(async move { admin_audit::record(tx, operator, "tickets_list", &detail, now).await })).await?;
     Ok(rows
         .into_iter()
         .map(|r| OpenTicket {

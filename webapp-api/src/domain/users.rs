@@ -119,9 +119,10 @@ pub async fn language(domain: &Domain, user_id: i64) -> Lang {
 
 /// `language`, but for someone we may not know yet: their Telegram language code decides then.
 pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&str>) -> Lang {
-    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = $1")
-        .bind(user_id)
-        .fetch_optional(&domain.db)
+    let row: Option<(Option<String>, Option<String>)> = domain
+        .read(move |c| {
+            Box::pin(async move { query("SELECT language, language_code FROM users WHERE id = $1").bind(user_id).fetch_optional(c).await })
+        })
         .await
         .ok()
         .flatten();
@@ -134,9 +135,10 @@ pub async fn language_or(domain: &Domain, user_id: i64, telegram_code: Option<&s
 /// The language a user is known to speak (their choice, else their stored Telegram language),
 /// or `None` when nothing is known of them.
 pub async fn known_language(domain: &Domain, user_id: i64) -> Option<Lang> {
-    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as("SELECT language, language_code FROM users WHERE id = $1")
-        .bind(user_id)
-        .fetch_optional(&domain.db)
+    let row: Option<(Option<String>, Option<String>)> = domain
+        .read(move |c| {
+            Box::pin(async move { query("SELECT language, language_code FROM users WHERE id = $1").bind(user_id).fetch_optional(c).await })
+        })
         .await
         .ok()
         .flatten();
@@ -157,8 +159,9 @@ pub async fn set_language(domain: &Domain, user_id: i64, language: &str) -> Doma
 }
 
 pub async fn trade_url(domain: &Domain, user_id: i64) -> DomainResult<Option<String>> {
-    let row: Option<(Option<String>,)> =
-        sqlx::query_as("SELECT trade_url FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
+    let row: Option<(Option<String>,)> = domain
+        .read(move |c| Box::pin(async move { query("SELECT trade_url FROM users WHERE id = $1").bind(user_id).fetch_optional(c).await }))
+        .await?;
     Ok(row.and_then(|r| r.0))
 }
 
@@ -178,8 +181,13 @@ pub struct Agreement {
 }
 
 pub async fn agreement(domain: &Domain, user_id: i64) -> DomainResult<Agreement> {
-    let row: Option<(Option<i64>, Option<i64>)> =
-        sqlx::query_as("SELECT agreed_at, adult_confirmed_at FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
+    let row: Option<(Option<i64>, Option<i64>)> = domain
+        .read(move |c| {
+            Box::pin(
+                async move { query("SELECT agreed_at, adult_confirmed_at FROM users WHERE id = $1").bind(user_id).fetch_optional(c).await },
+            )
+        })
+        .await?;
     let (agreed, adult) = row.unwrap_or_default();
     Ok(Agreement { agreed: agreed.is_some(), adult: adult.is_some() })
 }

@@ -24,8 +24,10 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 use tracing::Instrument;
 
+use crate::domain::delivery::meter::Call;
+use crate::domain::figures;
 use crate::domain::store::writer::StatsSnapshot;
-use crate::domain::store::Pool;
+use crate::domain::{Domain, DomainResult};
 use crate::http::error::ErrorCode;
 use crate::http::health::BotHealth;
 
@@ -167,31 +169,14 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition.
-    pub async fn render(
-        &self,
-        db: &Pool,
-        writer: Option<&crate::domain::store::writer::Writer>,
-        delivery: &crate::domain::market::meter::Meter,
-        now: i64,
-    ) -> Result<String, sqlx::Error> {
-        let totals = self.db_totals(db).await?;
-        let (stars, paid): (i64, i64) = sqlx::query_as(
-            "SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT), COUNT(*) FROM payments WHERE status IN ('success', 'refunded')",
-        )
-        .fetch_one(db)
-        .await?;
-        let writer = writer.map(|w| w.stats());
-        let market = if delivery.is_enabled() {
-            use crate::domain::delivery;
-            use crate::domain::market::meter::Call;
-            let (paid_cents,): (i64,) =
-                sqlx::query_as("SELECT CAST(COALESCE(SUM(price_paid_cents), 0) AS BIGINT) FROM withdrawals").fetch_one(db).await?;
-            let today: Option<(i64,)> = sqlx::query_as("SELECT spent_cents FROM market_spend WHERE day = $1")
-                .bind(delivery::budget_day(now))
-                .fetch_optional(db)
-                .await?;
-            let calls = Call::ALL.iter().map(|c| (c.name(), delivery.figures(*c).0, delivery.figures(*c).1)).collect();
-            Some(MarketFigures { calls, paid_cents, today_cents: today.map_or(0, |t| t.0) })
+    pub async fn render(&self, domain: &Domain) -> DomainResult<String> {
+        let totals = self.db_totals(domain).await?;
+        let (stars, paid) = figures::stars_received(domain).await?;
+        let writer = domain.writer.as_deref().map(|w| w.stats());
+        let market = if domain.delivery.is_enabled() {
+            let (spent, today) = figures::market_spend(domain, domain.now()).await?;
+            let calls = Call::ALL.iter().map(|c| (c.name(), domain.delivery.figures(*c).0, domain.delivery.figures(*c).1)).collect();
+            Some(MarketFigures { calls, paid_cents: spent.cents(), today_cents: today.cents() })
         } else {
             None
         };
@@ -284,22 +269,10 @@ impl Metrics {
         out
     }
 
-    async fn db_totals(&self, db: &Pool) -> Result<DbTotals, sqlx::Error> {
+    async fn db_totals(&self, domain: &Domain) -> DomainResult<DbTotals> {
         let mut t = self.db.lock().await;
-        // Ids grow in commit order (one writer at a time), so "past the cursor" is exactly "new".
-        let (credited, debited, cursor): (i64, i64, i64) = sqlx::query_as(
-            "SELECT CAST(COALESCE(SUM(CASE WHEN amount > 0 THEN amount ELSE 0 END), 0) AS BIGINT),
-                    CAST(COALESCE(SUM(CASE WHEN amount < 0 THEN -amount ELSE 0 END), 0) AS BIGINT),
-                    COALESCE(MAX(id), $1)
-             FROM ledger_entries WHERE id > $1",
-        )
-        .bind(t.ledger_cursor)
-        .fetch_one(db)
-        .await?;
-        let (opens, opens_cursor): (i64, i64) = sqlx::query_as("SELECT COUNT(*), COALESCE(MAX(id), $1) FROM case_opens WHERE id > $1")
-            .bind(t.opens_cursor)
-            .fetch_one(db)
-            .await?;
+        let (credited, debited, cursor) = figures::ledger_since(domain, t.ledger_cursor).await?;
+        let (opens, opens_cursor) = figures::opens_since(domain, t.opens_cursor).await?;
         t.credited += credited;
         t.debited += debited;
         t.ledger_cursor = cursor;

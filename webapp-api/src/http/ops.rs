@@ -25,7 +25,7 @@ pub const DB_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// `GET /healthz`.
 pub async fn healthz(State(state): State<AppState>) -> Response {
-    match sqlx::query("SELECT 1").execute(&state.domain.db).await {
+    match state.domain.ping().await {
         Ok(_) => "ok".into_response(),
         Err(e) => {
             tracing::error!(error = %e, "health check: database");
@@ -37,7 +37,7 @@ pub async fn healthz(State(state): State<AppState>) -> Response {
 /// `GET /readyz`: 200 when every part is up, else 503; the body names each part's state
 /// (`up`, `down`, or `off` for a bot in demo mode) and lists the parts that are down.
 pub async fn readyz(State(state): State<AppState>) -> Response {
-    let db_up = matches!(tokio::time::timeout(DB_CHECK_TIMEOUT, sqlx::query("SELECT 1").execute(&state.domain.db)).await, Ok(Ok(_)));
+    let db_up = matches!(tokio::time::timeout(DB_CHECK_TIMEOUT, state.domain.ping()).await, Ok(Ok(_)));
     let bot = &state.metrics.bot;
     let bot_state = match (bot.enabled(), bot.is_up()) {
         (false, _) => "off",
@@ -90,10 +90,10 @@ pub async fn metrics(State(state): State<AppState>, req: Request) -> Response {
             }
         }
     }
-    match state.metrics.render(&state.domain.db, state.domain.writer.as_deref(), &state.domain.delivery, state.domain.now()).await {
+    match state.metrics.render(&state.domain).await {
         Ok(text) => {
             (StatusCode::OK, [(header::CONTENT_TYPE, HeaderValue::from_static(prometheus_text::CONTENT_TYPE))], text).into_response()
         }
-        Err(e) => ApiError::Domain(DomainError::Database(e)).into_response(),
+        Err(e) => ApiError::Domain(e).into_response(),
     }
 }

@@ -209,8 +209,10 @@ async fn reread(domain: &Domain, player: Option<i64>) -> DomainResult<()> {
     };
     let Some((from, to)) = span else { return Ok(()) };
     let rows: Vec<Row> = match player {
-        Some(p) => sqlx::query_as(PLAYERS_BETWEEN).bind(from).bind(to).bind(p).fetch_all(&domain.db).await?,
-        None => sqlx::query_as(BETWEEN).bind(from).bind(to).fetch_all(&domain.db).await?,
+        Some(p) => {
+            domain.read(move |c| Box::pin(async move { query(PLAYERS_BETWEEN).bind(from).bind(to).bind(p).fetch_all(c).await })).await?
+        }
+        None => domain.read(move |c| Box::pin(async move { query(BETWEEN).bind(from).bind(to).fetch_all(c).await })).await?,
     };
     let fresh: HashMap<i64, Arc<Event>> = rows.into_iter().filter_map(|r| event(domain, r)).map(|e| (e.id, Arc::new(e))).collect();
     let mut ring = hub.ring();
@@ -224,8 +226,11 @@ async fn reread(domain: &Domain, player: Option<i64>) -> DomainResult<()> {
 
 /// Whether the player hides their first name on their drops.
 pub async fn hides_name(domain: &Domain, user_id: i64) -> DomainResult<bool> {
-    let row: Option<(i64,)> =
-        sqlx::query_as("SELECT feed_hide_name FROM users WHERE id = $1").bind(user_id).fetch_optional(&domain.db).await?;
+    let row: Option<(i64,)> = domain
+        .read(move |c| {
+            Box::pin(async move { query("SELECT feed_hide_name FROM users WHERE id = $1").bind(user_id).fetch_optional(c).await })
+        })
+        .await?;
     Ok(row.ok_or(DomainError::NotFound)?.0 != 0)
 }
 
@@ -241,7 +246,7 @@ async fn read_new(domain: &Domain) -> DomainResult<()> {
     let hub = &domain.feed;
     let _reading = hub.reading.lock().await;
     let Some(mut last) = hub.ring().last else {
-        let mut rows: Vec<Row> = sqlx::query_as(NEWEST).bind(RING as i64).fetch_all(&domain.db).await?;
+        let mut rows: Vec<Row> = domain.read(move |c| Box::pin(async move { query(NEWEST).bind(RING as i64).fetch_all(c).await })).await?;
         rows.reverse();
         let mut ring = hub.ring();
         ring.last = Some(rows.last().map_or(0, |r| r.0));
@@ -249,7 +254,9 @@ async fn read_new(domain: &Domain) -> DomainResult<()> {
         return Ok(());
     };
     loop {
-        let rows: Vec<Row> = sqlx::query_as(AFTER).bind(last).bind(i64::MAX).bind(READ_BATCH).fetch_all(&domain.db).await?;
+        let rows: Vec<Row> = domain
+            .read(move |c| Box::pin(async move { query(AFTER).bind(last).bind(i64::MAX).bind(READ_BATCH).fetch_all(c).await }))
+            .await?;
         let full = rows.len() as i64 == READ_BATCH;
         let mut ring = hub.ring();
         for row in rows {
@@ -391,7 +398,9 @@ pub async fn subscribe(domain: &Domain, viewer: Viewer, after: Option<i64>) -> D
     // A client further behind than the ring: what it missed before the ring, from the table.
     if let (Some(after), Some(oldest), true) = (after, oldest, full) {
         if after < oldest {
-            let rows: Vec<Row> = sqlx::query_as(AFTER).bind(after).bind(oldest).bind(READ_BATCH).fetch_all(&domain.db).await?;
+            let rows: Vec<Row> = domain
+                .read(move |c| Box::pin(async move { query(AFTER).bind(after).bind(oldest).bind(READ_BATCH).fetch_all(c).await }))
+                .await?;
             for e in rows.into_iter().rev().filter_map(|r| event(domain, r)) {
                 backlog.push_front(Arc::new(e));
             }

@@ -42,7 +42,9 @@ pub async fn prune(domain: &Domain, retention: Retention) -> DomainResult<Option
 }
 
 async fn prune_rows(domain: &Domain, retention: Retention) -> DomainResult<u64> {
-    let kept_from: Option<(i64,)> = sqlx::query_as(KEPT_FROM).bind((retention.keep - 1).max(0)).fetch_optional(&domain.db).await?;
+    let keep = (retention.keep - 1).max(0);
+    let kept_from: Option<(i64,)> =
+        domain.read(move |c| Box::pin(async move { query(KEPT_FROM).bind(keep).fetch_optional(c).await })).await?;
     // Fewer rows than `keep`: nothing may go.
     let Some((kept_from,)) = kept_from else { return Ok(0) };
     let before = domain.now() - retention.for_secs;

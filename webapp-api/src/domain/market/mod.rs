@@ -7,13 +7,15 @@
 //! `look_up` with that id before anything is retried, so one purchase is never made twice.
 pub mod connect;
 pub mod marketcsgo;
-pub mod meter;
 
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
-pub use crate::domain::telegram::BoxFuture;
+/// What the port's calls answer: a boxed future, so `Market` stays usable as `dyn Market`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 pub use crate::domain::money::Usd;
 

@@ -27,7 +27,9 @@
 //!   never pick the same row;
 //! - `try_lease`: one holder at a time of a named job across replicas (PostgreSQL: a session
 //!   advisory lock on a connection of its own; SQLite: one process, nothing to take);
-//! - `backup`, and `transfer` (moving a shop from an SQLite file to PostgreSQL).
+//! - `backup`, and `transfer` (copying a shop's rows from an SQLite file to PostgreSQL; the
+//!   audit of both sides is `domain::moving`'s).
+//! - `plans` (tests only): SQLite's query plans of the hot reads.
 //! - `notify`: how a live-feed drop reaches every process (in-process on SQLite, `LISTEN/NOTIFY`
 //!   on PostgreSQL).
 pub mod backup;
@@ -36,6 +38,8 @@ mod dialect;
 pub mod exec;
 mod lease;
 pub mod notify;
+#[cfg(test)]
+mod plans;
 pub mod reader;
 mod shop;
 pub mod transfer;
@@ -77,6 +81,12 @@ where
             Err(e)
         }
     }
+}
+
+/// Whether the store answers a statement on a pooled connection (the health checks).
+pub async fn ping(pool: &Pool) -> DomainResult<()> {
+    sqlx::query("SELECT 1").execute(pool).await?;
+    Ok(())
 }
 
 /// Runs one read: `work` gets a connection and reads what it needs. Inside a process with

@@ -10,12 +10,12 @@ pub mod state;
 use serde::Serialize;
 pub use state::{has_open_attempt, move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 
+use crate::domain::admin_audit;
 use crate::domain::clock::rfc3339;
 use crate::domain::inventory::{self, Item};
 use crate::domain::lang::Lang;
 use crate::domain::notifications::Notice;
 use crate::domain::outbox;
-use crate::domain::settings::audit_admin;
 use crate::domain::store::{query, Exec};
 use crate::domain::trade_url::{self, TradeUrl};
 use crate::domain::{store, users, Domain, DomainError, DomainResult, Tokens};
@@ -194,19 +194,23 @@ const FREE_REASONS: &str = "l.reason IN ('daily', 'streak_bonus', 'subscribe', '
      OR (l.reason LIKE 'grant:%' AND l.amount > 0)";
 
 pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
+    let (demo, now) = (domain.config.demo, domain.now());
+    domain.read(move |c| Box::pin(pending_in(c, demo, now))).await
+}
+
+/// `pending`, in one snapshot.
+async fn pending_in(conn: &mut dyn Exec, demo: bool, now: i64) -> DomainResult<Vec<Pending>> {
     type Row = (i64, i64, String, String, Option<String>, i64, String, String, String, i64, i64, i64, i64, i64);
     // Waiting ones, and automatic ones still settling (Steam's trade protection).
-    let rows: Vec<Row> = sqlx::query_as(
+    let rows: Vec<Row> = query(
         "SELECT w.id, w.user_id, u.first_name, u.last_name, u.username, i.id, i.weapon || ' | ' || i.finish, i.condition,
                 w.trade_url, i.token_price, w.created_at, u.created_at, u.is_demo, u.debt
          FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id
          WHERE (w.status = 'pending' OR w.market_state = 'settling') AND (u.is_demo = 0 OR $1 = 1) ORDER BY w.id",
     )
-    .bind(i64::from(domain.config.demo))
-    .fetch_all(&domain.db)
+    .bind(i64::from(demo))
+    .fetch_all(&mut *conn)
     .await?;
-    let now = domain.now();
-    let mut conn = domain.db.acquire().await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let (user_id, item_id) = (r.1, r.5);
@@ -216,26 +220,26 @@ pub async fn pending(domain: &Domain) -> DomainResult<Vec<Pending>> {
              FROM payments WHERE user_id = $1",
         )
         .bind(user_id)
-        .fetch_one(&mut conn)
+        .fetch_one(&mut *conn)
         .await?;
         let (free,): (i64,) = query(&format!(
             "SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM ledger_entries l WHERE l.user_id = $1 AND ({FREE_REASONS})"
         ))
         .bind(user_id)
-        .fetch_one(&mut conn)
+        .fetch_one(&mut *conn)
         .await?;
-        let (invited,): (i64,) = query("SELECT COUNT(*) FROM users WHERE referred_by = $1").bind(user_id).fetch_one(&mut conn).await?;
-        let (opens,): (i64,) = query("SELECT COUNT(*) FROM case_opens WHERE user_id = $1").bind(user_id).fetch_one(&mut conn).await?;
+        let (invited,): (i64,) = query("SELECT COUNT(*) FROM users WHERE referred_by = $1").bind(user_id).fetch_one(&mut *conn).await?;
+        let (opens,): (i64,) = query("SELECT COUNT(*) FROM case_opens WHERE user_id = $1").bind(user_id).fetch_one(&mut *conn).await?;
         let (withdrawn,): (i64,) =
             query("SELECT CAST(COALESCE(SUM(token_price), 0) AS BIGINT) FROM inventory_items WHERE user_id = $1 AND status = 'sent'")
                 .bind(user_id)
-                .fetch_one(&mut conn)
+                .fetch_one(&mut *conn)
                 .await?;
         let (failed,): (i64,) = query("SELECT COUNT(*) FROM withdrawals WHERE inventory_item_id = $1 AND status = 'error'")
             .bind(item_id)
-            .fetch_one(&mut conn)
+            .fetch_one(&mut *conn)
             .await?;
-        let market = market_view(&mut conn, r.0).await?;
+        let market = market_view(&mut *conn, r.0).await?;
         out.push(Pending {
             id: r.0,
             user_id,
@@ -389,7 +393,8 @@ async fn resolve_in(
     let to = if w_status == "sent" { ItemStatus::Sent } else { ItemStatus::Error };
     move_item(tx, item_id, &[ItemStatus::Pending], to, code.as_deref(), note.as_deref(), now).await?;
     outbox::tell_player(tx, user_id, &notice, now).await?;
-    audit_admin(tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now).await?;
+    admin_audit::record(tx, admin_id, &format!("withdrawal_{w_status}"), &format!("withdrawal {withdrawal_id}: {code:?} {note:?}"), now)
+        .await?;
     Ok(())
 }
 

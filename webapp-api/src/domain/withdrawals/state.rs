@@ -6,7 +6,7 @@ use crate::domain::store::{query, Exec, Param};
 use crate::domain::{DomainError, DomainResult};
 
 /// Where an automatic withdrawal stands on the market (`NULL` in the row: a manual withdrawal).
-/// The life of each is drawn in `domain/delivery.rs`.
+/// The life of each is drawn in `domain/delivery/mod.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MarketState {
     Queued,

@@ -20,13 +20,14 @@
 //! a market that answers late or shows a purchase late never gets a second one. A worker acts on
 //! a withdrawal only under that withdrawal's own lease, checked in the write that starts the
 //! attempt (the fence). The API key's request pace is shared by every replica (`SharedPace`).
+pub mod meter;
+
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::domain::clock::{random_hex, utc_day};
 use crate::domain::goods::Exterior;
-pub use crate::domain::market::meter::{Call, Meter};
 use crate::domain::market::{self, BuyOutcome, Causer, CustomId, Market, MarketConfig, Purchase, PurchaseStatus, Stage, Usd};
 use crate::domain::notifications::Notice;
 use crate::domain::outbox::{self, tell_admins};
@@ -34,6 +35,8 @@ use crate::domain::store::{self, query, Exec};
 use crate::domain::trade_url::TradeUrl;
 use crate::domain::withdrawals::{has_open_attempt, move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 use crate::domain::{inventory, ledger, Domain, DomainError, DomainResult, Tokens};
+
+pub use meter::{Call, Meter};
 
 /// Withdrawals claimed per tick.
 const CLAIM_BATCH: i64 = 10;
@@ -155,27 +158,53 @@ pub fn budget_day(unix: i64) -> String {
     utc_day(unix).format("%Y-%m-%d").to_string()
 }
 
-/// What the shop spent on the market on the UTC day of `now`, in cents.
-pub async fn spent_on(pool: &store::Pool, day: &str) -> DomainResult<Usd> {
-    let row: Option<(i64,)> = sqlx::query_as("SELECT spent_cents FROM market_spend WHERE day = $1").bind(day).fetch_optional(pool).await?;
+/// What the shop spent on the market on the UTC day `day` (`budget_day`), in cents.
+pub async fn spent_on(domain: &Domain, day: &str) -> DomainResult<Usd> {
+    let day = day.to_owned();
+    domain.read(move |c| Box::pin(async move { spent_on_in(c, &day).await })).await
+}
+
+/// `spent_on` inside a read or a write.
+pub async fn spent_on_in(tx: &mut dyn Exec, day: &str) -> DomainResult<Usd> {
+    let row: Option<(i64,)> = query("SELECT spent_cents FROM market_spend WHERE day = $1").bind(day).fetch_optional(tx).await?;
     Ok(Usd::from_cents(row.map_or(0, |r| r.0)))
 }
 
 /// Settling withdrawals (delivered, still reversible): how many, and their token value.
-pub async fn settling(pool: &store::Pool) -> DomainResult<(i64, Tokens)> {
-    let (n, value): (i64, i64) = sqlx::query_as(
-        "SELECT COUNT(*), CAST(COALESCE(SUM(i.token_price), 0) AS BIGINT) FROM withdrawals w
-         JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.market_state = 'settling'",
-    )
-    .fetch_one(pool)
-    .await?;
+pub async fn settling(domain: &Domain) -> DomainResult<(i64, Tokens)> {
+    let (n, value): (i64, i64) = domain
+        .read(|c| {
+            Box::pin(async move {
+                query(
+                    "SELECT COUNT(*), CAST(COALESCE(SUM(i.token_price), 0) AS BIGINT) FROM withdrawals w
+                     JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.market_state = 'settling'",
+                )
+                .fetch_one(c)
+                .await
+            })
+        })
+        .await?;
     Ok((n, Tokens(value)))
 }
 
+/// Withdrawals in the market's hands (queued, being bought, offered, settling): what a process
+/// without a market key would leave waiting.
+pub async fn in_flight(domain: &Domain) -> DomainResult<i64> {
+    let (n,): (i64,) = domain
+        .read(|c| {
+            Box::pin(async move {
+                query("SELECT COUNT(*) FROM withdrawals WHERE market_state IN ('queued', 'buying', 'bought', 'offer_sent', 'settling')")
+                    .fetch_one(c)
+                    .await
+            })
+        })
+        .await?;
+    Ok(n)
+}
+
 /// What the market charged in total (every purchase whose price is known), in cents.
-pub async fn total_paid(pool: &store::Pool) -> DomainResult<Usd> {
-    let (paid,): (i64,) =
-        sqlx::query_as("SELECT CAST(COALESCE(SUM(price_paid_cents), 0) AS BIGINT) FROM withdrawals").fetch_one(pool).await?;
+pub async fn total_paid_in(tx: &mut dyn Exec) -> DomainResult<Usd> {
+    let (paid,): (i64,) = query("SELECT CAST(COALESCE(SUM(price_paid_cents), 0) AS BIGINT) FROM withdrawals").fetch_one(tx).await?;
     Ok(Usd::from_cents(paid))
 }
 
@@ -357,15 +386,22 @@ impl Worker {
 
     async fn claimed(&self, id: i64) -> DomainResult<Option<Claimed>> {
         type Row = (i64, i64, i64, String, String, String, i64, Option<String>, i64, Option<String>, String);
-        let row: Option<Row> = sqlx::query_as(
-            "SELECT w.id, w.inventory_item_id, w.attempt, w.trade_url,
+        let row: Option<Row> = self
+            .domain
+            .read(move |c| {
+                Box::pin(async move {
+                    query(
+                        "SELECT w.id, w.inventory_item_id, w.attempt, w.trade_url,
                     COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), i.catalog_item_id, i.stat_trak, i.exterior,
                     i.token_price, w.lease_holder, w.market_state
              FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id WHERE w.id = $1 AND w.status = 'pending'",
-        )
-        .bind(id)
-        .fetch_optional(&self.domain.db)
-        .await?;
+                    )
+                    .bind(id)
+                    .fetch_optional(c)
+                    .await
+                })
+            })
+            .await?;
         Ok(row.filter(|r| r.9.as_deref() == Some(self.holder.as_str()) && r.10 == "queued").map(|r| Claimed {
             id: r.0,
             item_id: r.1,
@@ -651,14 +687,21 @@ impl Worker {
     /// The withdrawal as the poller follows it (`None` once it left the followed states).
     async fn followed(&self, id: i64) -> DomainResult<Option<Followed>> {
         type Row = (i64, String, Option<String>, Option<i64>, Option<i64>, Option<i64>);
-        let row: Option<Row> = sqlx::query_as(&format!(
-            "SELECT id, market_state, custom_id, settle_until, price_paid_cents, max_price_cents FROM withdrawals
+        let row: Option<Row> = self
+            .domain
+            .read(move |c| {
+                Box::pin(async move {
+                    query(&format!(
+                        "SELECT id, market_state, custom_id, settle_until, price_paid_cents, max_price_cents FROM withdrawals
              WHERE id = $1 AND (market_state IN {} OR market_state = 'settling')",
-            MarketState::sql_list(MarketState::IN_FLIGHT)
-        ))
-        .bind(id)
-        .fetch_optional(&self.domain.db)
-        .await?;
+                        MarketState::sql_list(MarketState::IN_FLIGHT)
+                    ))
+                    .bind(id)
+                    .fetch_optional(c)
+                    .await
+                })
+            })
+            .await?;
         Ok(row.and_then(followed_of))
     }
 
@@ -670,21 +713,28 @@ impl Worker {
         // an unknown attempt is given up only by a look-up asked after its whole window.
         let asked = self.domain.now();
         type Row = (i64, String, Option<String>, Option<i64>, Option<i64>, Option<i64>);
-        let rows: Vec<Row> = sqlx::query_as(&format!(
-            "SELECT id, market_state, custom_id, settle_until, price_paid_cents, max_price_cents FROM withdrawals
+        let rows: Vec<Row> = self
+            .domain
+            .read(move |c| {
+                Box::pin(async move {
+                    query(&format!(
+                        "SELECT id, market_state, custom_id, settle_until, price_paid_cents, max_price_cents FROM withdrawals
              WHERE market_state IN {} OR (market_state = 'settling' AND ($1 = 1 OR settle_until <= $2)) ORDER BY id",
-            MarketState::sql_list(MarketState::IN_FLIGHT)
-        ))
-        .bind(i64::from(n.is_multiple_of(SETTLING_EVERY)))
-        .bind(asked)
-        .fetch_all(&self.domain.db)
-        .await?;
+                        MarketState::sql_list(MarketState::IN_FLIGHT)
+                    ))
+                    .bind(i64::from(n.is_multiple_of(SETTLING_EVERY)))
+                    .bind(asked)
+                    .fetch_all(c)
+                    .await
+                })
+            })
+            .await?;
         let followed: Vec<Followed> = rows.into_iter().filter_map(followed_of).collect();
-        let unknown: Vec<(String, i64, i64)> = sqlx::query_as(
+        let unknown: Vec<(String, i64, i64)> = self.domain.read(move |c| Box::pin(async move { query(
             "SELECT custom_id, withdrawal_id, COALESCE(unknown_since, created_at) FROM market_attempts WHERE outcome = 'unknown' ORDER BY custom_id",
         )
-        .fetch_all(&self.domain.db)
-        .await?;
+        .fetch_all(c)
+        .await })).await?;
         let unknown: Vec<(CustomId, i64, i64)> =
             unknown.into_iter().filter_map(|(c, w, since)| CustomId::parse(&c).map(|c| (c, w, since))).collect();
         if followed.is_empty() && unknown.is_empty() {

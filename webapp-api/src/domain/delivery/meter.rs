@@ -1,5 +1,6 @@
-//! Counters of the calls the delivery worker makes to the market (read by `/metrics`). Apart
-//! from the worker so that `Domain` can hold them without a circle of imports.
+//! Counters of the calls the delivery worker makes to the market (read by `/metrics`). The
+//! worker's own, in a file of their own so that `Domain` can hold them without a circle of
+//! imports (the worker's file needs `Domain`; this one needs nothing).
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Counters of the worker's market calls, read by `/metrics`.
