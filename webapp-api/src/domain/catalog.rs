@@ -60,7 +60,7 @@ pub struct PriceProblem {
     pub detail: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Package {
     pub id: String,
     /// Whole tokens.

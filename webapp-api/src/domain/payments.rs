@@ -5,8 +5,6 @@
 //! reversed on a refund under `stars-refund:{charge_id}`. Nothing is credited on the client's word.
 use std::collections::{HashSet, VecDeque};
 
-use serde::Serialize;
-
 use crate::domain::admin::{self, Actor};
 use crate::domain::auth::InitData;
 use crate::domain::catalog::Package;
@@ -32,7 +30,7 @@ pub fn valid_transaction_id(s: &str) -> bool {
     s.len() == 32 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct InvoiceCreated {
     pub invoice_link: String,
     pub transaction_id: String,

@@ -128,7 +128,7 @@ pub fn auto_reply(lang: Lang) -> &'static str {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Ticket {
     pub id: i64,
     pub title: Option<String>,
@@ -137,18 +137,17 @@ pub struct Ticket {
     pub created_at: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct TicketSummary {
     pub id: i64,
     pub title: Option<String>,
     pub theme: String,
     pub status: String,
-    #[serde(rename = "lastMessage")]
     pub last_message: String,
     pub created_at: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Message {
     pub id: i64,
     pub sender: String,

@@ -47,8 +47,7 @@ pub fn parse_failure(text: &str) -> Option<(String, Option<String>)> {
     Some(("other".into(), Some(text.to_owned())))
 }
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug)]
 pub struct Requested {
     pub item: Item,
     pub withdrawal_id: i64,

@@ -128,10 +128,8 @@ pub struct Opened {
             ("withdraw" = (operation_id = "withdraw", parameters(("id" = "$response.body#/item/id")))),
             ("sell" = (operation_id = "sell", request_body = json!({"item_id": "$response.body#/item/id"}))),
             ("share" = (operation_id = "share", request_body = json!({"item_id": "$response.body#/item/id"}))))),
-        (status = 400, description = "`bad_request`", body = ErrorBody), (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 403, description = "`forbidden`, `self_excluded` (with `until`), `spend_limit` (with `limit`, `spent`, `resetsAt`)", body = ErrorBody), (status = 404, description = "`case_not_found`", body = ErrorBody),
-        (status = 409, description = "`insufficient_tokens`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+        (status = 409, description = "`insufficient_tokens`", body = ErrorBody)))]
 pub async fn open(
     State(app): State<AppState>,
     AuthUser(user_id): AuthUser,
