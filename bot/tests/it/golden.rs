@@ -284,10 +284,16 @@ async fn every_route_answers_the_same_bodies_as_its_golden_file() {
     let (s, b) = app.post(open, Some(t), json!({ "requestId": "golden-1" })).await;
     book.record("open_one", s, &b, Drawn);
     let first = b["item"]["id"].as_i64().unwrap();
+    let answered = b;
     let (s, b) = app.post(open, Some(t), json!({ "requestId": "golden-1" })).await;
     book.record("open_one_replayed", s, &b, Drawn);
+    // The edge writes a new open's body; the domain stores its own copy for a replay: the two
+    // must be the same, value for value.
+    assert_eq!(b, answered, "a replay answers exactly the first answer");
     let (s, b) = app.post(open, Some(t), json!({ "requestId": "golden-3", "count": 3 })).await;
     book.record("open_three", s, &b, Drawn);
+    let (_, again) = app.post(open, Some(t), json!({ "requestId": "golden-3", "count": 3 })).await;
+    assert_eq!(again, b, "a replay of several answers exactly the first answer");
     let third = b["items"][1]["item"]["id"].as_i64().unwrap();
     let fourth = b["items"][2]["item"]["id"].as_i64().unwrap();
     let (s, b) = app.get("/api/v1/fair/opens", Some(t)).await;
@@ -341,7 +347,8 @@ async fn every_route_answers_the_same_bodies_as_its_golden_file() {
     book.record("promo_redeem", s, &b, Drawn);
 
     // Support.
-    let (s, b) = app.post("/api/v1/support/tickets", Some(t), json!({ "theme": "bug", "title": "Roulette", "message": "It spun twice" })).await;
+    let (s, b) =
+        app.post("/api/v1/support/tickets", Some(t), json!({ "theme": "bug", "title": "Roulette", "message": "It spun twice" })).await;
     book.record("ticket_create", s, &b, Exact);
     let ticket = b["ticket"]["id"].as_i64().unwrap();
     let (s, b) = app.get("/api/v1/support/tickets", Some(t)).await;
@@ -378,7 +385,8 @@ async fn every_route_answers_the_same_bodies_as_its_golden_file() {
     book.record("error_unsupported_media_type", s, &b, Exact);
     let (s, b) = raw_post(&app, open, Some(t), "application/json", "{not json").await;
     book.record("error_malformed_json", s, &b, Exact);
-    let (s, b) = app.post(&format!("/api/v1/user/item/{first}/request-withdrawal"), Some(t), json!({ "trade_url": "https://example.com" })).await;
+    let (s, b) =
+        app.post(&format!("/api/v1/user/item/{first}/request-withdrawal"), Some(t), json!({ "trade_url": "https://example.com" })).await;
     book.record("error_invalid_trade_url", s, &b, Exact);
     let poor = app.sign_in(720_003, "Poor").await;
     book.secrets.push((poor.clone(), "<token>"));

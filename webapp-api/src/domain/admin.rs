@@ -1,6 +1,5 @@
 //! Operator actions: who may run them, what they do, and the audit trail each one leaves.
 //! The bot's admin commands and the `fragbox` CLI both come here.
-use serde::Serialize;
 
 use crate::domain::clock::{random_hex, rfc3339, utc_day};
 use crate::domain::finance;
@@ -139,7 +138,7 @@ pub async fn resolve_withdrawal(domain: &Domain, actor: Actor, withdrawal_id: i6
 }
 
 /// Realised figures of one case over every open so far.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct CaseStats {
     pub case_id: String,
     pub opens: i64,
@@ -152,7 +151,7 @@ pub struct CaseStats {
     pub expected_rtp_bp: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Stats {
     pub users: i64,
     pub opens_today: i64,
@@ -172,7 +171,6 @@ pub struct Stats {
     /// When the last market reprice ran (unix seconds); `None`: never repriced (default prices).
     pub repriced_at: Option<i64>,
     /// The books of the last `STATS_BOOK_DAYS` UTC days, as `fragbox finance` prints them.
-    #[serde(skip)]
     pub books: finance::Books,
 }
 
@@ -269,7 +267,7 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
     })
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct UserItem {
     pub id: i64,
     pub name: String,
@@ -277,7 +275,7 @@ pub struct UserItem {
     pub token_price: Tokens,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct UserReport {
     pub id: i64,
     pub name: String,

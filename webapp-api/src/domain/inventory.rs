@@ -226,8 +226,7 @@ pub fn sell_price(token_price: Tokens) -> Tokens {
     Tokens(token_price.0 * SELL_BACK_RATE_BP / 10_000)
 }
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug)]
 pub struct Sold {
     pub tokens_awarded: Tokens,
     pub balance: Tokens,

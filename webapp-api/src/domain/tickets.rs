@@ -1,7 +1,6 @@
 //! Support tickets: a player opens one from the mini app (or `/paysupport`), support answers
 //! from the bot. Every new ticket and player message is forwarded to each admin's chat; a reply
 //! to that forwarded message (or `/reply <id> <text>`) answers the ticket.
-use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
 use crate::domain::clock::rfc3339;
@@ -558,7 +557,7 @@ pub async fn reply_to_forward(domain: &Domain, actor: Actor, chat_id: i64, messa
 }
 
 /// An open ticket as `/tickets` lists it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct OpenTicket {
     pub id: i64,
     pub user_id: i64,

@@ -89,7 +89,7 @@ impl Ok {
 
 /// A skin of the player's inventory, as `GET /user/items` lists it and every answer that shows
 /// one of the player's skins (an open, a withdrawal, the best drop).
-#[derive(Serialize, ToSchema)]
+#[derive(Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemBody {
     pub id: i64,
