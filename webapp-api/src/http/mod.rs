@@ -7,7 +7,8 @@
 //! - `metrics` (error, health), `config` (metrics, ratelimit), `state` (config, metrics,
 //!   ratelimit), `extract` (error, state);
 //! - what serves requests: `gate`, `ops`, `pictures` (state), `routes` (each area: dto, error,
-//!   extract, state);
+//!   extract, state; `routes::api` also the document: openapi, and the common refusals the gate
+//!   declares, `gate::CommonErrors`);
 //! - this file: the router and its outermost layer.
 pub mod config;
 pub mod dto;
