@@ -193,7 +193,9 @@ pub struct Verified<'a> {
     pub server_seed_hash: String,
     pub roll: u64,
     pub total_weight: u64,
-    pub item: crate::domain::catalog::CaseItemDto<'a>,
+    /// The drawn skin of the catalog and its weight in the case.
+    pub item: &'a CatalogItem,
+    pub weight: u64,
     /// The drop's float (`goods::float_of` over the skin's wear range); null for a vanilla knife.
     pub float: Option<f64>,
     /// The float's exterior as Steam names it (`Field-Tested`); null without a float.
@@ -217,7 +219,8 @@ pub fn verify<'a>(domain: &'a Domain, server_seed: &str, client_seed: &str, nonc
         server_seed_hash: seed_hash(server_seed),
         roll: r,
         total_weight: case.total_weight,
-        item: domain.catalog.item_dto(item, w, case.total_weight),
+        item,
+        weight: w,
         float,
         exterior: float.map(goods::exterior_of),
         stat_trak,

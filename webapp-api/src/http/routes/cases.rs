@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::{cases, DomainError, Tokens};
-use crate::http::dto::{ErrorBody, ItemBody};
+use crate::http::catalog::{CaseBody, CaseItem, SlimItem};
+use crate::http::dto::{Data, ErrorBody, ItemBody};
 use crate::http::encoded;
 use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AppPath, AuthUser};
@@ -24,7 +25,8 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/cases", get(list)).route("/cases/{id}", get(one)).route("/cases/{id}/open", post(open))
 }
 
-/// The catalog's JSON, shared with the response instead of copied into it.
+/// The store's JSON (`http::catalog`, written once), shared with the response instead of copied
+/// into it. Its schema is `Data<CaseBody<…>>`, the types that wrote it.
 struct Shared(std::sync::Arc<str>);
 
 impl AsRef<[u8]> for Shared {
@@ -40,18 +42,18 @@ fn json_body(body: std::sync::Arc<str>) -> Response {
 
 /// The catalog's cases (public). Honors `If-None-Match`.
 #[utoipa::path(get, path = "/cases", tag = "cases", operation_id = "list_cases",
-    responses((status = 200, description = "`{\"data\": [case]}`", body = Object, links(
+    responses((status = 200, body = Data<Vec<CaseBody<SlimItem>>>, links(
             ("case" = (operation_id = "get_case", parameters(("id" = "$response.body#/data/0/id")))),
             ("open" = (operation_id = "open", parameters(("id" = "$response.body#/data/0/id")))))), (status = 304, description = "Not modified")))]
 pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
-    let catalog = &app.domain.catalog;
-    let etag = HeaderValue::from_str(&catalog.cases_etag).expect("etag is ascii");
+    let store = &app.store;
+    let etag = HeaderValue::from_str(&store.etag).expect("etag is ascii");
     if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v == etag) {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
     }
     let mut res = match encoded::preferred(&headers) {
         Some(encoding) => {
-            let forms = app.cases_encoded.get(&catalog.cases_json);
+            let forms = app.cases_encoded.get(&store.list);
             let bytes = if encoding == "br" { forms.br.clone() } else { forms.gzip.clone() };
             (
                 [
@@ -62,7 +64,7 @@ pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
             )
                 .into_response()
         }
-        None => json_body(catalog.cases_json.clone()),
+        None => json_body(store.list.clone()),
     };
     res.headers_mut().insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     res.headers_mut().insert(header::ETAG, etag);
@@ -72,9 +74,9 @@ pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
 
 /// One case with its items and drop chances (public).
 #[utoipa::path(get, path = "/cases/{id}", tag = "cases", operation_id = "get_case", params(("id" = String, Path, description = "Case id")),
-    responses((status = 200, body = Object), (status = 404, description = "`case_not_found`", body = ErrorBody)))]
+    responses((status = 200, body = Data<CaseBody<CaseItem>>), (status = 404, description = "`case_not_found`", body = ErrorBody)))]
 pub async fn one(State(app): State<AppState>, AppPath(id): AppPath<String>) -> Result<Response, ApiError> {
-    let body = app.domain.catalog.case_json(&id).ok_or(DomainError::CaseNotFound)?;
+    let body = app.store.page(&id).ok_or(DomainError::CaseNotFound)?;
     Ok(json_body(body))
 }
 

@@ -5,10 +5,9 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, OpenApi, ToSchema};
 
-use crate::domain::catalog::CaseItemDto;
 use crate::domain::fair;
 use crate::domain::goods::Exterior;
-use crate::domain::Tokens;
+use crate::http::catalog::CaseItem;
 use crate::http::dto::{Answer, Data, ErrorBody, PageQuery};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppQuery, AuthUser};
@@ -92,68 +91,13 @@ pub struct Verified {
     stat_trak: bool,
 }
 
-/// A skin of a case with its odds, as `GET /cases/{id}` lists it.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CaseItem {
-    id: String,
-    icon_url: String,
-    /// The skin's Steam name without StatTrak™ or exterior.
-    market_hash_name: String,
-    name: String,
-    variant: String,
-    name_ru: String,
-    variant_ru: String,
-    /// Expected value of a drop of this skin over its variants, in tokens.
-    #[schema(value_type = f64)]
-    token_price: Tokens,
-    #[schema(value_type = f64)]
-    price_min: Tokens,
-    #[schema(value_type = f64)]
-    price_max: Tokens,
-    rarity: String,
-    condition: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    wear_min: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    wear_max: Option<f64>,
-    stat_trak: bool,
-    weight: u64,
-    /// Percent, rounded to 3 decimals: display only.
-    chance: f64,
-}
-
-impl From<CaseItemDto<'_>> for CaseItem {
-    fn from(i: CaseItemDto<'_>) -> CaseItem {
-        CaseItem {
-            id: i.id.to_owned(),
-            icon_url: i.icon_url.to_owned(),
-            market_hash_name: i.market_hash_name,
-            name: i.name.to_owned(),
-            variant: i.variant.to_owned(),
-            name_ru: i.name_ru.to_owned(),
-            variant_ru: i.variant_ru.to_owned(),
-            token_price: i.token_price,
-            price_min: i.price_min,
-            price_max: i.price_max,
-            rarity: i.rarity.to_owned(),
-            condition: i.condition.to_owned(),
-            wear_min: i.wear_min,
-            wear_max: i.wear_max,
-            stat_trak: i.stat_trak,
-            weight: i.weight,
-            chance: i.chance,
-        }
-    }
-}
-
 impl From<fair::Verified<'_>> for Verified {
     fn from(v: fair::Verified<'_>) -> Verified {
         Verified {
             server_seed_hash: v.server_seed_hash,
             roll: v.roll,
             total_weight: v.total_weight,
-            item: v.item.into(),
+            item: CaseItem::of(v.item, v.weight, v.total_weight),
             float: v.float,
             exterior: v.exterior.map(Exterior::steam_name),
             stat_trak: v.stat_trak,
