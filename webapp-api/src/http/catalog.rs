@@ -14,7 +14,8 @@ use crate::domain::goods::CatalogItem;
 use crate::domain::Tokens;
 use crate::http::dto::Data;
 
-/// A case of the store: its card (with `SlimItem`s) in the list, its page (with `CaseItem`s).
+/// A case of the store: its card (with each skin's `CaseOdds`) in the list, its page (with a
+/// `CaseSkin` each).
 /// Fields in the order of their names, as the catalog's JSON has always been written (the same
 /// bytes, so the same ETag, across versions).
 #[derive(Serialize, ToSchema)]
@@ -32,7 +33,7 @@ pub struct CaseBody<I> {
 
 /// An item in the case list: only what a store card and the odds need (the list stays small).
 #[derive(Serialize, ToSchema)]
-pub struct SlimItem {
+pub struct CaseOdds {
     /// Percent, rounded to 3 decimals: display only.
     chance: f64,
     id: String,
@@ -42,7 +43,7 @@ pub struct SlimItem {
 /// A skin of a case with its odds, as `GET /cases/{id}` and the fairness verifier show it.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CaseItem {
+pub struct CaseSkin {
     /// Percent, rounded to 3 decimals: display only.
     chance: f64,
     condition: String,
@@ -71,11 +72,11 @@ pub struct CaseItem {
     weight: u64,
 }
 
-impl CaseItem {
+impl CaseSkin {
     /// `item` at `weight` in a case weighing `total`.
-    pub fn of(item: &CatalogItem, weight: u64, total: u64) -> CaseItem {
+    pub fn of(item: &CatalogItem, weight: u64, total: u64) -> CaseSkin {
         let (price_min, price_max) = item.price_range();
-        CaseItem {
+        CaseSkin {
             id: item.id.clone(),
             icon_url: item.image.clone(),
             market_hash_name: item.market_hash_name(),
@@ -110,7 +111,7 @@ impl Rendered {
     /// Off-sale cases are not in the store: neither in the list nor as a page.
     pub fn of(catalog: &Catalog) -> Rendered {
         let on_sale = || catalog.cases.iter().filter(|c| c.off_sale.is_none());
-        let cards: Vec<CaseBody<SlimItem>> = on_sale().map(|c| card(catalog, c)).collect();
+        let cards: Vec<CaseBody<CaseOdds>> = on_sale().map(|c| card(catalog, c)).collect();
         let list = serde_json::to_string(&Data { data: cards }).unwrap_or_default();
         let etag = format!("\"{}\"", &hex::encode(Sha256::digest(list.as_bytes()))[..32]);
         let pages =
@@ -124,11 +125,11 @@ impl Rendered {
     }
 }
 
-fn card(catalog: &Catalog, c: &Case) -> CaseBody<SlimItem> {
+fn card(catalog: &Catalog, c: &Case) -> CaseBody<CaseOdds> {
     let items = c
         .entries
         .iter()
-        .map(|&(i, w)| SlimItem {
+        .map(|&(i, w)| CaseOdds {
             id: catalog.items[i].id.clone(),
             rarity: catalog.items[i].rarity.clone(),
             chance: chance(w, c.total_weight),
@@ -137,8 +138,8 @@ fn card(catalog: &Catalog, c: &Case) -> CaseBody<SlimItem> {
     case_body(c, items)
 }
 
-fn page(catalog: &Catalog, c: &Case) -> CaseBody<CaseItem> {
-    let items = c.entries.iter().map(|&(i, w)| CaseItem::of(&catalog.items[i], w, c.total_weight)).collect();
+fn page(catalog: &Catalog, c: &Case) -> CaseBody<CaseSkin> {
+    let items = c.entries.iter().map(|&(i, w)| CaseSkin::of(&catalog.items[i], w, c.total_weight)).collect();
     case_body(c, items)
 }
 

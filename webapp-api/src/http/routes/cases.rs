@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::{cases, DomainError, Tokens};
-use crate::http::catalog::{CaseBody, CaseItem, SlimItem};
+use crate::http::catalog::{CaseBody, CaseOdds, CaseSkin};
 use crate::http::dto::{Data, ErrorBody, ItemBody};
 use crate::http::encoded;
 use crate::http::error::{request_lang, ApiError};
@@ -42,7 +42,7 @@ fn json_body(body: std::sync::Arc<str>) -> Response {
 
 /// The catalog's cases (public). Honors `If-None-Match`.
 #[utoipa::path(get, path = "/cases", tag = "cases", operation_id = "list_cases",
-    responses((status = 200, body = Data<Vec<CaseBody<SlimItem>>>, links(
+    responses((status = 200, body = Data<Vec<CaseBody<CaseOdds>>>, links(
             ("case" = (operation_id = "get_case", parameters(("id" = "$response.body#/data/0/id")))),
             ("open" = (operation_id = "open", parameters(("id" = "$response.body#/data/0/id")))))), (status = 304, description = "Not modified")))]
 pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
@@ -74,7 +74,7 @@ pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
 
 /// One case with its items and drop chances (public).
 #[utoipa::path(get, path = "/cases/{id}", tag = "cases", operation_id = "get_case", params(("id" = String, Path, description = "Case id")),
-    responses((status = 200, body = Data<CaseBody<CaseItem>>), (status = 404, description = "`case_not_found`", body = ErrorBody)))]
+    responses((status = 200, body = Data<CaseBody<CaseSkin>>), (status = 404, description = "`case_not_found`", body = ErrorBody)))]
 pub async fn one(State(app): State<AppState>, AppPath(id): AppPath<String>) -> Result<Response, ApiError> {
     let body = app.store.page(&id).ok_or(DomainError::CaseNotFound)?;
     Ok(json_body(body))

@@ -7,7 +7,7 @@ use utoipa::{IntoParams, OpenApi, ToSchema};
 
 use crate::domain::fair;
 use crate::domain::goods::Exterior;
-use crate::http::catalog::CaseItem;
+use crate::http::catalog::CaseSkin;
 use crate::http::dto::{Answer, Data, ErrorBody, PageQuery};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppQuery, AuthUser};
@@ -82,7 +82,7 @@ pub struct Verified {
     roll: u64,
     total_weight: u64,
     /// The drawn skin as `GET /cases/{id}` lists it.
-    item: CaseItem,
+    item: CaseSkin,
     /// The drop's float; null for a vanilla knife.
     float: Option<f64>,
     /// The float's exterior as Steam names it (`Field-Tested`); null without a float.
@@ -97,7 +97,7 @@ impl From<fair::Verified<'_>> for Verified {
             server_seed_hash: v.server_seed_hash,
             roll: v.roll,
             total_weight: v.total_weight,
-            item: CaseItem::of(v.item, v.weight, v.total_weight),
+            item: CaseSkin::of(v.item, v.weight, v.total_weight),
             float: v.float,
             exterior: v.exterior.map(Exterior::steam_name),
             stat_trak: v.stat_trak,
