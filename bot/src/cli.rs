@@ -127,6 +127,9 @@ pub enum Command {
         #[arg(long, value_name = "postgres://URL")]
         to: String,
     },
+    /// Print the OpenAPI document of the API (JSON): the one `GET /api/v1/openapi.json` serves,
+    /// for generating the mini app's types or a client without starting the shop.
+    Openapi,
 }
 
 #[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
@@ -285,14 +288,24 @@ impl Command {
                     | CatalogCommand::On { .. },
             } => true,
             // `serve` creates a new shop on purpose; `catalog check` and `catalog images` read files only;
-            // `migrate-db` names its own databases and checks them itself.
-            Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => false,
+            // `migrate-db` names its own databases and checks them itself; `openapi` prints what
+            // the code declares.
+            Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } | Command::Openapi => false,
         }
     }
 }
 
 fn an_amount(s: &str) -> Result<Tokens, String> {
     Tokens::parse(s).filter(|a| a.0 != 0).ok_or_else(|| format!("not an amount with at most 2 decimals: {s}"))
+}
+
+/// `fragbox openapi`: the document, as the server builds it, on stdout.
+fn print_openapi() -> Result<i32, String> {
+    use std::io::Write;
+    let doc = webapp_api::http::routes::document();
+    let mut out = std::io::stdout().lock();
+    out.write_all(doc.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
+    Ok(0)
 }
 
 /// The operator id recorded in the admin audit log for CLI actions.
@@ -308,6 +321,7 @@ pub async fn run(config: &Config, command: Command) -> Result<i32, String> {
         Command::Catalog { command: CatalogCommand::Check } => return catalog_check(config).await,
         Command::Catalog { command: CatalogCommand::Images } => return catalog_images(config).await,
         Command::MigrateDb { from, to } => return migrate_db(from, to).await,
+        Command::Openapi => return print_openapi(),
         _ => {
             let pool = crate::open_store(config).await?.0;
             let catalog = load_catalog(config)?;
@@ -569,7 +583,9 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
                 Ok(1)
             }
         }
-        Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => Err("not a command on the shop's database".into()),
+        Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } | Command::Openapi => {
+            Err("not a command on the shop's database".into())
+        }
     }
 }
 

@@ -651,7 +651,7 @@ pub mod admin {
         transaction: &str,
         credited: Tokens,
         taken: Tokens,
-        revoked: &[webapp_api::domain::catalog::SkinName],
+        revoked: &[webapp_api::domain::notifications::SkinName],
         revoked_value: Tokens,
         debt: Tokens,
     ) -> String {

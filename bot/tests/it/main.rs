@@ -16,6 +16,7 @@ mod economics;
 mod economy;
 mod edge;
 mod feed;
+mod golden;
 mod goods;
 mod hardening;
 mod market;

@@ -1,6 +1,5 @@
 //! Operator actions: who may run them, what they do, and the audit trail each one leaves.
 //! The bot's admin commands and the `fragbox` CLI both come here.
-use serde::Serialize;
 
 use crate::domain::admin_audit;
 use crate::domain::clock::{random_hex, rfc3339, utc_day};
@@ -141,7 +140,7 @@ pub async fn resolve_withdrawal(domain: &Domain, actor: Actor, withdrawal_id: i6
 }
 
 /// Realised figures of one case over every open so far.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct CaseStats {
     pub case_id: String,
     pub opens: i64,
@@ -154,7 +153,7 @@ pub struct CaseStats {
     pub expected_rtp_bp: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Stats {
     pub users: i64,
     pub opens_today: i64,
@@ -174,7 +173,6 @@ pub struct Stats {
     /// When the last market reprice ran (unix seconds); `None`: never repriced (default prices).
     pub repriced_at: Option<i64>,
     /// The books of the last `STATS_BOOK_DAYS` UTC days, as `fragbox finance` prints them.
-    #[serde(skip)]
     pub books: finance::Books,
 }
 
@@ -284,7 +282,7 @@ pub async fn stats(domain: &Domain, actor: Actor) -> DomainResult<Stats> {
     })
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct UserItem {
     pub id: i64,
     pub name: String,
@@ -292,7 +290,7 @@ pub struct UserItem {
     pub token_price: Tokens,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct UserReport {
     pub id: i64,
     pub name: String,

@@ -26,17 +26,20 @@ pub struct FairProof {
     pub roll: u64,
 }
 
-/// One drawn item of an open and the proof it was drawn fairly.
+/// One drawn item of an open and the proof it was drawn fairly. Serialised by the domain only
+/// into the answer it stores for a replay (`StoredAnswer`); the HTTP edge writes its own body.
 #[derive(Serialize)]
 pub struct Drawn {
     pub item: Item,
     pub fair: FairProof,
 }
 
-/// The answer to an open: `item` and `fair` describe the first (the only one of a single open);
-/// an open of several carries them all in `items`, in draw order (the first again).
+/// The answer stored with an open, replayed word for word to a retried request: `item` and
+/// `fair` describe the first (the only one of a single open); an open of several carries them
+/// all in `items`, in draw order (the first again). The HTTP edge's body for a new open
+/// (`http::routes::cases::OpenedBody`) has the same shape; the golden answers check both.
 #[derive(Serialize)]
-struct Opened<'a> {
+struct StoredAnswer<'a> {
     success: bool,
     item: &'a Item,
     balance: Tokens,
@@ -69,10 +72,19 @@ impl Count {
     }
 }
 
-/// What an open wrote: the answer to send (and stored for a replay) and the drops it made, for
-/// the live feed (none for a replay: its drops were recorded the first time).
+/// What an open answers.
+pub enum Opened {
+    /// A new open: every drawn item in draw order (at least one) and the balance after.
+    Fresh { drawn: Vec<Drawn>, balance: Tokens },
+    /// A retried request: the answer stored with the first, as it was written then (a replay
+    /// must answer exactly what the first answered, whatever has changed since).
+    Replayed(Box<RawValue>),
+}
+
+/// What an open wrote: its answer and the drops it made, for the live feed (none for a replay:
+/// its drops were recorded the first time).
 pub struct Ran {
-    pub body: String,
+    pub answer: Opened,
     pub drops: Vec<feed::Drop>,
 }
 
@@ -218,11 +230,11 @@ fn answered_item(open: &Open, state: &State, case: &Case, won: &CatalogItem, won
     inventory::present(item, &open.catalog, open.lang, open.paid_only)
 }
 
-/// The answer to an open, as stored with it and sent: the first drawn item at the top, and every
-/// one in `items` when there are several.
+/// The answer to an open as stored with it for a replay: the first drawn item at the top, and
+/// every one in `items` when there are several.
 fn answer(drawn: &[Drawn], balance: Tokens) -> DomainResult<String> {
     let first = drawn.first().ok_or_else(|| DomainError::Internal("an open drew nothing".into()))?;
-    let opened = Opened { success: true, item: &first.item, balance, fair: &first.fair, items: (drawn.len() > 1).then_some(drawn) };
+    let opened = StoredAnswer { success: true, item: &first.item, balance, fair: &first.fair, items: (drawn.len() > 1).then_some(drawn) };
     serde_json::to_string(&opened).map_err(|e| DomainError::Internal(e.to_string()))
 }
 
@@ -231,7 +243,7 @@ fn raw(body: String) -> DomainResult<Box<RawValue>> {
 }
 
 /// Opens `count` of `case_id` for `user_id`, all or none. The same `request_id` again answers the
-/// first result (as stored JSON) and charges nothing. Answers the JSON body to send.
+/// first result (as stored JSON) and charges nothing.
 pub async fn open(
     domain: &Domain,
     user_id: i64,
@@ -239,7 +251,7 @@ pub async fn open(
     request_id: Option<&str>,
     count: Count,
     lang: Lang,
-) -> DomainResult<Box<RawValue>> {
+) -> DomainResult<Opened> {
     if let Some(r) = request_id {
         if !valid_request_id(r) {
             return Err(DomainError::BadRequest("requestId must be 1-64 of [A-Za-z0-9-]".into()));
@@ -258,17 +270,17 @@ pub async fn open(
         lang,
         paid_only: domain.config.withdraw_paid_only,
     };
-    let (body, drops) = domain
+    let (answer, drops) = domain
         .write(move |tx| {
             Box::pin(async move {
-                let Ran { body, drops } = open.run(tx).await?;
+                let Ran { answer, drops } = open.run(tx).await?;
                 let drops = feed::record(tx, drops).await?;
-                Ok((body, drops))
+                Ok((answer, drops))
             })
         })
         .await?;
     feed::publish(domain, drops).await;
-    raw(body)
+    Ok(answer)
 }
 
 /// One open, with everything it needs owned: it may run on the store's writer thread.
@@ -311,7 +323,7 @@ impl Open {
             return Err(DomainError::NotFound);
         };
         if let Some(response) = state.replay {
-            return Ok(Ran { body: response, drops: Vec::new() });
+            return Ok(Ran { answer: Opened::Replayed(raw(response)?), drops: Vec::new() });
         }
         // Off sale (here, or stored by an operator or the price rules since this process
         // started): gone from the store. A replay above still answers what was opened.
@@ -397,7 +409,7 @@ impl Open {
         }
         let body = answer(&drawn, balance)?;
         query(STORE_ANSWER).bind(&body).bind(first_id).execute(tx).await?;
-        Ok(Ran { body, drops })
+        Ok(Ran { answer: Opened::Fresh { drawn, balance }, drops })
     }
 }
 

@@ -10,13 +10,12 @@
 //! expected drop value divided by the return-to-player target, rounded to a whole token.
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::value::RawValue;
-use sha2::{Digest, Sha256};
 
 use crate::domain::goods::{self, Exterior, Variant, VariantPrice, EV_SCALE};
+use crate::domain::notifications::SkinName;
 use crate::domain::store::Pool;
 use crate::domain::Tokens;
 
@@ -32,25 +31,6 @@ pub const TIER_BP: [(&str, u64); 5] = [("milspec", 7992), ("restricted", 1598), 
 
 use crate::domain::goods::round_scaled;
 pub use crate::domain::goods::CatalogItem;
-
-/// A skin's name as each language reads it, kept in notices the bot renders later; notices
-/// queued before names were localised carry the Steam name alone, which reads the same in both.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(untagged)]
-pub enum SkinName {
-    Both { en: String, ru: String },
-    Steam(String),
-}
-
-impl SkinName {
-    pub fn read(&self, lang: crate::domain::lang::Lang) -> &str {
-        match (self, lang) {
-            (SkinName::Both { ru, .. }, crate::domain::lang::Lang::Ru) => ru,
-            (SkinName::Both { en, .. }, _) => en,
-            (SkinName::Steam(name), _) => name,
-        }
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct Case {
@@ -79,7 +59,7 @@ pub struct PriceProblem {
     pub detail: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Package {
     pub id: String,
     /// Whole tokens.
@@ -97,59 +77,8 @@ pub struct Catalog {
     pub packages: Vec<Package>,
     /// The RTP target computed case prices aim at (basis points).
     pub rtp_bp: i64,
-    /// `{"data":[...]}` of every case with slim items, and its ETag.
-    pub cases_json: Arc<str>,
-    pub cases_etag: String,
-    case_json: HashMap<String, Arc<str>>,
     /// Cases the price rules took off sale when this catalog was built (none for the files alone).
     pub price_problems: Vec<PriceProblem>,
-}
-
-/// An item of one case as `GET /cases/{id}` and the fairness verifier show it.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CaseItemDto<'a> {
-    pub id: &'a str,
-    pub icon_url: &'a str,
-    /// The skin's Steam name without StatTrak™ or exterior (`★ Karambit | Doppler`).
-    pub market_hash_name: String,
-    pub name: &'a str,
-    pub variant: &'a str,
-    pub name_ru: &'a str,
-    pub variant_ru: &'a str,
-    /// Expected value of a drop of this skin over its variants.
-    pub token_price: Tokens,
-    pub price_min: Tokens,
-    pub price_max: Tokens,
-    pub rarity: &'a str,
-    pub condition: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wear_min: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wear_max: Option<f64>,
-    pub stat_trak: bool,
-    pub weight: u64,
-    /// Percent, rounded to 3 decimals: display only.
-    pub chance: f64,
-}
-
-/// An item in the case list: only what a store card and the odds need (the list stays small).
-#[derive(Serialize)]
-struct SlimItemDto<'a> {
-    id: &'a str,
-    rarity: &'a str,
-    chance: f64,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CaseDto<'a, I> {
-    id: &'a str,
-    name: &'a str,
-    name_ru: &'a str,
-    image: &'a str,
-    tokens: Tokens,
-    items: Vec<I>,
 }
 
 #[derive(Deserialize)]
@@ -347,23 +276,19 @@ impl Catalog {
             case_index,
             packages: packages.packages,
             rtp_bp,
-            cases_json: "".into(),
-            cases_etag: String::new(),
-            case_json: HashMap::new(),
             price_problems: Vec::new(),
         };
         // The committed files must price every case: an overflow there is the operator's to fix.
         if let Some(p) = catalog.price_cases().into_iter().next() {
             return Err(format!("case {}: {}", p.case_id, p.detail));
         }
-        catalog.render();
         Ok(catalog)
     }
 
     /// Points the library's pictures (`/images/<hash>.webp`) at the shop's own copies
     /// (`/img/<hash>.webp`, `domain::pictures`), so every answer that carries a picture (case
     /// list, case detail, the items a draw stores) names this origin; `/catalog/images/...` paths
-    /// of this process stay. Re-renders the served JSON.
+    /// of this process stay.
     pub fn with_served_pictures(mut self) -> Catalog {
         for item in &mut self.items {
             item.image = crate::domain::pictures::served_path(&item.image);
@@ -371,7 +296,6 @@ impl Catalog {
         for case in &mut self.cases {
             case.image = crate::domain::pictures::served_path(&case.image);
         }
-        self.render();
         self
     }
 
@@ -490,7 +414,7 @@ impl Catalog {
     }
 
     /// Replaces variant prices (keys as `Variant::key`; unknown keys are ignored), then re-prices
-    /// the cases without a fixed price for `rtp_bp` and re-renders the JSON. A skin whose new
+    /// the cases without a fixed price for `rtp_bp`. A skin whose new
     /// prices overflow its expected value keeps its old prices; such skins and cases whose price
     /// overflows are answered as problems (the caller takes those cases off sale).
     pub fn apply_prices(&mut self, prices: &HashMap<String, Tokens>, rtp_bp: i64) -> Vec<PriceProblem> {
@@ -514,81 +438,16 @@ impl Catalog {
                 problems.push(PriceProblem { case_id: c.id.clone(), detail: why.clone() });
             }
         }
-        self.render();
         problems
     }
 
-    /// Takes the named cases off sale (case id → why) and re-renders the store's JSON without
-    /// them. Unknown ids are ignored.
+    /// Takes the named cases off sale (case id → why): the store leaves them out. Unknown ids
+    /// are ignored.
     pub fn set_off_sale(&mut self, off: &HashMap<String, String>) {
         for case in &mut self.cases {
             if let Some(why) = off.get(&case.id) {
                 case.off_sale = Some(why.clone());
             }
-        }
-        self.render();
-    }
-
-    fn render(&mut self) {
-        // Off-sale cases are not in the store: neither in the list nor as a page.
-        let all: Vec<CaseDto<SlimItemDto>> = self.cases.iter().filter(|c| c.off_sale.is_none()).map(|c| self.slim_case_dto(c)).collect();
-        let body = serde_json::to_string(&serde_json::json!({ "data": all })).unwrap_or_default();
-        self.cases_etag = format!("\"{}\"", &hex::encode(Sha256::digest(body.as_bytes()))[..32]);
-        let mut one = HashMap::new();
-        for c in self.cases.iter().filter(|c| c.off_sale.is_none()) {
-            let body = serde_json::to_string(&serde_json::json!({ "data": self.case_dto(c) })).unwrap_or_default();
-            one.insert(c.id.clone(), body.into());
-        }
-        self.cases_json = body.into();
-        self.case_json = one;
-    }
-
-    fn slim_case_dto<'a>(&'a self, c: &'a Case) -> CaseDto<'a, SlimItemDto<'a>> {
-        CaseDto {
-            id: &c.id,
-            name: &c.name,
-            name_ru: &c.name_ru,
-            image: &c.image,
-            tokens: c.price,
-            items: c
-                .entries
-                .iter()
-                .map(|&(i, w)| SlimItemDto { id: &self.items[i].id, rarity: &self.items[i].rarity, chance: chance(w, c.total_weight) })
-                .collect(),
-        }
-    }
-
-    fn case_dto<'a>(&'a self, c: &'a Case) -> CaseDto<'a, CaseItemDto<'a>> {
-        CaseDto {
-            id: &c.id,
-            name: &c.name,
-            name_ru: &c.name_ru,
-            image: &c.image,
-            tokens: c.price,
-            items: c.entries.iter().map(|&(i, w)| self.item_dto(&self.items[i], w, c.total_weight)).collect(),
-        }
-    }
-
-    pub fn item_dto<'a>(&'a self, item: &'a CatalogItem, weight: u64, total: u64) -> CaseItemDto<'a> {
-        let (price_min, price_max) = item.price_range();
-        CaseItemDto {
-            id: &item.id,
-            icon_url: &item.image,
-            market_hash_name: item.market_hash_name(),
-            name: &item.weapon,
-            variant: &item.finish,
-            name_ru: &item.weapon_ru,
-            variant_ru: &item.finish_ru,
-            token_price: item.token_price,
-            price_min,
-            price_max,
-            rarity: &item.rarity,
-            condition: &item.condition,
-            wear_min: item.wear_min,
-            wear_max: item.wear_max,
-            stat_trak: item.stat_trak,
-            weight,
-            chance: chance(weight, total),
         }
     }
 
@@ -606,10 +465,6 @@ impl Catalog {
     /// A case that can be opened: in the catalog and on sale.
     pub fn case_on_sale(&self, id: &str) -> Option<&Case> {
         self.case(id).filter(|c| c.off_sale.is_none())
-    }
-
-    pub fn case_json(&self, id: &str) -> Option<Arc<str>> {
-        self.case_json.get(id).cloned()
     }
 
     pub fn item(&self, id: &str) -> Option<&CatalogItem> {
@@ -705,11 +560,10 @@ impl Catalog {
             }
         }
         out.push_str(&format!(
-            "{} cases, {} skins, {} variants priced; case list {} bytes\n",
+            "{} cases, {} skins, {} variants priced\n",
             self.cases.len(),
             self.items.len(),
             self.items.iter().map(|i| i.prices.len()).sum::<usize>(),
-            self.cases_json.len()
         ));
         (out, ok)
     }
@@ -778,7 +632,7 @@ fn off_sale_note(c: &Case) -> String {
 }
 
 /// Percent, rounded to 3 decimals: display only.
-fn chance(weight: u64, total: u64) -> f64 {
+pub fn chance(weight: u64, total: u64) -> f64 {
     (weight as f64 * 100_000.0 / total.max(1) as f64).round() / 1000.0
 }
 
@@ -825,10 +679,7 @@ mod tests {
         let case = &c.cases[0];
         assert!(case.image.starts_with("/img/"), "{}", case.image);
         assert!(c.items.iter().all(|i| !i.image.starts_with("/images/") && !i.image.contains("://")));
-        let list = c.cases_json.to_string();
-        assert!(!list.contains("\"/images/") && !list.contains("https://"), "the list still names the library's host");
-        let detail = c.case_json(&case.id).unwrap().to_string();
-        assert!(detail.contains("\"iconUrl\":\"/img/"), "{}", &detail[..200]);
+        assert!(c.cases.iter().all(|k| !k.image.starts_with("/images/") && !k.image.contains("://")));
     }
 
     #[test]
@@ -869,12 +720,6 @@ mod tests {
             assert!((8950..=9050).contains(&rtp), "{} {rtp}", case.id);
             assert_eq!(case.price.0 % 100, 0, "{} costs whole tokens", case.id);
         }
-    }
-
-    #[test]
-    fn the_case_list_stays_under_64_kb() {
-        let c = repo_catalog();
-        assert!(c.cases_json.len() < 64 * 1024, "{}", c.cases_json.len());
     }
 
     #[test]
@@ -968,8 +813,6 @@ mod tests {
         c.set_off_sale(&off);
         assert!(c.case_on_sale(&case.id).is_none());
         assert!(c.case(&case.id).is_some());
-        assert!(c.case_json(&case.id).is_none());
-        assert!(!c.cases_json.contains(&format!("\"id\":\"{}\"", case.id)));
         assert_ne!(c.cheapest_case().map(|k| k.id.clone()), Some(case.id.clone()));
         assert!(!c.check_report().1);
     }

@@ -2,7 +2,6 @@
 //! `roll = u64_be(h[0..8]) mod total_weight`, then walk the weights in order; the first item whose
 //! running sum exceeds `roll` wins. The seed's SHA-256 is shown before it is used, the seed after.
 use hmac::{Hmac, Mac};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::domain::clock::{random_hex, rfc3339, Random};
@@ -115,8 +114,6 @@ async fn ensure_seed(domain: &Domain, user_id: i64) -> DomainResult<ActiveSeed> 
         .await
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct RevealedSeed {
     pub server_seed: String,
     pub server_seed_hash: String,
@@ -127,8 +124,6 @@ pub struct RevealedSeed {
     pub revealed_at: String,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct FairState {
     pub server_seed_hash: String,
     pub client_seed: String,
@@ -197,13 +192,13 @@ pub async fn rotate(domain: &Domain, user_id: i64, client_seed: Option<&str>) ->
     state(domain, user_id).await
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Verified<'a> {
     pub server_seed_hash: String,
     pub roll: u64,
     pub total_weight: u64,
-    pub item: crate::domain::catalog::CaseItemDto<'a>,
+    /// The drawn skin of the catalog and its weight in the case.
+    pub item: &'a CatalogItem,
+    pub weight: u64,
     /// The drop's float (`goods::float_of` over the skin's wear range); null for a vanilla knife.
     pub float: Option<f64>,
     /// The float's exterior as Steam names it (`Field-Tested`); null without a float.
@@ -227,7 +222,8 @@ pub fn verify<'a>(domain: &'a Domain, server_seed: &str, client_seed: &str, nonc
         server_seed_hash: seed_hash(server_seed),
         roll: r,
         total_weight: case.total_weight,
-        item: domain.catalog.item_dto(item, w, case.total_weight),
+        item,
+        weight: w,
         float,
         exterior: float.map(goods::exterior_of),
         stat_trak,
@@ -243,15 +239,11 @@ fn drop_wear(item: &CatalogItem, server_seed: &str, client_seed: &str, nonce: i6
     (float, goods::stat_trak_of(server_seed, client_seed, nonce, item.stat_trak))
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct WeightRow {
     pub id: String,
     pub weight: u64,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct OpenRecord {
     pub id: i64,
     pub case_id: String,

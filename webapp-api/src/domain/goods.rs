@@ -261,8 +261,7 @@ pub fn expected_value_scaled(item: &CatalogItem) -> Option<i128> {
 pub const EV_SCALE: i128 = 1_000_000_000;
 
 /// What one drop is: the skin, drawn elsewhere (`fair::roll`), made an instance here.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Instance {
     /// `None` for a vanilla knife.
     pub float: Option<f64>,

@@ -70,28 +70,6 @@ impl Item {
     }
 }
 
-/// What anyone may see of a shared skin.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PublicItem {
-    pub id: i64,
-    pub weapon_id: String,
-    pub name: String,
-    pub variant: String,
-    pub market_hash_name: String,
-    pub icon_url: String,
-    pub rarity: String,
-    pub condition: String,
-    pub token_price: Tokens,
-    pub owner: String,
-    pub float: Option<f64>,
-    pub exterior: Option<String>,
-    pub stat_trak: bool,
-    pub special: bool,
-    pub wear_min: Option<f64>,
-    pub wear_max: Option<f64>,
-}
-
 const ITEM_COLUMNS: &str = "i.id, i.catalog_item_id, i.weapon, i.finish, i.image, i.token_price, i.rarity, i.condition,
     i.status, i.status_reason, u.first_name, u.last_name, u.username, i.case_id, i.created_at, i.status_reason_code,
     i.float, i.exterior, i.stat_trak, i.market_hash_name, i.bonus_cost,
@@ -217,7 +195,8 @@ pub async fn list(domain: &Domain, user_id: i64, lang: Lang) -> DomainResult<Vec
 /// marks it), while it can be shown (not sold, not revoked), and only to a link that carries
 /// its owner's referral code: an invite link cannot walk the owner's other skins, and anything
 /// else is `ItemNotFound`, whichever check failed. The API and the bot's deep link both come here.
-pub async fn public(domain: &Domain, item_id: i64, ref_code: &str, lang: Lang) -> DomainResult<PublicItem> {
+/// Answers the item with its owner's first name only; the HTTP edge projects the card's fields.
+pub async fn public(domain: &Domain, item_id: i64, ref_code: &str, lang: Lang) -> DomainResult<Item> {
     if ref_code.is_empty() || ref_code.len() > 64 {
         return Err(DomainError::ItemNotFound);
     }
@@ -231,24 +210,8 @@ pub async fn public(domain: &Domain, item_id: i64, ref_code: &str, lang: Lang) -
     let r = row.ok_or(DomainError::ItemNotFound)?;
     let first = r.10.clone();
     let it = present(to_item(r), &domain.catalog, lang, true);
-    Ok(PublicItem {
-        id: it.id,
-        weapon_id: it.weapon_id,
-        name: it.name,
-        variant: it.variant,
-        market_hash_name: it.market_hash_name,
-        icon_url: it.icon_url,
-        rarity: it.rarity,
-        condition: it.condition,
-        token_price: it.token_price,
-        owner: if first.trim().is_empty() { "Player".into() } else { first },
-        float: it.float,
-        exterior: it.exterior,
-        stat_trak: it.stat_trak,
-        special: it.special,
-        wear_min: it.wear_min,
-        wear_max: it.wear_max,
-    })
+    // The card shows the owner's first name only, never the full name the inventory shows.
+    Ok(Item { owner: if first.trim().is_empty() { "Player".into() } else { first }, ..it })
 }
 
 /// `amount × bonus_cost / open_price` in integers (0 when the open spent no bonus).
@@ -263,8 +226,7 @@ pub fn sell_price(token_price: Tokens) -> Tokens {
     Tokens(token_price.0 * SELL_BACK_RATE_BP / 10_000)
 }
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug)]
 pub struct Sold {
     pub tokens_awarded: Tokens,
     pub balance: Tokens,

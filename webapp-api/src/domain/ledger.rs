@@ -260,7 +260,7 @@ pub async fn balance(tx: &mut dyn Exec, user_id: i64) -> DomainResult<Tokens> {
     row.map(|(b,)| Tokens(b)).ok_or(DomainError::NotFound)
 }
 
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug)]
 pub struct LedgerLine {
     pub amount: Tokens,
     pub balance_after: Tokens,

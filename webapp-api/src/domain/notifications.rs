@@ -2,9 +2,28 @@
 //! that causes it, rendered in their language by the bot), and whether they blocked the bot.
 use serde::{Deserialize, Serialize};
 
-use crate::domain::catalog::SkinName;
+use crate::domain::lang::Lang;
 use crate::domain::store::query;
 use crate::domain::{Domain, DomainResult};
+
+/// A skin's name as each language reads it, kept in notices the bot renders later; notices
+/// queued before names were localised carry the Steam name alone, which reads the same in both.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum SkinName {
+    Both { en: String, ru: String },
+    Steam(String),
+}
+
+impl SkinName {
+    pub fn read(&self, lang: Lang) -> &str {
+        match (self, lang) {
+            (SkinName::Both { ru, .. }, Lang::Ru) => ru,
+            (SkinName::Both { en, .. }, _) => en,
+            (SkinName::Steam(name), _) => name,
+        }
+    }
+}
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case")]

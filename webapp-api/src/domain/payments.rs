@@ -5,16 +5,15 @@
 //! reversed on a refund under `stars-refund:{charge_id}`. Nothing is credited on the client's word.
 use std::collections::{HashSet, VecDeque};
 
-use serde::Serialize;
-
 use crate::domain::admin::{self, Actor};
 use crate::domain::admin_audit;
 use crate::domain::auth::InitData;
-use crate::domain::catalog::{Catalog, Package, SkinName};
+use crate::domain::catalog::{Catalog, Package};
 use crate::domain::clock::random_hex;
 use crate::domain::lang::Lang;
 use crate::domain::ledger::{self, Posted};
 use crate::domain::notifications::Notice;
+use crate::domain::notifications::SkinName;
 use crate::domain::outbox;
 use crate::domain::store::{query, Exec};
 use crate::domain::telegram::{Invoice, TelegramError};
@@ -33,7 +32,7 @@ pub fn valid_transaction_id(s: &str) -> bool {
     s.len() == 32 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct InvoiceCreated {
     pub invoice_link: String,
     pub transaction_id: String,

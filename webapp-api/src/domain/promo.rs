@@ -7,7 +7,6 @@
 //! max_uses` (no read-then-write: the row's own condition holds the limit on every replica and
 //! under any concurrency), and the ledger credit `promo:{promo_id}:{user_id}` (reason `promo`,
 //! bonus funds). Any refusal undoes the whole write.
-use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
 use crate::domain::admin_audit;
@@ -51,8 +50,7 @@ pub struct NewPromo {
 }
 
 /// A code as the admins see it.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Promo {
     pub code: String,
     pub tokens: Tokens,

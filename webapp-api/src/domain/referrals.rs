@@ -1,5 +1,4 @@
 //! Referrals: who invited whom (first contact only) and the reward when the friend opens a first case.
-use serde::Serialize;
 
 use crate::domain::clock::rfc3339;
 use crate::domain::ledger::{self, Funds, Posted};
@@ -98,8 +97,6 @@ pub async fn on_first_open(conn: &mut dyn Exec, user_id: i64, demo_mode: bool, n
     Ok(balance)
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Referral {
     pub telegram_id: i64,
     pub first_name: String,
@@ -111,16 +108,12 @@ pub struct Referral {
     pub tokens_earned: Tokens,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Stats {
     pub invited_count: i64,
     pub active_users: i64,
     pub total_earned: Tokens,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Pagination {
     pub page: i64,
     pub limit: i64,
@@ -128,8 +121,6 @@ pub struct Pagination {
     pub total_pages: i64,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct ReferralPage {
     pub referral_code: String,
     pub invite_link: String,

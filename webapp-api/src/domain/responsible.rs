@@ -10,7 +10,6 @@
 //!   removing it waits 24 hours (`pending_limit`, `pending_at`).
 //! - The spend is summed from the ledger in the open's own write, where the player's row is
 //!   locked (PostgreSQL) or the one writer runs (SQLite): exact under any concurrency.
-use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
 use crate::domain::admin_audit;
@@ -149,8 +148,7 @@ pub async fn check_open(tx: &mut dyn Exec, user_id: i64, cost: Tokens, now: i64)
 }
 
 /// What `GET /me/limits` answers.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// The daily spend limit in force (null: none).
     pub daily_limit: Option<Tokens>,
@@ -163,15 +161,13 @@ pub struct Limits {
     pub self_exclusion: SelfExclusion,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingChange {
     pub daily_limit: Option<Tokens>,
     pub effective_at: String,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SelfExclusion {
     pub active: bool,
     /// The end (RFC 3339); null while none runs or for a permanent one.
@@ -306,8 +302,7 @@ pub async fn lift(domain: &Domain, actor: Actor, user_id: i64, reason: &str) -> 
 }
 
 /// The player's own figures.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug)]
 pub struct Stats {
     pub cases_opened: i64,
     /// Tokens debited by opens.

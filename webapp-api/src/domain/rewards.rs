@@ -1,6 +1,5 @@
 //! Earning: the daily reward with its 7-day streak chest, and the channel subscription.
 use chrono::{Duration, NaiveDate};
-use serde::Serialize;
 
 use crate::domain::clock::{rfc3339, utc_day};
 use crate::domain::ledger::{self, Funds, Posted};
@@ -44,21 +43,16 @@ fn bonus_key(user_id: i64, cycle_start: NaiveDate) -> String {
     format!("streak-bonus:{user_id}:{cycle_start}")
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Check {
     pub available: bool,
     pub next_claim_at: String,
 }
 
-#[derive(Serialize)]
 pub struct StreakDay {
     pub date: String,
     pub claimed: bool,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Streak {
     pub current_streak: i64,
     pub has_streak: bool,
@@ -70,8 +64,6 @@ pub struct Streak {
     pub streak_days: Vec<StreakDay>,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Awarded {
     pub tokens_awarded: Tokens,
     pub balance: Tokens,
@@ -185,8 +177,6 @@ pub async fn claim_streak_bonus(domain: &Domain, user_id: i64) -> DomainResult<A
         .await
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Subscription {
     pub subscribed: bool,
     pub tokens_awarded: Tokens,

@@ -1,7 +1,6 @@
 //! Support tickets: a player opens one from the mini app (or `/paysupport`), support answers
 //! from the bot. Every new ticket and player message is forwarded to each admin's chat; a reply
 //! to that forwarded message (or `/reply <id> <text>`) answers the ticket.
-use serde::Serialize;
 
 use crate::domain::admin::{self, Actor};
 use crate::domain::admin_audit;
@@ -129,7 +128,7 @@ pub fn auto_reply(lang: Lang) -> &'static str {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Ticket {
     pub id: i64,
     pub title: Option<String>,
@@ -138,18 +137,17 @@ pub struct Ticket {
     pub created_at: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct TicketSummary {
     pub id: i64,
     pub title: Option<String>,
     pub theme: String,
     pub status: String,
-    #[serde(rename = "lastMessage")]
     pub last_message: String,
     pub created_at: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Message {
     pub id: i64,
     pub sender: String,
@@ -474,7 +472,7 @@ pub async fn reply_to_forward(domain: &Domain, actor: Actor, chat_id: i64, messa
 }
 
 /// An open ticket as `/tickets` lists it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct OpenTicket {
     pub id: i64,
     pub user_id: i64,

@@ -1,6 +1,5 @@
 //! Players: who they are on Telegram, profile, trade link, agreement, language, what unlocks
 //! withdrawals. Registration is `registration.rs`.
-use serde::Serialize;
 
 use serde::Deserialize;
 
@@ -26,8 +25,7 @@ pub struct TelegramUser {
 }
 
 /// What `/me` and sign-in answer.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug)]
 pub struct Profile {
     pub telegram_id: i64,
     pub first_name: String,
@@ -35,11 +33,9 @@ pub struct Profile {
     pub username: Option<String>,
     pub avatar_url: Option<String>,
     pub balance: Tokens,
-    #[serde(rename = "ref")]
     pub ref_code: String,
     pub tg_subscribed: bool,
     pub case_opened: bool,
-    #[serde(rename = "trade_url")]
     pub trade_url: Option<String>,
     pub language: &'static str,
     pub is_admin: bool,

@@ -1,12 +1,18 @@
 //! The API's gate: every request under `/api/v1` passes here, in order: JSON bodies only, the
 //! rate limits, maintenance. One layer rather than three: each `from_fn` layer costs a boxed
 //! clone of the inner service and a boxed future per request.
+//!
+//! The refusals the gate and the bearer extractor give are declared here once too
+//! (`CommonErrors`), from the same rules, for every operation of the OpenAPI document they apply
+//! to; a route's annotation lists only its own answers.
 use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, MatchedPath, Request, State};
 use axum::http::{header, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use utoipa::openapi::path::Operation;
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
 use crate::domain::{auth, settings, DomainError};
 use crate::http::error::ApiError;
@@ -73,13 +79,7 @@ async fn rate_limit(state: &AppState, req: Request) -> Result<Request, Response>
 
 /// While maintenance is on, state changes answer 503 for everyone but the admins.
 async fn maintenance(state: &AppState, req: Request) -> Result<Request, Response> {
-    let path = req.uri().path();
-    let exempt = req.method() == Method::GET
-        || req.method() == Method::HEAD
-        || path.ends_with("/auth")
-        || path.ends_with("/dev-gate")
-        || path.contains("/dev/");
-    if exempt {
+    if !maintenance_applies(req.method(), req.uri().path()) {
         return Ok(req);
     }
     match settings::maintenance(&state.domain).await {
@@ -97,4 +97,65 @@ async fn maintenance(state: &AppState, req: Request) -> Result<Request, Response
         }
         Err(e) => Err(ApiError::Domain(e).into_response()),
     }
+}
+
+/// Whether the maintenance switch refuses a request: every state change but signing in and the
+/// demo's own calls (reads are always served).
+pub fn maintenance_applies(method: &Method, path: &str) -> bool {
+    let exempt =
+        method == Method::GET || method == Method::HEAD || path.ends_with("/auth") || path.ends_with("/dev-gate") || path.contains("/dev/");
+    !exempt
+}
+
+/// The common refusals, added to each operation they apply to (an operation's own description
+/// of the same status, naming more codes, is kept): `401 unauthorized` where a bearer token is
+/// required, `400 bad_request` where a JSON body is read, `415 unsupported_media_type` on every
+/// write (`non_json_body`: whatever body a write carries must be JSON), `429 rate_limited` where
+/// `ratelimit::action` limits the route, `503 maintenance` where `maintenance_applies`.
+pub struct CommonErrors;
+
+impl utoipa::Modify for CommonErrors {
+    fn modify(&self, api: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in api.paths.paths.iter_mut() {
+            let ops = [
+                (Method::GET, item.get.as_mut()),
+                (Method::PUT, item.put.as_mut()),
+                (Method::POST, item.post.as_mut()),
+                (Method::DELETE, item.delete.as_mut()),
+                (Method::PATCH, item.patch.as_mut()),
+            ];
+            for (method, op) in ops {
+                let Some(op) = op else { continue };
+                if needs_bearer(op) {
+                    add(op, "401", "`unauthorized`");
+                }
+                if op.request_body.is_some() {
+                    add(op, "400", "`bad_request`");
+                }
+                if method != Method::GET {
+                    add(op, "415", "`unsupported_media_type`");
+                }
+                if ratelimit::action(&method, path).is_some() {
+                    add(op, "429", "`rate_limited`");
+                }
+                if maintenance_applies(&method, path) {
+                    add(op, "503", "`maintenance`");
+                }
+            }
+        }
+    }
+}
+
+/// An operation whose only ways in carry the bearer token.
+fn needs_bearer(op: &Operation) -> bool {
+    let Some(security) = &op.security else { return false };
+    let Ok(serde_json::Value::Array(ways)) = serde_json::to_value(security) else { return false };
+    !ways.is_empty() && ways.iter().all(|w| w.get("bearer").is_some())
+}
+
+fn add(op: &mut Operation, status: &str, codes: &str) {
+    op.responses.responses.entry(status.to_owned()).or_insert_with(|| {
+        let body = ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build();
+        RefOr::T(ResponseBuilder::new().description(codes).content("application/json", body).build())
+    });
 }

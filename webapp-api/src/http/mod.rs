@@ -3,12 +3,15 @@
 //!
 //! The modules form layers; each uses only modules of the layers before it, and none uses this
 //! file (`bot/tests/it/hardening.rs` checks there is no circle):
-//! - `error`, `health`, `ratelimit` (no other `http` module), `dto` (error), `openapi` (dto);
-//! - `metrics` (error, health), `config` (metrics, ratelimit), `state` (config, metrics,
+//! - `error`, `health`, `ratelimit` (no other `http` module), `dto` (error), `openapi` (dto),
+//!   `catalog` (dto: the store's answers);
+//! - `metrics` (error, health), `config` (metrics, ratelimit), `state` (catalog, config, metrics,
 //!   ratelimit), `extract` (error, state);
 //! - what serves requests: `gate`, `ops`, `pictures` (state), `routes` (each area: dto, error,
-//!   extract, state);
+//!   extract, state; `routes::api` also the document: openapi, and the common refusals the gate
+//!   declares, `gate::CommonErrors`);
 //! - this file: the router and its outermost layer.
+pub mod catalog;
 pub mod config;
 pub mod dto;
 pub mod encoded;

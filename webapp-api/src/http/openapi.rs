@@ -38,12 +38,14 @@ struct Base;
 pub struct Document(Bytes);
 
 impl Document {
-    /// The shared parts with every area's operations.
-    pub fn build(areas: impl IntoIterator<Item = utoipa::openapi::OpenApi>) -> Document {
+    /// The shared parts with every area's operations, then `common` (the answers every
+    /// operation of a kind shares, declared once: `gate::CommonErrors`).
+    pub fn build(areas: impl IntoIterator<Item = utoipa::openapi::OpenApi>, common: &dyn Modify) -> Document {
         let mut api = Base::openapi();
         for area in areas {
             api.merge(area);
         }
+        common.modify(&mut api);
         let mut doc = serde_json::to_value(api).expect("the OpenAPI document serializes");
         spell_links(&mut doc);
         Document(Bytes::from(serde_json::to_string_pretty(&doc).expect("the OpenAPI document serializes")))

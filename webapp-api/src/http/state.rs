@@ -1,9 +1,11 @@
 //! The router's state. Below every handler and middleware, above the parts it holds (config,
-//! metrics, limiter), so that none of those needs the router to name it.
+//! metrics, limiter, the store's rendered answers), so that none of those needs the router to
+//! name it.
 use std::sync::Arc;
 
 use crate::domain::pictures::Pictures;
 use crate::domain::Domain;
+use crate::http::catalog::Rendered;
 use crate::http::config::HttpConfig;
 use crate::http::encoded::Precompressed;
 use crate::http::metrics::Metrics;
@@ -19,6 +21,8 @@ pub struct Shared {
     pub config: Arc<HttpConfig>,
     pub metrics: Arc<Metrics>,
     pub limiter: Arc<Limiter>,
+    /// The store's answers (`GET /cases`, `GET /cases/{id}`), written once (`catalog`).
+    pub store: Rendered,
     /// The case list, compressed once (`encoded`).
     pub cases_encoded: Precompressed,
     /// The catalog's pictures, served at `/img/<hash>.webp` (`http::pictures`).
@@ -31,7 +35,16 @@ impl AppState {
         let limiter = Arc::new(Limiter::new(config.rate_limits));
         let names = domain.catalog.pictures();
         let pictures = Arc::new(Pictures::new(&config.catalog_images_dir, &config.catalog_assets_url, names));
-        AppState(Arc::new(Shared { domain, config: Arc::new(config), metrics, limiter, cases_encoded: Precompressed::default(), pictures }))
+        let store = Rendered::of(&domain.catalog);
+        AppState(Arc::new(Shared {
+            domain,
+            config: Arc::new(config),
+            metrics,
+            limiter,
+            store,
+            cases_encoded: Precompressed::default(),
+            pictures,
+        }))
     }
 }
 

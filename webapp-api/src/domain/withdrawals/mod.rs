@@ -7,7 +7,6 @@
 //! never leave FragBox as skins.
 pub mod state;
 
-use serde::Serialize;
 pub use state::{has_open_attempt, move_item, transition, Cond, From, ItemStatus, MarketState, Move, Outcome};
 
 use crate::domain::admin_audit;
@@ -48,8 +47,7 @@ pub fn parse_failure(text: &str) -> Option<(String, Option<String>)> {
     Some(("other".into(), Some(text.to_owned())))
 }
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug)]
 pub struct Requested {
     pub item: Item,
     pub withdrawal_id: i64,
@@ -135,7 +133,7 @@ async fn request_in(
 }
 
 /// What an operator should weigh before sending a skin that cannot be taken back.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct Risk {
     /// Whole days since the account was first seen.
     pub account_age_days: i64,
@@ -155,7 +153,7 @@ pub struct Risk {
 }
 
 /// Everything an operator needs to make the trade by hand, and the risk of making it.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct Pending {
     pub id: i64,
     pub user_id: i64,
@@ -173,7 +171,7 @@ pub struct Pending {
 }
 
 /// An automatic withdrawal as the operators see it.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct MarketView {
     /// `queued`, `buying`, `bought`, `offer_sent`, `settling`, `manual`...
     pub state: String,

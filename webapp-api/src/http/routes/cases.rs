@@ -4,12 +4,12 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use serde::Deserialize;
-use serde_json::value::RawValue;
+use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::domain::{cases, DomainError};
-use crate::http::dto::ErrorBody;
+use crate::domain::{cases, DomainError, Tokens};
+use crate::http::catalog::{CaseBody, CaseOdds, CaseSkin};
+use crate::http::dto::{Data, ErrorBody, ItemBody};
 use crate::http::encoded;
 use crate::http::error::{request_lang, ApiError};
 use crate::http::extract::{AppJson, AppPath, AuthUser};
@@ -25,7 +25,8 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/cases", get(list)).route("/cases/{id}", get(one)).route("/cases/{id}/open", post(open))
 }
 
-/// The catalog's JSON, shared with the response instead of copied into it.
+/// The store's JSON (`http::catalog`, written once), shared with the response instead of copied
+/// into it. Its schema is `Data<CaseBody<…>>`, the types that wrote it.
 struct Shared(std::sync::Arc<str>);
 
 impl AsRef<[u8]> for Shared {
@@ -41,18 +42,18 @@ fn json_body(body: std::sync::Arc<str>) -> Response {
 
 /// The catalog's cases (public). Honors `If-None-Match`.
 #[utoipa::path(get, path = "/cases", tag = "cases", operation_id = "list_cases",
-    responses((status = 200, description = "`{\"data\": [case]}`", body = Object, links(
+    responses((status = 200, body = Data<Vec<CaseBody<CaseOdds>>>, links(
             ("case" = (operation_id = "get_case", parameters(("id" = "$response.body#/data/0/id")))),
             ("open" = (operation_id = "open", parameters(("id" = "$response.body#/data/0/id")))))), (status = 304, description = "Not modified")))]
 pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
-    let catalog = &app.domain.catalog;
-    let etag = HeaderValue::from_str(&catalog.cases_etag).expect("etag is ascii");
+    let store = &app.store;
+    let etag = HeaderValue::from_str(&store.etag).expect("etag is ascii");
     if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v == etag) {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
     }
     let mut res = match encoded::preferred(&headers) {
         Some(encoding) => {
-            let forms = app.cases_encoded.get(&catalog.cases_json);
+            let forms = app.cases_encoded.get(&store.list);
             let bytes = if encoding == "br" { forms.br.clone() } else { forms.gzip.clone() };
             (
                 [
@@ -63,7 +64,7 @@ pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
             )
                 .into_response()
         }
-        None => json_body(catalog.cases_json.clone()),
+        None => json_body(store.list.clone()),
     };
     res.headers_mut().insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     res.headers_mut().insert(header::ETAG, etag);
@@ -73,9 +74,9 @@ pub async fn list(State(app): State<AppState>, headers: HeaderMap) -> Response {
 
 /// One case with its items and drop chances (public).
 #[utoipa::path(get, path = "/cases/{id}", tag = "cases", operation_id = "get_case", params(("id" = String, Path, description = "Case id")),
-    responses((status = 200, body = Object), (status = 404, description = "`case_not_found`", body = ErrorBody)))]
+    responses((status = 200, body = Data<CaseBody<CaseSkin>>), (status = 404, description = "`case_not_found`", body = ErrorBody)))]
 pub async fn one(State(app): State<AppState>, AppPath(id): AppPath<String>) -> Result<Response, ApiError> {
-    let body = app.domain.catalog.case_json(&id).ok_or(DomainError::CaseNotFound)?;
+    let body = app.store.page(&id).ok_or(DomainError::CaseNotFound)?;
     Ok(json_body(body))
 }
 
@@ -96,49 +97,82 @@ pub struct OpenCase {
     count: Option<i64>,
 }
 
-/// One drawn item of an open and its proof (documentation of the answer, which the domain writes).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct OpenedItem {
-    /// The won item, as in `GET /user/items`.
-    item: serde_json::Value,
-    /// `{serverSeedHash, clientSeed, nonce, roll}`: recompute with `GET /fair/verify`.
-    fair: serde_json::Value,
+/// The proof of one draw: recompute it with `GET /fair/verify`.
+#[derive(Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FairProof {
+    server_seed_hash: String,
+    client_seed: String,
+    nonce: i64,
+    roll: u64,
 }
 
-/// The answer to an open (documentation). `item` and `fair` describe the first case opened.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct Opened {
+impl From<cases::FairProof> for FairProof {
+    fn from(f: cases::FairProof) -> FairProof {
+        FairProof { server_seed_hash: f.server_seed_hash, client_seed: f.client_seed, nonce: f.nonce, roll: f.roll }
+    }
+}
+
+/// One drawn item of an open and its proof.
+#[derive(Serialize, ToSchema)]
+pub struct OpenedItem {
+    /// The won item, as in `GET /user/items`.
+    item: ItemBody,
+    fair: FairProof,
+}
+
+impl From<cases::Drawn> for OpenedItem {
+    fn from(d: cases::Drawn) -> OpenedItem {
+        OpenedItem { item: d.item.into(), fair: d.fair.into() }
+    }
+}
+
+/// The answer to an open. `item` and `fair` describe the first case opened. A retried request
+/// (the same `requestId`) answers the first answer again, as it was then.
+#[derive(Serialize, ToSchema)]
+pub struct OpenedBody {
     success: bool,
-    item: serde_json::Value,
+    item: ItemBody,
     /// The balance after the open, in tokens.
-    balance: f64,
-    fair: serde_json::Value,
+    #[schema(value_type = f64)]
+    balance: Tokens,
+    fair: FairProof,
     /// Only when `count` was above 1: every case opened, in draw order (consecutive nonces).
+    #[serde(skip_serializing_if = "Option::is_none")]
     items: Option<Vec<OpenedItem>>,
+}
+
+impl OpenedBody {
+    /// `None` for an open that drew nothing (the domain never answers one).
+    fn of(drawn: Vec<cases::Drawn>, balance: Tokens) -> Option<OpenedBody> {
+        let mut items: Vec<OpenedItem> = drawn.into_iter().map(OpenedItem::from).collect();
+        let (item, fair) = match items.len() {
+            // One open: its item and proof at the top, moved.
+            1 => items.pop().map(|f| (f.item, f.fair))?,
+            _ => items.first().map(|f| (f.item.clone(), f.fair.clone()))?,
+        };
+        Some(OpenedBody { success: true, item, balance, fair, items: (!items.is_empty()).then_some(items) })
+    }
 }
 
 /// Opens a case, or `count` (1-5) of it at once: charges the price of all in one debit and
 /// answers the won items.
 #[utoipa::path(post, path = "/cases/{id}/open", tag = "cases", params(("id" = String, Path, description = "Case id")), request_body = OpenCase,
     security(("bearer" = [])),
-    responses((status = 200, description = "The open: `{success, item, balance, fair}`, and `items` for several", body = Opened, links(
+    responses((status = 200, description = "The open: `{success, item, balance, fair}`, and `items` for several", body = OpenedBody, links(
             ("item" = (operation_id = "get_item", parameters(("id" = "$response.body#/item/id")))),
             ("withdraw" = (operation_id = "withdraw", parameters(("id" = "$response.body#/item/id")))),
             ("sell" = (operation_id = "sell", request_body = json!({"item_id": "$response.body#/item/id"}))),
             ("share" = (operation_id = "share", request_body = json!({"item_id": "$response.body#/item/id"}))))),
-        (status = 400, description = "`bad_request`", body = ErrorBody), (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 403, description = "`forbidden`, `self_excluded` (with `until`), `spend_limit` (with `limit`, `spent`, `resetsAt`)", body = ErrorBody), (status = 404, description = "`case_not_found`", body = ErrorBody),
-        (status = 409, description = "`insufficient_tokens`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+        (status = 409, description = "`insufficient_tokens`", body = ErrorBody)))]
 pub async fn open(
     State(app): State<AppState>,
     AuthUser(user_id): AuthUser,
     addr: Option<Extension<ClientAddr>>,
     AppPath(case_id): AppPath<String>,
     AppJson(body): AppJson<OpenCase>,
-) -> Result<Json<Box<RawValue>>, ApiError> {
+) -> Result<Response, ApiError> {
     if body.telegram_id.is_some_and(|t| t != user_id) {
         return Err(DomainError::Forbidden.into());
     }
@@ -147,5 +181,12 @@ pub async fn open(
     if let Some(Extension(ClientAddr(ip))) = addr {
         app.limiter.take_more(Action::Open, ip, Some(user_id), count.get() - 1).map_err(DomainError::RateLimited)?;
     }
-    Ok(Json(cases::open(&app.domain, user_id, &case_id, body.request_id.as_deref(), count, request_lang()).await?))
+    match cases::open(&app.domain, user_id, &case_id, body.request_id.as_deref(), count, request_lang()).await? {
+        cases::Opened::Fresh { drawn, balance } => {
+            let body = OpenedBody::of(drawn, balance).ok_or_else(|| DomainError::Internal("an open drew nothing".into()))?;
+            Ok(Json(body).into_response())
+        }
+        // The first answer, as stored: a replay answers exactly what the first answered.
+        cases::Opened::Replayed(stored) => Ok(Json(stored).into_response()),
+    }
 }

@@ -55,7 +55,6 @@ pub fn stream_routes() -> Router<AppState> {
 #[utoipa::path(get, path = "/feed", tag = "feed", security(("bearer" = [])),
     params(("Last-Event-ID" = Option<i64>, Header, description = "The id of the last event received: resume after it")),
     responses((status = 200, description = "A stream of drops (Server-Sent Events), ended after at most 30 minutes", content_type = "text/event-stream", body = String),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 429, description = "`too_many_streams`: the client's address holds as many streams as it may; `Retry-After`", body = ErrorBody)))]
 pub async fn stream(
     State(app): State<AppState>,
@@ -118,16 +117,14 @@ pub struct FeedSettingsAnswer {
 
 /// The player's feed setting.
 #[utoipa::path(get, path = "/settings/feed", tag = "feed", security(("bearer" = [])),
-    responses((status = 200, body = FeedSettingsAnswer), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
+    responses((status = 200, body = FeedSettingsAnswer)))]
 pub async fn settings(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<FeedSettingsAnswer>, ApiError> {
     Ok(Json(FeedSettingsAnswer { success: true, hide_name: feed::hides_name(&app.domain, id).await? }))
 }
 
 /// Hides or shows the player's first name on their drops in the feed (shown by default).
 #[utoipa::path(put, path = "/settings/feed", tag = "feed", request_body = FeedSettings, security(("bearer" = [])),
-    responses((status = 200, body = FeedSettingsAnswer), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+    responses((status = 200, body = FeedSettingsAnswer)))]
 pub async fn set_settings(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,

@@ -16,26 +16,35 @@ use axum::routing::get;
 use axum::Router;
 use utoipa::OpenApi;
 
+use crate::http::gate;
 use crate::http::openapi::{self, Document};
 use crate::http::state::AppState;
 
+/// The OpenAPI document of every route under `/api/v1` (served at `/api/v1/openapi.json` and
+/// printed by `fragbox openapi`).
+pub fn document() -> Document {
+    Document::build(
+        [
+            public::Doc::openapi(),
+            users::Doc::openapi(),
+            cases::Doc::openapi(),
+            fair::Doc::openapi(),
+            inventory::Doc::openapi(),
+            rewards::Doc::openapi(),
+            payments::Doc::openapi(),
+            support::Doc::openapi(),
+            feed::Doc::openapi(),
+            promo::Doc::openapi(),
+            responsible::Doc::openapi(),
+        ],
+        &gate::CommonErrors,
+    )
+}
+
 /// Every route under `/api/v1`, and the OpenAPI document that describes them.
 pub fn api() -> Router<AppState> {
-    let doc = Document::build([
-        public::Doc::openapi(),
-        users::Doc::openapi(),
-        cases::Doc::openapi(),
-        fair::Doc::openapi(),
-        inventory::Doc::openapi(),
-        rewards::Doc::openapi(),
-        payments::Doc::openapi(),
-        support::Doc::openapi(),
-        feed::Doc::openapi(),
-        promo::Doc::openapi(),
-        responsible::Doc::openapi(),
-    ]);
     Router::new()
-        .route("/openapi.json", get(openapi::document_endpoint).with_state(doc))
+        .route("/openapi.json", get(openapi::document_endpoint).with_state(document()))
         .merge(public::routes())
         .merge(users::routes())
         .merge(cases::routes())

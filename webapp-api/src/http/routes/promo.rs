@@ -3,11 +3,10 @@ use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::{json, Value};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::promo;
-use crate::http::dto::ErrorBody;
+use crate::http::dto::{Answer, Awarded, ErrorBody};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AuthUser};
 use crate::http::state::AppState;
@@ -31,13 +30,15 @@ pub struct Redeem {
 /// Redeems a promo code: its tokens are credited as bonus tokens, once per player. Answers in the
 /// daily claim's envelope: `{success, data: {tokensAwarded, balance}}`.
 #[utoipa::path(post, path = "/promo/redeem", tag = "rewards", request_body = Redeem, security(("bearer" = [])),
-    responses((status = 200, description = "`{success, data: {tokensAwarded, balance}}`", body = Object),
-        (status = 400, description = "`bad_request`", body = ErrorBody), (status = 401, description = "`unauthorized`", body = ErrorBody),
+    responses((status = 200, body = Answer<Awarded>),
         (status = 403, description = "`self_excluded` (with `until`)", body = ErrorBody),
         (status = 404, description = "`promo_not_found` (a disabled code too)", body = ErrorBody),
         (status = 409, description = "`promo_exhausted`, `promo_already_redeemed`, `deposit_required`", body = ErrorBody),
-        (status = 410, description = "`promo_expired`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
-pub async fn redeem(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Redeem>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "success": true, "data": promo::redeem(&app.domain, id, &b.code).await? })))
+        (status = 410, description = "`promo_expired`", body = ErrorBody)))]
+pub async fn redeem(
+    State(app): State<AppState>,
+    AuthUser(id): AuthUser,
+    AppJson(b): AppJson<Redeem>,
+) -> Result<Json<Answer<Awarded>>, ApiError> {
+    Ok(Json(Answer::new(promo::redeem(&app.domain, id, &b.code).await?.into())))
 }

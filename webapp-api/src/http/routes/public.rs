@@ -4,12 +4,11 @@ use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use subtle::ConstantTimeEq;
 use utoipa::{IntoParams, OpenApi, ToSchema};
 
 use crate::domain::{auth, demo, settings, users, DomainError};
-use crate::http::dto::{ErrorBody, Ok as OkBody};
+use crate::http::dto::{ErrorBody, Ok as OkBody, ProfileBody};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AppQuery};
 use crate::http::state::AppState;
@@ -36,8 +35,8 @@ pub struct StatusBody {
 
 /// Whether maintenance is on.
 #[utoipa::path(get, path = "/status", tag = "public", operation_id = "get_status", responses((status = 200, body = StatusBody)))]
-pub async fn status(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "maintenance": settings::maintenance(&app.domain).await? })))
+pub async fn status(State(app): State<AppState>) -> Result<Json<StatusBody>, ApiError> {
+    Ok(Json(StatusBody { maintenance: settings::maintenance(&app.domain).await? }))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -60,22 +59,22 @@ pub struct ConfigBody {
 
 /// What the mini app needs before sign-in.
 #[utoipa::path(get, path = "/config", tag = "public", responses((status = 200, body = ConfigBody)))]
-pub async fn config(State(app): State<AppState>) -> Json<Value> {
+pub async fn config(State(app): State<AppState>) -> Json<ConfigBody> {
     let d = &app.domain.config;
     let c = &app.config;
-    Json(json!({
-        "botUsername": d.bot_username,
-        "inviteLinkBase": format!("https://t.me/{}", d.bot_username),
-        "channelUrl": c.channel_url,
-        "communityUrl": c.community_url,
-        "termsUrl": c.terms_url,
-        "privacyUrl": c.privacy_url,
-        "devGate": c.dev_gate_password.is_some(),
-        "demo": d.demo,
-        "withdrawMinStars": d.withdraw_min_stars,
-        "withdrawPaidOnly": d.withdraw_paid_only,
-        "version": env!("CARGO_PKG_VERSION"),
-    }))
+    Json(ConfigBody {
+        bot_username: d.bot_username.clone(),
+        invite_link_base: format!("https://t.me/{}", d.bot_username),
+        channel_url: c.channel_url.clone(),
+        community_url: c.community_url.clone(),
+        terms_url: c.terms_url.clone(),
+        privacy_url: c.privacy_url.clone(),
+        dev_gate: c.dev_gate_password.is_some(),
+        demo: d.demo,
+        withdraw_min_stars: d.withdraw_min_stars,
+        withdraw_paid_only: d.withdraw_paid_only,
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+    })
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -133,8 +132,7 @@ pub struct DevGatePassed {
 
 /// Checks the dev-gate password and hands out a short-lived proof of it.
 #[utoipa::path(post, path = "/dev-gate", tag = "public", request_body = Password,
-    responses((status = 200, body = DevGatePassed), (status = 400, body = ErrorBody), (status = 403, description = "`wrong_password`", body = ErrorBody),
-        (status = 415, body = ErrorBody), (status = 429, description = "`rate_limited` (wrong guesses per address)", body = ErrorBody)))]
+    responses((status = 200, body = DevGatePassed), (status = 403, description = "`wrong_password`", body = ErrorBody), (status = 429, description = "`rate_limited` (wrong guesses per address)", body = ErrorBody)))]
 pub async fn dev_gate(State(app): State<AppState>, AppJson(body): AppJson<Password>) -> Result<Json<DevGatePassed>, ApiError> {
     let Some(expected) = &app.config.dev_gate_password else {
         return Ok(Json(DevGatePassed { success: true, proof: None, expires_at: None }));
@@ -174,10 +172,10 @@ pub async fn demo_init_data(
     State(app): State<AppState>,
     headers: HeaderMap,
     AppQuery(q): AppQuery<DemoQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<DemoInitData>, ApiError> {
     require_dev_gate(&app, &headers)?;
     let (init_data, id) = demo::init_data(&app.domain, q.demo_id, q.start_param.as_deref())?;
-    Ok(Json(json!({ "initData": init_data, "demoId": id })))
+    Ok(Json(DemoInitData { init_data, demo_id: id }))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -191,28 +189,25 @@ pub struct SignedIn {
     /// The bearer token for `Authorization: Bearer`.
     token: String,
     /// The profile, as `GET /me` answers it.
-    #[schema(value_type = Object)]
-    user: Value,
+    user: ProfileBody,
 }
 
 /// Signs in with Telegram's init data; answers a bearer token.
 #[utoipa::path(post, path = "/auth", tag = "public", request_body = SignIn, security((), ("devGate" = [])),
-    responses((status = 200, body = SignedIn), (status = 400, description = "`bad_request`", body = ErrorBody),
+    responses((status = 200, body = SignedIn),
         (status = 401, description = "`invalid_init_data`, `init_data_expired`", body = ErrorBody),
-        (status = 403, description = "`dev_gate_required`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody)))]
-pub async fn sign_in(State(app): State<AppState>, headers: HeaderMap, AppJson(body): AppJson<SignIn>) -> Result<Json<Value>, ApiError> {
+        (status = 403, description = "`dev_gate_required`", body = ErrorBody)))]
+pub async fn sign_in(State(app): State<AppState>, headers: HeaderMap, AppJson(body): AppJson<SignIn>) -> Result<Json<SignedIn>, ApiError> {
     require_dev_gate(&app, &headers)?;
     let (token, user_id) = auth::sign_in(&app.domain, &body.init_data).await?;
-    let user = users::profile(&app.domain, user_id).await?;
-    Ok(Json(json!({ "token": token, "user": user })))
+    let user = users::profile(&app.domain, user_id).await?.into();
+    Ok(Json(SignedIn { token, user }))
 }
 
 /// Revokes the bearer token of the request (the mini app's logout).
 #[utoipa::path(post, path = "/auth/logout", tag = "public", security(("bearer" = [])),
-    responses((status = 200, body = OkBody), (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody)))]
-pub async fn logout(State(app): State<AppState>, headers: axum::http::HeaderMap) -> Result<Json<Value>, ApiError> {
+    responses((status = 200, body = OkBody)))]
+pub async fn logout(State(app): State<AppState>, headers: axum::http::HeaderMap) -> Result<Json<OkBody>, ApiError> {
     let token = headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -220,5 +215,5 @@ pub async fn logout(State(app): State<AppState>, headers: axum::http::HeaderMap)
         .ok_or(DomainError::Unauthorized)?;
     auth::authenticate(&app.domain, token.trim()).await?;
     auth::revoke(&app.domain, token.trim()).await?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(OkBody::YES))
 }

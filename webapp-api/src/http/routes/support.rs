@@ -2,8 +2,8 @@
 use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::tickets::{self, Closer, NewTicket};
@@ -25,11 +25,78 @@ pub fn routes() -> Router<AppState> {
         .route("/support/tickets/{id}/close", post(close))
 }
 
+/// A ticket.
+#[derive(Serialize, ToSchema)]
+pub struct Ticket {
+    id: i64,
+    title: Option<String>,
+    /// `payment`, `withdraw`, `bug` or `other`.
+    theme: String,
+    /// `open` or `closed`.
+    status: String,
+    /// RFC 3339.
+    created_at: String,
+}
+
+impl From<tickets::Ticket> for Ticket {
+    fn from(t: tickets::Ticket) -> Ticket {
+        Ticket { id: t.id, title: t.title, theme: t.theme, status: t.status, created_at: t.created_at }
+    }
+}
+
+/// A ticket in the player's list, with its last message.
+#[derive(Serialize, ToSchema)]
+pub struct TicketSummary {
+    id: i64,
+    title: Option<String>,
+    theme: String,
+    status: String,
+    #[serde(rename = "lastMessage")]
+    last_message: String,
+    /// RFC 3339.
+    created_at: String,
+}
+
+impl From<tickets::TicketSummary> for TicketSummary {
+    fn from(t: tickets::TicketSummary) -> TicketSummary {
+        TicketSummary { id: t.id, title: t.title, theme: t.theme, status: t.status, last_message: t.last_message, created_at: t.created_at }
+    }
+}
+
+/// A message of a ticket.
+#[derive(Serialize, ToSchema)]
+pub struct Message {
+    id: i64,
+    /// `user` or `admin`.
+    sender: String,
+    message: String,
+    /// RFC 3339.
+    created_at: String,
+}
+
+impl From<tickets::Message> for Message {
+    fn from(m: tickets::Message) -> Message {
+        Message { id: m.id, sender: m.sender, message: m.message, created_at: m.created_at }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Created {
+    success: bool,
+    ticket: Ticket,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Added {
+    success: bool,
+    message: Message,
+}
+
 /// The player's tickets (a bare array).
 #[utoipa::path(get, path = "/support/tickets", tag = "support", operation_id = "list_tickets", security(("bearer" = [])),
-    responses((status = 200, body = Vec<Object>), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
-pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!(tickets::list(&app.domain, id).await?)))
+    responses((status = 200, body = Vec<TicketSummary>)))]
+pub async fn list(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Vec<TicketSummary>>, ApiError> {
+    Ok(Json(tickets::list(&app.domain, id).await?.into_iter().map(TicketSummary::from).collect()))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -50,35 +117,35 @@ pub struct Create {
 
 /// Opens a ticket; it is forwarded to the admins.
 #[utoipa::path(post, path = "/support/tickets", tag = "support", request_body = Create, security(("bearer" = [])),
-    responses((status = 200, description = "`{success, ticket}`", body = Object, links(
+    responses((status = 200, body = Created, links(
             ("ticket" = (operation_id = "get_ticket", parameters(("id" = "$response.body#/ticket/id")))),
             ("messages" = (operation_id = "messages", parameters(("id" = "$response.body#/ticket/id")))),
             ("reply" = (operation_id = "add_message", parameters(("id" = "$response.body#/ticket/id")))),
-            ("close" = (operation_id = "close", parameters(("id" = "$response.body#/ticket/id")))))), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`item_not_found`", body = ErrorBody),
-        (status = 409, description = "`too_many_tickets`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 422, description = "`invalid_theme`, `empty_message`, `item_required`, `too_long`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
-pub async fn create(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Create>) -> Result<Json<Value>, ApiError> {
+            ("close" = (operation_id = "close", parameters(("id" = "$response.body#/ticket/id")))))), (status = 404, description = "`item_not_found`", body = ErrorBody),
+        (status = 409, description = "`too_many_tickets`", body = ErrorBody),
+        (status = 422, description = "`invalid_theme`, `empty_message`, `item_required`, `too_long`", body = ErrorBody)))]
+pub async fn create(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Create>) -> Result<Json<Created>, ApiError> {
     let new = NewTicket { theme: b.theme, item_id: b.item_id, title: b.title, message: b.message };
-    Ok(Json(json!({ "success": true, "ticket": tickets::create(&app.domain, id, new).await? })))
+    Ok(Json(Created { success: true, ticket: tickets::create(&app.domain, id, new).await?.into() }))
 }
 
 /// One ticket.
 #[utoipa::path(get, path = "/support/tickets/{id}", tag = "support", operation_id = "get_ticket", params(("id" = i64, Path, description = "Ticket id")), security(("bearer" = [])),
-    responses((status = 200, body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody)))]
-pub async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(ticket): AppPath<i64>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!(tickets::get(&app.domain, id, ticket).await?)))
+    responses((status = 200, body = Ticket), (status = 400, description = "`bad_request`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody)))]
+pub async fn one(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(ticket): AppPath<i64>) -> Result<Json<Ticket>, ApiError> {
+    Ok(Json(tickets::get(&app.domain, id, ticket).await?.into()))
 }
 
 /// A ticket's messages (a bare array).
 #[utoipa::path(get, path = "/support/tickets/{id}/messages", tag = "support", params(("id" = i64, Path, description = "Ticket id")),
     security(("bearer" = [])),
-    responses((status = 200, body = Vec<Object>), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody)))]
-pub async fn messages(State(app): State<AppState>, AuthUser(id): AuthUser, AppPath(ticket): AppPath<i64>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!(tickets::messages(&app.domain, id, ticket).await?)))
+    responses((status = 200, body = Vec<Message>), (status = 400, description = "`bad_request`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody)))]
+pub async fn messages(
+    State(app): State<AppState>,
+    AuthUser(id): AuthUser,
+    AppPath(ticket): AppPath<i64>,
+) -> Result<Json<Vec<Message>>, ApiError> {
+    Ok(Json(tickets::messages(&app.domain, id, ticket).await?.into_iter().map(Message::from).collect()))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -92,33 +159,29 @@ pub struct NewMessage {
 /// Adds the player's message to an open ticket; it is forwarded to the admins.
 #[utoipa::path(post, path = "/support/tickets/{id}/messages", tag = "support", params(("id" = i64, Path, description = "Ticket id")),
     request_body = NewMessage, security(("bearer" = [])),
-    responses((status = 200, description = "`{success, message}`", body = Object), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody),
-        (status = 409, description = "`ticket_closed`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 422, description = "`empty_message`, `too_long`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
-        (status = 503, description = "`maintenance`", body = ErrorBody)))]
+    responses((status = 200, body = Added), (status = 404, description = "`ticket_not_found`", body = ErrorBody),
+        (status = 409, description = "`ticket_closed`", body = ErrorBody),
+        (status = 422, description = "`empty_message`, `too_long`", body = ErrorBody)))]
 pub async fn add_message(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
     AppPath(ticket): AppPath<i64>,
     AppJson(b): AppJson<NewMessage>,
-) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "success": true, "message": tickets::add_message(&app.domain, id, ticket, &b.message).await? })))
+) -> Result<Json<Added>, ApiError> {
+    Ok(Json(Added { success: true, message: tickets::add_message(&app.domain, id, ticket, &b.message).await?.into() }))
 }
 
 /// Closes the player's ticket.
 #[utoipa::path(post, path = "/support/tickets/{id}/close", tag = "support", params(("id" = i64, Path, description = "Ticket id")),
     security(("bearer" = [])),
-    responses((status = 200, body = OkBody), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody),
-        (status = 409, description = "`ticket_closed`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
+    responses((status = 200, body = OkBody), (status = 400, description = "`bad_request`", body = ErrorBody), (status = 404, description = "`ticket_not_found`", body = ErrorBody),
+        (status = 409, description = "`ticket_closed`", body = ErrorBody)))]
 pub async fn close(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
     AppPath(ticket): AppPath<i64>,
     _b: OptionalJson<Value>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<OkBody>, ApiError> {
     tickets::close(&app.domain, Closer::Player(id), ticket).await?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(OkBody::YES))
 }

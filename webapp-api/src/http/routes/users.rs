@@ -3,11 +3,11 @@ use axum::extract::State;
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use utoipa::{OpenApi, ToSchema};
 
 use crate::domain::{users, DomainError};
-use crate::http::dto::{ErrorBody, Ok as OkBody, Success};
+use crate::http::dto::{ErrorBody, Ok as OkBody, ProfileBody, Success};
 use crate::http::error::ApiError;
 use crate::http::extract::{AppJson, AuthUser, OptionalJson};
 use crate::http::state::AppState;
@@ -28,9 +28,9 @@ pub fn routes() -> Router<AppState> {
 
 /// The signed-in player's profile.
 #[utoipa::path(get, path = "/me", tag = "users", security(("bearer" = [])),
-    responses((status = 200, description = "`{status: \"success\", data: profile}`", body = Object), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
-pub async fn me(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Success<users::Profile>>, ApiError> {
-    Ok(Json(Success { status: "success", data: users::profile(&app.domain, id).await? }))
+    responses((status = 200, body = Success<ProfileBody>)))]
+pub async fn me(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Success<ProfileBody>>, ApiError> {
+    Ok(Json(Success::new(users::profile(&app.domain, id).await?.into())))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -42,13 +42,15 @@ pub struct Settings {
 
 /// Sets the player's language.
 #[utoipa::path(put, path = "/user/settings", tag = "users", request_body = Settings, security(("bearer" = [])),
-    responses((status = 200, body = OkBody), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 422, description = "`invalid_language`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
-        (status = 503, description = "`maintenance`", body = ErrorBody)))]
-pub async fn settings(State(app): State<AppState>, AuthUser(id): AuthUser, AppJson(b): AppJson<Settings>) -> Result<Json<Value>, ApiError> {
+    responses((status = 200, body = OkBody),
+        (status = 422, description = "`invalid_language`", body = ErrorBody)))]
+pub async fn settings(
+    State(app): State<AppState>,
+    AuthUser(id): AuthUser,
+    AppJson(b): AppJson<Settings>,
+) -> Result<Json<OkBody>, ApiError> {
     users::set_language(&app.domain, id, &b.language).await?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(OkBody::YES))
 }
 
 #[derive(serde::Serialize, ToSchema)]
@@ -60,9 +62,9 @@ pub struct TradeUrlAnswer {
 
 /// The player's saved Steam trade link (null when none).
 #[utoipa::path(get, path = "/user/trade-url", tag = "users", security(("bearer" = [])),
-    responses((status = 200, body = TradeUrlAnswer), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
-pub async fn trade_url(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "success": true, "tradeUrl": users::trade_url(&app.domain, id).await? })))
+    responses((status = 200, body = TradeUrlAnswer)))]
+pub async fn trade_url(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<TradeUrlAnswer>, ApiError> {
+    Ok(Json(TradeUrlAnswer { success: true, trade_url: users::trade_url(&app.domain, id).await? }))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -74,17 +76,15 @@ pub struct TradeUrlBody {
 
 /// Saves the player's Steam trade link.
 #[utoipa::path(put, path = "/user/trade-url", tag = "users", request_body = TradeUrlBody, security(("bearer" = [])),
-    responses((status = 200, body = TradeUrlAnswer), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 422, description = "`invalid_trade_url`", body = ErrorBody), (status = 429, description = "`rate_limited`", body = ErrorBody),
-        (status = 503, description = "`maintenance`", body = ErrorBody)))]
+    responses((status = 200, body = TradeUrlAnswer),
+        (status = 422, description = "`invalid_trade_url`", body = ErrorBody)))]
 pub async fn set_trade_url(
     State(app): State<AppState>,
     AuthUser(id): AuthUser,
     AppJson(b): AppJson<TradeUrlBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<TradeUrlAnswer>, ApiError> {
     let url = users::set_trade_url(&app.domain, id, &b.trade_url).await?;
-    Ok(Json(json!({ "success": true, "tradeUrl": url.to_string() })))
+    Ok(Json(TradeUrlAnswer { success: true, trade_url: Some(url.to_string()) }))
 }
 
 #[derive(serde::Serialize, ToSchema)]
@@ -95,12 +95,17 @@ pub struct Agreed {
     adult: bool,
 }
 
+impl From<users::Agreement> for Agreed {
+    fn from(a: users::Agreement) -> Agreed {
+        Agreed { success: true, agreed: a.agreed, adult: a.adult }
+    }
+}
+
 /// Whether the player accepted the terms and confirmed they are 18 or older.
 #[utoipa::path(get, path = "/user/check-agreements", tag = "users", security(("bearer" = [])),
-    responses((status = 200, body = Agreed), (status = 401, description = "`unauthorized`", body = ErrorBody)))]
-pub async fn check_agreements(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Value>, ApiError> {
-    let a = users::agreement(&app.domain, id).await?;
-    Ok(Json(json!({ "success": true, "agreed": a.agreed, "adult": a.adult })))
+    responses((status = 200, body = Agreed)))]
+pub async fn check_agreements(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<Agreed>, ApiError> {
+    Ok(Json(users::agreement(&app.domain, id).await?.into()))
 }
 
 /// The documented body; the handler reads it from any JSON (older clients send `{}` or nothing).
@@ -116,10 +121,8 @@ pub struct AgreementBody {
 /// Records that the player accepted the terms and, with `{"adult": true}`, that they are 18 or
 /// older. The body is optional (an empty or absent one agrees to the terms only) but must be JSON.
 #[utoipa::path(post, path = "/user/agreements", tag = "users", request_body = Option<AgreementBody>, security(("bearer" = [])),
-    responses((status = 200, body = Agreed), (status = 400, description = "`bad_request`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody), (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody), (status = 503, description = "`maintenance`", body = ErrorBody)))]
-pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, body: OptionalJson<Value>) -> Result<Json<Value>, ApiError> {
+    responses((status = 200, body = Agreed)))]
+pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, body: OptionalJson<Value>) -> Result<Json<Agreed>, ApiError> {
     // None, `{}` or an object with a boolean `adult`; `"adult": false` leaves the confirmation as it was.
     let adult = match &body.0 {
         Value::Null => false,
@@ -130,6 +133,5 @@ pub async fn agree(State(app): State<AppState>, AuthUser(id): AuthUser, body: Op
         },
         _ => return Err(DomainError::BadRequest("the body must be a JSON object".into()).into()),
     };
-    let a = users::agree(&app.domain, id, adult).await?;
-    Ok(Json(json!({ "success": true, "agreed": a.agreed, "adult": a.adult })))
+    Ok(Json(users::agree(&app.domain, id, adult).await?.into()))
 }
