@@ -15,7 +15,6 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::domain::goods::{self, Exterior, Variant, VariantPrice, EV_SCALE};
-use crate::domain::notifications::SkinName;
 use crate::domain::store::Pool;
 use crate::domain::Tokens;
 
@@ -469,16 +468,6 @@ impl Catalog {
 
     pub fn item(&self, id: &str) -> Option<&CatalogItem> {
         self.item_index.get(id).map(|&i| &self.items[i])
-    }
-
-    /// "AK-47 | Redline" in both languages for the skin `catalog_item_id`; the stored Steam name
-    /// alone when the catalog no longer has it.
-    pub fn skin_name(&self, catalog_item_id: &str, steam: &str) -> SkinName {
-        let label = |weapon: &str, finish: &str| if finish.is_empty() { weapon.to_owned() } else { format!("{weapon} | {finish}") };
-        match self.item(catalog_item_id) {
-            Some(i) => SkinName::Both { en: label(&i.weapon, &i.finish), ru: label(&i.weapon_ru, &i.finish_ru) },
-            None => SkinName::Steam(steam.to_owned()),
-        }
     }
 
     pub fn package(&self, id: &str) -> Option<&Package> {

@@ -641,6 +641,16 @@ struct PaidSkin {
     market_state: Option<String>,
 }
 
+/// "AK-47 | Redline" in both languages for the skin `catalog_item_id`, as the notices name it;
+/// the stored Steam name alone when the catalog no longer has the skin.
+fn skin_name(catalog: &Catalog, catalog_item_id: &str, steam: &str) -> SkinName {
+    let label = |weapon: &str, finish: &str| if finish.is_empty() { weapon.to_owned() } else { format!("{weapon} | {finish}") };
+    match catalog.item(catalog_item_id) {
+        Some(i) => SkinName::Both { en: label(&i.weapon, &i.finish), ru: label(&i.weapon_ru, &i.finish_ru) },
+        None => SkinName::Steam(steam.to_owned()),
+    }
+}
+
 /// Where a skin stands for a refund.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Place {
@@ -741,7 +751,7 @@ async fn skins_paid_by(tx: &mut dyn Exec, catalog: &Catalog, user_id: i64, charg
         .filter(|r| paid.contains(&r.1))
         .map(|(_, id, _, status, steam, price, market_state, catalog_id)| PaidSkin {
             id,
-            name: catalog.skin_name(&catalog_id, &steam),
+            name: skin_name(catalog, &catalog_id, &steam),
             steam,
             price,
             status,
