@@ -128,6 +128,9 @@ pub enum Command {
         #[arg(long, value_name = "postgres://URL")]
         to: String,
     },
+    /// Print the API's OpenAPI document, the same JSON `GET /api/v1/openapi.json` serves. Needs
+    /// no database; the mini app's types are generated from it (`npm run api:types`).
+    Openapi,
 }
 
 #[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
@@ -286,10 +289,22 @@ impl Command {
                     | CatalogCommand::On { .. },
             } => true,
             // `serve` creates a new shop on purpose; `catalog check` and `catalog images` read files only;
-            // `migrate-db` names its own databases and checks them itself.
-            Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => false,
+            // `migrate-db` names its own databases and checks them itself; `openapi` reads nothing.
+            Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } | Command::Openapi => false,
         }
     }
+}
+
+/// Writes the served document's bytes, then a newline, to stdout.
+fn print_openapi() -> Result<i32, String> {
+    use std::io::Write;
+    let doc = webapp_api::http::routes::document();
+    let mut out = std::io::stdout().lock();
+    out.write_all(doc.as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("writing the document: {e}"))?;
+    Ok(0)
 }
 
 fn an_amount(s: &str) -> Result<Tokens, String> {
@@ -309,6 +324,7 @@ pub async fn run(config: &Config, command: Command) -> Result<i32, String> {
         Command::Catalog { command: CatalogCommand::Check } => return catalog_check(config).await,
         Command::Catalog { command: CatalogCommand::Images } => return catalog_images(config).await,
         Command::MigrateDb { from, to } => return migrate_db(from, to).await,
+        Command::Openapi => return print_openapi(),
         _ => {
             let pool = crate::open_store(config).await?.0;
             let catalog = load_catalog(config)?;
@@ -570,7 +586,9 @@ async fn run_on(config: &Config, domain: &Domain, command: Command) -> Result<i3
                 Ok(1)
             }
         }
-        Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } => Err("not a command on the shop's database".into()),
+        Command::Serve | Command::Catalog { .. } | Command::MigrateDb { .. } | Command::Openapi => {
+            Err("not a command on the shop's database".into())
+        }
     }
 }
 

@@ -19,9 +19,10 @@ use utoipa::OpenApi;
 use crate::http::openapi::{self, Document};
 use crate::http::state::AppState;
 
-/// Every route under `/api/v1`, and the OpenAPI document that describes them.
-pub fn api() -> Router<AppState> {
-    let doc = Document::build([
+/// The OpenAPI document of every route under `/api/v1`, as `GET /api/v1/openapi.json` serves it
+/// and `fragbox openapi` prints it (the mini app's types are generated from it).
+pub fn document() -> Document {
+    Document::build([
         public::Doc::openapi(),
         users::Doc::openapi(),
         cases::Doc::openapi(),
@@ -33,9 +34,13 @@ pub fn api() -> Router<AppState> {
         feed::Doc::openapi(),
         promo::Doc::openapi(),
         responsible::Doc::openapi(),
-    ]);
+    ])
+}
+
+/// Every route under `/api/v1`, and the OpenAPI document that describes them.
+pub fn api() -> Router<AppState> {
     Router::new()
-        .route("/openapi.json", get(openapi::document_endpoint).with_state(doc))
+        .route("/openapi.json", get(openapi::document_endpoint).with_state(document()))
         .merge(public::routes())
         .merge(users::routes())
         .merge(cases::routes())
