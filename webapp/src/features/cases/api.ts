@@ -1,8 +1,10 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 import type { InventoryItem } from '../inventory';
 import type { OpenAnswer, OpenFair } from './open-case';
 
 /** docs/api.md "CaseItem". */
+// TODO(contract): the case item of GET /cases and GET /cases/{id} once typed
 export interface CaseItem {
   id: string;
   iconUrl?: string;
@@ -29,6 +31,7 @@ export interface CaseItem {
 }
 
 /** docs/api.md "Case". */
+// TODO(contract): the case of GET /cases and GET /cases/{id} once typed
 export interface Case {
   id: string;
   name: string;
@@ -49,14 +52,17 @@ export async function fetchCase(id: string): Promise<Case> {
   return c;
 }
 
-interface OpenBody {
-  success?: boolean;
+/**
+ * `Opened` from the contract, its `item` and `fair` (and `OpenedItem`'s) hand-written until the
+ * document types them; `error` is the spec's text of a `success: false` answer.
+ */
+// TODO(contract): Opened.item, Opened.fair and OpenedItem once typed
+type OpenBody = Partial<Omit<components['schemas']['Opened'], 'item' | 'fair' | 'items'>> & {
   error?: string;
   item?: InventoryItem;
-  balance?: number;
   fair?: OpenFair;
-  items?: Array<{ item: InventoryItem; fair?: OpenFair }>;
-}
+  items?: Array<{ item: InventoryItem; fair?: OpenFair }> | null;
+};
 
 /**
  * POST /cases/{id}/open of `count` cases (1–5; a single open sends no count, as before); a

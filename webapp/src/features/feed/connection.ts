@@ -8,6 +8,7 @@
 import { createSseParser } from './sse';
 
 /** A drop as the feed sends it (`docs/api.md`, `GET /feed`). */
+// TODO(contract): the drop event of GET /feed (text/event-stream) once described
 export interface FeedDrop {
   id: number;
   item: {

@@ -1,6 +1,7 @@
 import { api, unwrapData } from '../../lib/api-client';
 
 /** docs/api.md `GET /me/limits`. */
+// TODO(contract): the answer of GET/PUT /me/limits, POST /me/self-exclusion once typed
 export interface Limits {
   /** Tokens per UTC day; null: no limit. */
   dailyLimit: number | null;
@@ -12,6 +13,7 @@ export interface Limits {
 }
 
 /** docs/api.md `GET /me/stats`. */
+// TODO(contract): the answer of GET /me/stats once typed
 export interface PlayStats {
   casesOpened: number;
   tokensSpent: number;
@@ -21,6 +23,7 @@ export interface PlayStats {
 
 export type ExclusionPeriod = '24h' | '7d' | '30d' | 'permanent';
 
+// TODO(contract): the answer of POST /promo/redeem once typed
 export async function redeemPromo(code: string): Promise<{ tokensAwarded: number; balance: number }> {
   return unwrapData(await api.post<unknown>('/promo/redeem', { code }));
 }
