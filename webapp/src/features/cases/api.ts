@@ -3,8 +3,8 @@ import type { components } from '../../lib/api-types.gen';
 import type { InventoryItem } from '../inventory';
 import type { OpenAnswer, OpenFair } from './open-case';
 
-/** docs/api.md "CaseItem". */
 // TODO(contract): the case item of GET /cases and GET /cases/{id} once typed
+/** docs/api.md "CaseItem". */
 export interface CaseItem {
   id: string;
   iconUrl?: string;
@@ -30,8 +30,8 @@ export interface CaseItem {
   chance?: number;
 }
 
-/** docs/api.md "Case". */
 // TODO(contract): the case of GET /cases and GET /cases/{id} once typed
+/** docs/api.md "Case". */
 export interface Case {
   id: string;
   name: string;
@@ -52,11 +52,11 @@ export async function fetchCase(id: string): Promise<Case> {
   return c;
 }
 
+// TODO(contract): Opened.item, Opened.fair and OpenedItem once typed
 /**
  * `Opened` from the contract, its `item` and `fair` (and `OpenedItem`'s) hand-written until the
  * document types them; `error` is the spec's text of a `success: false` answer.
  */
-// TODO(contract): Opened.item, Opened.fair and OpenedItem once typed
 type OpenBody = Partial<Omit<components['schemas']['Opened'], 'item' | 'fair' | 'items'>> & {
   error?: string;
   item?: InventoryItem;

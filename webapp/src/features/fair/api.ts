@@ -21,8 +21,8 @@ export interface FairState {
   revealed: RevealedSeed[];
 }
 
-/** One past open as `GET /fair/opens` lists it: the recomputable record plus where it landed. */
 // TODO(contract): an open of GET /fair/opens once typed
+/** One past open as `GET /fair/opens` lists it: the recomputable record plus where it landed. */
 export interface FairOpen extends OpenRecord {
   id: number;
   caseId: string;
@@ -40,8 +40,8 @@ export async function fetchOpens(page = 1): Promise<FairOpen[]> {
   return Array.isArray(list) ? list : [];
 }
 
-/** Server-side check (public): used beside the in-browser one, never instead of it. */
 // TODO(contract): the answer of GET /fair/verify once typed
+/** Server-side check (public): used beside the in-browser one, never instead of it. */
 export async function serverVerify(q: { serverSeed: string; clientSeed: string; nonce: number; caseId: string }) {
   return unwrapData<{
     serverSeedHash: string;

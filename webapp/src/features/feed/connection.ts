@@ -7,8 +7,8 @@
  */
 import { createSseParser } from './sse';
 
-/** A drop as the feed sends it (`docs/api.md`, `GET /feed`). */
 // TODO(contract): the drop event of GET /feed (text/event-stream) once described
+/** A drop as the feed sends it (`docs/api.md`, `GET /feed`). */
 export interface FeedDrop {
   id: number;
   item: {

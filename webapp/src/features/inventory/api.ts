@@ -4,8 +4,8 @@ import { isGone } from './status';
 
 type Schemas = components['schemas'];
 
-/** docs/api.md "InventoryItem". */
 // TODO(contract): the item of GET /user/items and GET /user/item/{id} once typed
+/** docs/api.md "InventoryItem". */
 export interface InventoryItem {
   id: number;
   weaponId?: string;
@@ -39,8 +39,8 @@ export interface InventoryItem {
   deliveryState?: string | null;
 }
 
-/** GET /items/{id}/public: what anyone may see of a shared skin. */
 // TODO(contract): the item of GET /items/{id}/public once typed
+/** GET /items/{id}/public: what anyone may see of a shared skin. */
 export interface PublicItem {
   id: number;
   weaponId?: string;

@@ -1,7 +1,7 @@
 import { api, unwrapData } from '../../lib/api-client';
 
-/** docs/api.md `GET /me/limits`. */
 // TODO(contract): the answer of GET/PUT /me/limits, POST /me/self-exclusion once typed
+/** docs/api.md `GET /me/limits`. */
 export interface Limits {
   /** Tokens per UTC day; null: no limit. */
   dailyLimit: number | null;
@@ -12,8 +12,8 @@ export interface Limits {
   selfExclusion: { active: boolean; until: string | null; permanent: boolean };
 }
 
-/** docs/api.md `GET /me/stats`. */
 // TODO(contract): the answer of GET /me/stats once typed
+/** docs/api.md `GET /me/stats`. */
 export interface PlayStats {
   casesOpened: number;
   tokensSpent: number;

@@ -6,8 +6,8 @@ export interface StreakDay {
   claimed: boolean;
 }
 
-/** docs/api.md GET /daily-reward/streak. */
 // TODO(contract): the answer of GET /daily-reward/streak once typed
+/** docs/api.md GET /daily-reward/streak. */
 export interface Streak {
   currentStreak: number;
   hasStreak: boolean;

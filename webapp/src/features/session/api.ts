@@ -4,8 +4,8 @@ import { devGateHeaders } from '../../lib/dev-gate-proof';
 
 type SignedIn = components['schemas']['SignedIn'];
 
-/** `GET /me` data; `docs/api.md` "Profile". Unknown extra fields are kept. */
 // TODO(contract): the profile of GET /me and SignedIn.user once typed
+/** `GET /me` data; `docs/api.md` "Profile". Unknown extra fields are kept. */
 export interface Profile {
   telegramId: number;
   firstName: string;
