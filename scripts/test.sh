@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit and integration tests (real SQLite, real router over HTTP, real
 # teloxide dispatcher against a fake Bot API), the integration suite again on PostgreSQL, the
-# mini app's unit tests and bundle budget, the API contract check (Schemathesis against the real
+# mini app's unit tests, bundle budget and generated API types, the API contract check (Schemathesis against the real
 # binary in demo mode, scripts/contract.sh), and the browser journeys in Debian's chromium
 # against the real binary in demo mode.
 #
@@ -44,8 +44,12 @@ scripts/contract.sh
 echo "== fragbox catalog check"
 ./target/debug/fragbox catalog check >/dev/null
 
-echo "== mini app: install, unit tests, build (with bundle budget)"
-(cd webapp && npm ci --no-audit --no-fund --loglevel=error && npm run lint && npm test && npm run build)
+echo "== mini app: install, API types against the OpenAPI document, unit tests, build (with bundle budget)"
+# api:types --check regenerates src/lib/api-types.gen.ts from `fragbox openapi` into a temp file
+# and fails, naming the command that fixes it, when the committed file differs.
+(cd webapp && npm ci --no-audit --no-fund --loglevel=error \
+  && FRAGBOX_BIN="$PWD/../target/debug/fragbox" npm run api:types -- --check \
+  && npm run lint && npm test && npm run build)
 
 echo "== browser journeys"
 need_chromium

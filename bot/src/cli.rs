@@ -295,17 +295,20 @@ impl Command {
     }
 }
 
-fn an_amount(s: &str) -> Result<Tokens, String> {
-    Tokens::parse(s).filter(|a| a.0 != 0).ok_or_else(|| format!("not an amount with at most 2 decimals: {s}"))
-}
-
-/// `fragbox openapi`: the document, as the server builds it, on stdout.
+/// Writes the served document's bytes, then a newline, to stdout.
 fn print_openapi() -> Result<i32, String> {
     use std::io::Write;
     let doc = webapp_api::http::routes::document();
     let mut out = std::io::stdout().lock();
-    out.write_all(doc.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
+    out.write_all(doc.as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("writing the document: {e}"))?;
     Ok(0)
+}
+
+fn an_amount(s: &str) -> Result<Tokens, String> {
+    Tokens::parse(s).filter(|a| a.0 != 0).ok_or_else(|| format!("not an amount with at most 2 decimals: {s}"))
 }
 
 /// The operator id recorded in the admin audit log for CLI actions.

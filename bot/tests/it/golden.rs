@@ -429,31 +429,3 @@ async fn every_route_answers_the_same_bodies_as_its_golden_file() {
 
     book.finish();
 }
-
-#[tokio::test]
-async fn fragbox_openapi_prints_the_document_the_server_serves() {
-    let app = TestApp::demo().await;
-    let (s, served) = app.get("/api/v1/openapi.json", None).await;
-    assert_eq!(s, StatusCode::OK);
-    let dir = TempDir::new();
-    let run = |args: &[&str]| {
-        std::process::Command::new(BIN)
-            .args(args)
-            .env("DATABASE_URL", "sqlite://unused.db")
-            .env_remove("TELEGRAM_BOT_TOKEN")
-            .current_dir(&dir.0)
-            .output()
-            .unwrap()
-    };
-    let out = run(&["openapi"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let printed: Value = serde_json::from_slice(&out.stdout).expect("the document is JSON");
-    assert_eq!(printed, served);
-    assert!(printed["paths"]["/cases/{id}/open"]["post"]["responses"]["429"].is_object());
-    // Nothing but the document on stdout, and no shop made for it.
-    assert!(!dir.0.join("unused.db").exists());
-    let help = run(&["openapi", "--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: fragbox openapi"));
-    app.stop().await;
-}

@@ -168,6 +168,14 @@ async fn the_openapi_document_covers_every_route_with_its_errors() {
     assert_eq!(doc["openapi"], json!("3.1.0"));
     let routes = routes_in_source();
     assert!(routes.len() >= 40, "{routes:?}");
+    // OpenAPI requires unique operation ids; generators (the mini app's types) refuse a repeat.
+    let mut ids = std::collections::BTreeSet::new();
+    for r in &routes {
+        let (method, path) = r.split_once(' ').unwrap();
+        if let Some(id) = doc["paths"][path][method.to_lowercase()]["operationId"].as_str() {
+            assert!(ids.insert(id.to_owned()), "{r}: operationId {id} is used twice");
+        }
+    }
     for r in &routes {
         let (method, path) = r.split_once(' ').unwrap();
         let op = &doc["paths"][path][method.to_lowercase()];

@@ -245,6 +245,7 @@ async fn every_command_answers_help_and_a_bad_command_line_exits_2() {
         &["maintenance", "--help"],
         &["backup", "--help"],
         &["migrate-db", "--help"],
+        &["openapi", "--help"],
     ] {
         let (code, out) = fragbox_on("sqlite://unused.db", &dir.0, cmd);
         assert_eq!(code, 0, "{cmd:?}: {out}");
@@ -254,6 +255,31 @@ async fn every_command_answers_help_and_a_bad_command_line_exits_2() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("grant"), "clap suggests the command meant: {out}");
     assert!(!dir.0.join("unused.db").exists());
+}
+
+#[tokio::test]
+async fn fragbox_openapi_prints_the_document_the_server_serves_without_a_database() {
+    let app = TestApp::demo().await;
+    let served = app.http.get(format!("{}/api/v1/openapi.json", app.base)).send().await.unwrap().bytes().await.unwrap();
+    let dir = TempDir::new();
+
+    // Only what every process has: no shop, no catalog, no token, no `.env`.
+    let out = Command::new(env!("CARGO_BIN_EXE_fragbox"))
+        .arg("openapi")
+        .env("DATABASE_URL", "sqlite://unused.db")
+        .env_remove("CATALOG_DIR")
+        .env_remove("TELEGRAM_BOT_TOKEN")
+        .current_dir(&dir.0)
+        .output()
+        .expect("run fragbox");
+
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = out.stdout.strip_suffix(b"\n").expect("the document ends with a newline");
+    assert!(printed == &served[..], "`fragbox openapi` prints the served bytes:\n{}", String::from_utf8_lossy(printed));
+    let doc: serde_json::Value = serde_json::from_slice(printed).unwrap();
+    assert_eq!(doc["openapi"], json!("3.1.0"));
+    assert!(!dir.0.join("unused.db").exists(), "no shop is created");
+    app.stop().await;
 }
 
 /// The last ledger entry of a player: reason, amount, bonus part.

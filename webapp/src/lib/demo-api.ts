@@ -3,6 +3,7 @@
  * in for Telegram's, and the payment of a demo invoice. Through the API client like every call.
  */
 import { api, isApiError } from './api-client';
+import type { components } from './api-types.gen';
 import { devGateHeaders } from './dev-gate-proof';
 import { readString, storageKeys, writeString } from './storage';
 
@@ -16,7 +17,7 @@ export class DevGateRequired extends Error {
 /** Fetches demo init data for this browser (the same demo user across reloads). */
 export async function fetchDemoInitData(startParam: string | null): Promise<string> {
   const demoId = readString(storageKeys.demoId);
-  let body: { initData?: string; demoId?: number | string } | undefined;
+  let body: components['schemas']['DemoInitData'] | undefined;
   try {
     body = await api.get('/dev/init-data', {
       query: { demoId: demoId || undefined, startParam: startParam || undefined },

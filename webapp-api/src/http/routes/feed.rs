@@ -116,14 +116,14 @@ pub struct FeedSettingsAnswer {
 }
 
 /// The player's feed setting.
-#[utoipa::path(get, path = "/settings/feed", tag = "feed", security(("bearer" = [])),
+#[utoipa::path(get, path = "/settings/feed", tag = "feed", operation_id = "feed_settings", security(("bearer" = [])),
     responses((status = 200, body = FeedSettingsAnswer)))]
 pub async fn settings(State(app): State<AppState>, AuthUser(id): AuthUser) -> Result<Json<FeedSettingsAnswer>, ApiError> {
     Ok(Json(FeedSettingsAnswer { success: true, hide_name: feed::hides_name(&app.domain, id).await? }))
 }
 
 /// Hides or shows the player's first name on their drops in the feed (shown by default).
-#[utoipa::path(put, path = "/settings/feed", tag = "feed", request_body = FeedSettings, security(("bearer" = [])),
+#[utoipa::path(put, path = "/settings/feed", tag = "feed", operation_id = "set_feed_settings", request_body = FeedSettings, security(("bearer" = [])),
     responses((status = 200, body = FeedSettingsAnswer)))]
 pub async fn set_settings(
     State(app): State<AppState>,

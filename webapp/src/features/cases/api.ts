@@ -1,7 +1,9 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 import type { InventoryItem } from '../inventory';
 import type { OpenAnswer, OpenFair } from './open-case';
 
+// TODO(contract): the case item of GET /cases and GET /cases/{id} once typed
 /** docs/api.md "CaseItem". */
 export interface CaseItem {
   id: string;
@@ -28,6 +30,7 @@ export interface CaseItem {
   chance?: number;
 }
 
+// TODO(contract): the case of GET /cases and GET /cases/{id} once typed
 /** docs/api.md "Case". */
 export interface Case {
   id: string;
@@ -49,14 +52,17 @@ export async function fetchCase(id: string): Promise<Case> {
   return c;
 }
 
-interface OpenBody {
-  success?: boolean;
+// TODO(contract): Opened.item, Opened.fair and OpenedItem once typed
+/**
+ * `Opened` from the contract, its `item` and `fair` (and `OpenedItem`'s) hand-written until the
+ * document types them; `error` is the spec's text of a `success: false` answer.
+ */
+type OpenBody = Partial<Omit<components['schemas']['OpenedBody'], 'item' | 'fair' | 'items'>> & {
   error?: string;
   item?: InventoryItem;
-  balance?: number;
   fair?: OpenFair;
-  items?: Array<{ item: InventoryItem; fair?: OpenFair }>;
-}
+  items?: Array<{ item: InventoryItem; fair?: OpenFair }> | null;
+};
 
 /**
  * POST /cases/{id}/open of `count` cases (1–5; a single open sends no count, as before); a

@@ -12,6 +12,7 @@
  * once; a definitive answer (success or a 4xx) retires it.
  */
 
+// TODO(contract): Opened.fair once typed
 export interface OpenFair {
   serverSeedHash: string;
   clientSeed: string;

@@ -2,6 +2,7 @@ import { api, unwrapData } from '../../lib/api-client';
 import type { CaseItem } from '../cases';
 import type { OpenRecord } from './verify';
 
+// TODO(contract): a revealed seed of GET /fair once typed
 export interface RevealedSeed {
   serverSeed: string;
   serverSeedHash: string;
@@ -12,6 +13,7 @@ export interface RevealedSeed {
   revealedAt: string;
 }
 
+// TODO(contract): the answer of GET /fair, PUT /fair/client-seed, POST /fair/rotate once typed
 export interface FairState {
   serverSeedHash: string;
   clientSeed: string;
@@ -19,6 +21,7 @@ export interface FairState {
   revealed: RevealedSeed[];
 }
 
+// TODO(contract): an open of GET /fair/opens once typed
 /** One past open as `GET /fair/opens` lists it: the recomputable record plus where it landed. */
 export interface FairOpen extends OpenRecord {
   id: number;
@@ -37,6 +40,7 @@ export async function fetchOpens(page = 1): Promise<FairOpen[]> {
   return Array.isArray(list) ? list : [];
 }
 
+// TODO(contract): the answer of GET /fair/verify once typed
 /** Server-side check (public): used beside the in-browser one, never instead of it. */
 export async function serverVerify(q: { serverSeed: string; clientSeed: string; nonce: number; caseId: string }) {
   return unwrapData<{

@@ -7,6 +7,7 @@
  */
 import { createSseParser } from './sse';
 
+// TODO(contract): the drop event of GET /feed (text/event-stream) once described
 /** A drop as the feed sends it (`docs/api.md`, `GET /feed`). */
 export interface FeedDrop {
   id: number;

@@ -3,11 +3,10 @@ import { useEffect, useState } from 'react';
 import { toast } from '../../components/ui';
 import { t } from '../../i18n';
 import { api } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 import { ensureFeedTexts } from './texts';
 
-interface FeedSettings {
-  hideName: boolean;
-}
+type FeedSettings = components['schemas']['FeedSettingsAnswer'];
 
 /**
  * The player's choice to show their first name on their drops (`/settings/feed`): `shown` is

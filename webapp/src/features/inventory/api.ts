@@ -1,6 +1,10 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 import { isGone } from './status';
 
+type Schemas = components['schemas'];
+
+// TODO(contract): the item of GET /user/items and GET /user/item/{id} once typed
 /** docs/api.md "InventoryItem". */
 export interface InventoryItem {
   id: number;
@@ -35,6 +39,7 @@ export interface InventoryItem {
   deliveryState?: string | null;
 }
 
+// TODO(contract): the item of GET /items/{id}/public once typed
 /** GET /items/{id}/public: what anyone may see of a shared skin. */
 export interface PublicItem {
   id: number;
@@ -77,8 +82,8 @@ export async function fetchPublicItem(id: number | string, ref: string | null): 
   return body.item;
 }
 
-export async function sellItem(id: number): Promise<{ tokensAwarded?: number; balance?: number }> {
-  return (await api.post<{ tokensAwarded?: number; balance?: number }>('/sales/sell', { item_id: id })) ?? {};
+export async function sellItem(id: number): Promise<Partial<Schemas['SoldBody']>> {
+  return (await api.post<Schemas['SoldBody'] | undefined>('/sales/sell', { item_id: id })) ?? {};
 }
 
 export async function requestWithdrawal(id: number, tradeUrl: string): Promise<InventoryItem | undefined> {
@@ -87,7 +92,7 @@ export async function requestWithdrawal(id: number, tradeUrl: string): Promise<I
 }
 
 export async function prepareShare(id: number): Promise<string> {
-  const body = await api.post<{ id?: string }>('/savePreparedInlineMessage', { item_id: id });
+  const body = await api.post<Schemas['Prepared'] | undefined>('/savePreparedInlineMessage', { item_id: id });
   if (!body?.id) throw new ApiError(200, 'bad_response', 'Invalid response format', body);
   return body.id;
 }

@@ -1,5 +1,9 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 
+type Schemas = components['schemas'];
+
+// TODO(contract): the packages of GET /payments/packages once typed
 export interface TokenPack {
   id: string;
   tokens: number;
@@ -18,12 +22,12 @@ export async function createInvoiceLink(
   telegramId: number,
   initData: string,
 ): Promise<{ invoiceLink: string; transactionId: string | null }> {
-  const body = await api.post<Record<string, unknown>>('/payments/create-invoice-link', {
+  const body = await api.post<(Partial<Schemas['InvoiceCreated']> & { data?: Partial<Schemas['InvoiceCreated']> }) | undefined>('/payments/create-invoice-link', {
     pack_id: packId,
     telegram_id: telegramId,
     init_data: initData,
   });
-  const src = (body?.invoice_link ? body : (body?.data as Record<string, unknown> | undefined)) ?? {};
+  const src = (body?.invoice_link ? body : body?.data) ?? {};
   const link = src.invoice_link;
   if (typeof link !== 'string' || !link) {
     throw new ApiError(200, 'bad_response', 'Failed to create invoice: Invalid response format', body);
@@ -33,6 +37,6 @@ export async function createInvoiceLink(
 }
 
 export async function fetchTransactionStatus(id: string, signal?: AbortSignal): Promise<string> {
-  const body = await api.get<{ status?: string }>(`/payments/transaction-status/${encodeURIComponent(id)}`, { signal });
+  const body = await api.get<Schemas['PaymentStatus'] | undefined>(`/payments/transaction-status/${encodeURIComponent(id)}`, { signal });
   return String(body?.status ?? '');
 }

@@ -1,5 +1,6 @@
 import { api, unwrapData } from '../../lib/api-client';
 
+// TODO(contract): a referral of GET /user/referrals once typed
 export interface Referral {
   telegramId: number;
   firstName: string;
@@ -11,6 +12,7 @@ export interface Referral {
   tokensEarned: number;
 }
 
+// TODO(contract): the answer of GET /user/referrals once typed
 export interface ReferralData {
   referralCode: string;
   inviteLink?: string;

@@ -1,5 +1,6 @@
 import { api, unwrapData } from '../../lib/api-client';
 
+// TODO(contract): the answer of GET/PUT /me/limits, POST /me/self-exclusion once typed
 /** docs/api.md `GET /me/limits`. */
 export interface Limits {
   /** Tokens per UTC day; null: no limit. */
@@ -11,6 +12,7 @@ export interface Limits {
   selfExclusion: { active: boolean; until: string | null; permanent: boolean };
 }
 
+// TODO(contract): the answer of GET /me/stats once typed
 /** docs/api.md `GET /me/stats`. */
 export interface PlayStats {
   casesOpened: number;
@@ -21,6 +23,7 @@ export interface PlayStats {
 
 export type ExclusionPeriod = '24h' | '7d' | '30d' | 'permanent';
 
+// TODO(contract): the answer of POST /promo/redeem once typed
 export async function redeemPromo(code: string): Promise<{ tokensAwarded: number; balance: number }> {
   return unwrapData(await api.post<unknown>('/promo/redeem', { code }));
 }

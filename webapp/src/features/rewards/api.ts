@@ -1,10 +1,12 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
 
+// TODO(contract): a day of GET /daily-reward/streak once typed
 export interface StreakDay {
   date: string;
   claimed: boolean;
 }
 
+// TODO(contract): the answer of GET /daily-reward/streak once typed
 /** docs/api.md GET /daily-reward/streak. */
 export interface Streak {
   currentStreak: number;
@@ -23,6 +25,7 @@ export async function fetchStreak(): Promise<Streak> {
   return body.data;
 }
 
+// TODO(contract): the answers of the daily-reward and subscription calls below once typed
 export async function fetchCheck(): Promise<{ available: boolean; nextClaimAt?: string }> {
   return unwrapData(await api.get<unknown>('/daily-reward/check'));
 }

@@ -1,6 +1,10 @@
 import { api, ApiError, clientErrorCodes } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 import { devGateHeaders } from '../../lib/dev-gate-proof';
 
+type SignedIn = components['schemas']['SignedIn'];
+
+// TODO(contract): the profile of GET /me and SignedIn.user once typed
 /** `GET /me` data; `docs/api.md` "Profile". Unknown extra fields are kept. */
 export interface Profile {
   telegramId: number;
@@ -28,10 +32,8 @@ export interface Profile {
   [extra: string]: unknown;
 }
 
-export interface AuthAnswer {
-  token: string;
-  user: Profile;
-}
+/** `SignedIn` with its profile normalised (`normaliseProfile`). */
+export type AuthAnswer = Omit<SignedIn, 'user'> & { user: Profile };
 
 /** Turns whatever the server sent into a Profile (balance as a number, `caseOpened` present). */
 export function normaliseProfile(raw: Record<string, unknown>): Profile {
@@ -49,7 +51,7 @@ export function normaliseProfile(raw: Record<string, unknown>): Profile {
 
 /** Spec section 5: sign-in fails with 'Токен не получен' when the answer has no token. */
 export async function postAuth(initData: string): Promise<AuthAnswer> {
-  const body = await api.post<Record<string, unknown> | undefined>(
+  const body = await api.post<Partial<SignedIn> | undefined>(
     '/auth',
     { initData },
     // The development gate's proof, when the server runs behind one.

@@ -1,9 +1,11 @@
 import { api } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 import type { ChatMessage } from './chat';
 
 export type TicketTheme = 'payment' | 'withdraw' | 'bug' | 'other';
 export const TICKET_THEMES: readonly TicketTheme[] = ['payment', 'withdraw', 'bug', 'other'];
 
+// TODO(contract): a ticket of GET /support/tickets and GET /support/tickets/{id} once typed
 export interface Ticket {
   id: number;
   title: string | null;
@@ -32,10 +34,12 @@ export interface NewTicket {
   message: string;
 }
 
+// TODO(contract): the answer of POST /support/tickets once typed
 export const createTicket = (t: NewTicket) => api.post<{ success: boolean; ticket?: Ticket }>('/support/tickets', t);
 
+// TODO(contract): the answer of POST /support/tickets/{id}/messages once typed
 export const sendMessage = (id: number | string, message: string) =>
   api.post<unknown>(`/support/tickets/${encodeURIComponent(String(id))}/messages`, { message });
 
 export const closeTicket = (id: number | string) =>
-  api.post<unknown>(`/support/tickets/${encodeURIComponent(String(id))}/close`);
+  api.post<components['schemas']['Ok']>(`/support/tickets/${encodeURIComponent(String(id))}/close`);

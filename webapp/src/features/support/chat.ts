@@ -4,6 +4,7 @@
  * HH:MM time on each bubble.
  */
 
+// TODO(contract): a message of GET /support/tickets/{id}/messages once typed
 export interface ChatMessage {
   id: number;
   sender: string;
