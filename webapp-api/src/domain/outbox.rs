@@ -260,12 +260,17 @@ pub async fn failed(domain: &Domain, due: &Due, error: &str, give_up: bool) -> D
 
 /// The notice delivered to the player as chat message `message_id`, if any.
 pub async fn delivered_to_player(domain: &Domain, user_id: i64, message_id: i32) -> DomainResult<Option<Notice>> {
-    let row: Option<(String,)> =
-        sqlx::query_as("SELECT payload FROM outbox WHERE channel = 'player' AND chat_id = $1 AND message_id = $2 ORDER BY id DESC LIMIT 1")
-            .bind(user_id)
-            .bind(message_id)
-            .fetch_optional(&domain.db)
-            .await?;
+    let row: Option<(String,)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT payload FROM outbox WHERE channel = 'player' AND chat_id = $1 AND message_id = $2 ORDER BY id DESC LIMIT 1")
+                    .bind(user_id)
+                    .bind(message_id)
+                    .fetch_optional(c)
+                    .await
+            })
+        })
+        .await?;
     Ok(row.and_then(|(p,)| serde_json::from_str(&p).ok()))
 }
 

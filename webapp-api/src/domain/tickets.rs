@@ -172,7 +172,8 @@ pub async fn list(domain: &Domain, user_id: i64) -> DomainResult<Vec<TicketSumma
         "SELECT t.id, t.title, t.theme, t.status, {LAST_MESSAGE}, t.created_at FROM tickets t
          WHERE t.user_id = $1 ORDER BY t.id DESC LIMIT 200"
     );
-    let rows: Vec<(i64, Option<String>, String, String, String, i64)> = sqlx::query_as(&sql).bind(user_id).fetch_all(&domain.db).await?;
+    let rows: Vec<(i64, Option<String>, String, String, String, i64)> =
+        domain.read(move |c| Box::pin(async move { query(&sql).bind(user_id).fetch_all(c).await })).await?;
     Ok(rows
         .into_iter()
         .map(|(id, title, theme, status, last_message, at)| TicketSummary {
@@ -198,19 +199,22 @@ async fn ticket_in(conn: &mut dyn Exec, user_id: i64, ticket_id: i64) -> DomainR
 }
 
 pub async fn get(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<Ticket> {
-    let mut conn = domain.db.acquire().await?;
-    ticket_in(&mut conn, user_id, ticket_id).await
+    domain.read(move |c| Box::pin(ticket_in(c, user_id, ticket_id))).await
 }
 
 /// A ticket's messages, oldest first.
 pub async fn messages(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainResult<Vec<Message>> {
-    let mut conn = domain.db.acquire().await?;
-    ticket_in(&mut conn, user_id, ticket_id).await?;
-    let rows: Vec<(i64, String, String, i64)> =
-        query("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = $1 ORDER BY id")
-            .bind(ticket_id)
-            .fetch_all(&mut conn)
-            .await?;
+    let rows: Vec<(i64, String, String, i64)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                ticket_in(c, user_id, ticket_id).await?;
+                Ok(query("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = $1 ORDER BY id")
+                    .bind(ticket_id)
+                    .fetch_all(c)
+                    .await?)
+            })
+        })
+        .await?;
     Ok(rows.into_iter().map(|(id, sender, message, at)| Message { id, sender, message, created_at: rfc3339(at) }).collect())
 }
 
@@ -292,11 +296,16 @@ async fn create_in(
 /// `/paysupport`: the player's open payment ticket, or a new one. Answers its id and whether
 /// it was opened now.
 pub async fn open_payment_help(domain: &Domain, user_id: i64) -> DomainResult<(i64, bool)> {
-    let existing: Option<(i64,)> =
-        sqlx::query_as("SELECT id FROM tickets WHERE user_id = $1 AND theme = 'payment' AND status = 'open' ORDER BY id DESC LIMIT 1")
-            .bind(user_id)
-            .fetch_optional(&domain.db)
-            .await?;
+    let existing: Option<(i64,)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT id FROM tickets WHERE user_id = $1 AND theme = 'payment' AND status = 'open' ORDER BY id DESC LIMIT 1")
+                    .bind(user_id)
+                    .fetch_optional(c)
+                    .await
+            })
+        })
+        .await?;
     if let Some((id,)) = existing {
         return Ok((id, false));
     }
@@ -461,10 +470,16 @@ pub async fn reply(domain: &Domain, actor: Actor, ticket_id: i64, raw: &str) -> 
 /// An admin's reply to a forwarded ticket message in their chat. Answers the ticket id.
 pub async fn reply_to_forward(domain: &Domain, actor: Actor, chat_id: i64, message_id: i32, raw: &str) -> DomainResult<i64> {
     admin::ensure(domain, actor)?;
-    let row: Option<(i64,)> = sqlx::query_as("SELECT ticket_id FROM ticket_forwards WHERE admin_chat_id = $1 AND message_id = $2")
-        .bind(chat_id)
-        .bind(message_id)
-        .fetch_optional(&domain.db)
+    let row: Option<(i64,)> = domain
+        .read(move |c| {
+            Box::pin(async move {
+                query("SELECT ticket_id FROM ticket_forwards WHERE admin_chat_id = $1 AND message_id = $2")
+                    .bind(chat_id)
+                    .bind(message_id)
+                    .fetch_optional(c)
+                    .await
+            })
+        })
         .await?;
     let (ticket_id,) = row.ok_or(DomainError::TicketNotFound)?;
     reply(domain, actor, ticket_id, raw).await?;
@@ -491,7 +506,7 @@ pub async fn open_tickets(domain: &Domain, actor: Actor) -> DomainResult<Vec<Ope
          FROM tickets t JOIN users u ON u.id = t.user_id WHERE t.status = 'open' ORDER BY t.id LIMIT 50"
     );
     type Row = (i64, i64, String, String, Option<String>, String, Option<String>, String, i64);
-    let rows: Vec<Row> = sqlx::query_as(&sql).fetch_all(&domain.db).await?;
+    let rows: Vec<Row> = domain.read(move |c| Box::pin(async move { query(&sql).fetch_all(c).await })).await?;
     let (operator, detail, now) = (actor.audit_id(), format!("{} open", rows.len()), domain.now());
     domain.write(move |tx| Box::pin(async move { admin_audit::record(tx, operator, "tickets_list", &detail, now).await })).await?;
     Ok(rows
