@@ -380,7 +380,8 @@ async fn buy_for(fake: &FakeMarket, one: &impl Fn(&str) -> Option<String>) -> Re
 }
 
 /// Buys the cheapest offer of `hash_name` at or under `price` (thousandths) under `custom_id`:
-/// the market id, or the market's refusal.
+/// the market id, or the market's refusal (an axum response, large as they are: a test fake).
+#[allow(clippy::result_large_err)]
 fn record(fake: &FakeMarket, hash_name: String, partner: String, token: String, custom_id: String, price: i64) -> Result<u64, Response> {
     let mut inner = fake.inner.lock().unwrap();
     let Some(&cheapest) = inner.offers.get(&hash_name).filter(|&&p| p <= price) else {

@@ -73,7 +73,8 @@ async fn messages_queued_in_the_old_tables_keep_their_state_through_migration_00
         "INSERT INTO notifications(user_id, kind, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at, message_id)
                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
     // (ticket id in the notice, status, attempts, next attempt, last error, sent at, message id)
-    let players: [(i64, &str, i64, i64, Option<&str>, Option<i64>, Option<i64>); 5] = [
+    type PlayerRow<'a> = (i64, &'a str, i64, i64, Option<&'a str>, Option<i64>, Option<i64>);
+    let players: [PlayerRow; 5] = [
         (41, "pending", 0, t - 5, None, None, None),                   // due
         (42, "pending", 3, t + 3600, Some("Bad Gateway"), None, None), // waiting for its retry
         (43, "pending", 1, t + 45, Some("Bad Gateway"), None, None),   // claimed: under a lease

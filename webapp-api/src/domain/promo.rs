@@ -190,10 +190,13 @@ pub async fn redeem(domain: &Domain, user_id: i64, code: &str) -> DomainResult<A
     domain.write(move |tx| Box::pin(redeem_in(tx, user_id, code, now))).await
 }
 
+/// A promo code as a redemption reads it: id, tokens, max uses, uses, expiry, deposit-only, disabled at.
+type CodeRow = (i64, i64, i64, i64, Option<i64>, i64, Option<i64>);
+
 async fn redeem_in(tx: &mut dyn Exec, user_id: i64, code: String, now: i64) -> DomainResult<Awarded> {
     store::lock_users(tx, &[user_id]).await?;
     responsible::ensure_not_excluded(tx, user_id, now).await?;
-    let row: Option<(i64, i64, i64, i64, Option<i64>, i64, Option<i64>)> =
+    let row: Option<CodeRow> =
         query("SELECT id, tokens, max_uses, uses, expires_at, deposit_only, disabled_at FROM promo_codes WHERE code = $1")
             .bind(&code)
             .fetch_optional(tx)

@@ -208,10 +208,10 @@ pub async fn messages(domain: &Domain, user_id: i64, ticket_id: i64) -> DomainRe
         .read(move |c| {
             Box::pin(async move {
                 ticket_in(c, user_id, ticket_id).await?;
-                Ok(query("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = $1 ORDER BY id")
+                query("SELECT id, sender, message, created_at FROM ticket_messages WHERE ticket_id = $1 ORDER BY id")
                     .bind(ticket_id)
                     .fetch_all(c)
-                    .await?)
+                    .await
             })
         })
         .await?;

@@ -324,6 +324,10 @@ pub async fn resolve(domain: &Domain, withdrawal_id: i64, resolution: Resolution
     domain.write(move |tx| Box::pin(resolve_in(tx, admin_id, withdrawal_id, resolution, w_status, code, note, now))).await
 }
 
+/// A pending withdrawal as an operator's resolution reads it: player, skin, Steam name, the
+/// player's debt, market state and reason.
+type PendingRow = (i64, i64, String, i64, Option<String>, Option<String>);
+
 #[allow(clippy::too_many_arguments)]
 async fn resolve_in(
     tx: &mut dyn Exec,
@@ -335,7 +339,7 @@ async fn resolve_in(
     note: Option<String>,
     now: i64,
 ) -> DomainResult<()> {
-    let row: Option<(i64, i64, String, i64, Option<String>, Option<String>)> = query(
+    let row: Option<PendingRow> = query(
         "SELECT w.user_id, w.inventory_item_id, COALESCE(i.market_hash_name, i.weapon || ' | ' || i.finish), u.debt, w.market_state,
                 w.market_reason
          FROM withdrawals w JOIN inventory_items i ON i.id = w.inventory_item_id JOIN users u ON u.id = w.user_id
