@@ -26,7 +26,7 @@ use chrono::{Duration, NaiveDate};
 
 use crate::domain::clock::utc_day;
 use crate::domain::money::{StarUsd, Tokens, Usd};
-use crate::domain::store::Pool;
+use crate::domain::store::{self, query, Exec, Pool};
 use crate::domain::DomainResult;
 
 /// The longest report, in days.
@@ -123,57 +123,30 @@ pub struct Books {
 }
 
 /// Reads the books for the `days` UTC days up to and including the day of `now` (1 to
-/// `MAX_DAYS`; anything else is clamped).
+/// `MAX_DAYS`; anything else is clamped), in one read (one snapshot where the store has them).
 pub async fn books(pool: &Pool, settings: Settings, now: i64, days: u32) -> DomainResult<Books> {
     let days = days.clamp(1, MAX_DAYS);
     let to = utc_day(now);
     let from = to - Duration::days(i64::from(days) - 1);
-    let start = day_start(from);
-    let end = day_start(to + Duration::days(1));
-    let demo = i64::from(settings.demo);
+    let window = Window {
+        start: day_start(from),
+        end: day_start(to + Duration::days(1)),
+        first: from.format("%Y-%m-%d").to_string(),
+        last: to.format("%Y-%m-%d").to_string(),
+        demo: i64::from(settings.demo),
+        paid_only: i64::from(settings.paid_only),
+    };
+    let rows = store::read(pool, None, move |c| Box::pin(async move { rows_in(c, &window).await })).await?;
     let mut by_day: BTreeMap<NaiveDate, Flows> = (0..days).map(|i| (from + Duration::days(i64::from(i)), Flows::default())).collect();
     // Stars in: credited payments on the day they were paid, orphans on the day they came.
-    let paid: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT p.stars, p.paid_at FROM payments p JOIN users u ON u.id = p.user_id
-         WHERE p.status IN ('success', 'refunded') AND p.paid_at >= $1 AND p.paid_at < $2 AND (u.is_demo = 0 OR $3 = 1)
-         UNION ALL
-         SELECT o.stars, o.created_at FROM orphan_payments o LEFT JOIN users u ON u.id = o.user_id
-         WHERE o.created_at >= $1 AND o.created_at < $2 AND (u.is_demo IS NULL OR u.is_demo = 0 OR $3 = 1)",
-    )
-    .bind(start)
-    .bind(end)
-    .bind(demo)
-    .fetch_all(pool)
-    .await?;
-    for (stars, when) in paid {
+    for (stars, when) in rows.paid {
         put(&mut by_day, utc_day(when), &|f| f.stars_received += stars);
     }
-    let refunded: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT p.stars, p.refunded_at FROM payments p JOIN users u ON u.id = p.user_id
-         WHERE p.status = 'refunded' AND p.refunded_at >= $1 AND p.refunded_at < $2 AND (u.is_demo = 0 OR $3 = 1)
-         UNION ALL
-         SELECT o.stars, o.refunded_at FROM orphan_payments o LEFT JOIN users u ON u.id = o.user_id
-         WHERE o.refunded_at >= $1 AND o.refunded_at < $2 AND (u.is_demo IS NULL OR u.is_demo = 0 OR $3 = 1)",
-    )
-    .bind(start)
-    .bind(end)
-    .bind(demo)
-    .fetch_all(pool)
-    .await?;
-    for (stars, when) in refunded {
+    for (stars, when) in rows.refunded {
         put(&mut by_day, utc_day(when), &|f| f.stars_refunded += stars);
     }
-
     // The market: what it charged, on the attempt's budget day (`YYYY-MM-DD`, UTC).
-    let (first, last) = (from.format("%Y-%m-%d").to_string(), to.format("%Y-%m-%d").to_string());
-    let attempts: Vec<(i64, String, String)> = sqlx::query_as(
-        "SELECT spent_cents, day, outcome FROM market_attempts WHERE outcome IN ('bought', 'buying', 'unknown') AND day >= $1 AND day <= $2",
-    )
-    .bind(&first)
-    .bind(&last)
-    .fetch_all(pool)
-    .await?;
-    for (cents, day, outcome) in attempts {
+    for (cents, day, outcome) in rows.attempts {
         let Ok(date) = NaiveDate::parse_from_str(&day, "%Y-%m-%d") else { continue };
         let usd = Usd::from_cents(cents);
         if outcome == "bought" {
@@ -184,21 +157,7 @@ pub async fn books(pool: &Pool, settings: Settings, now: i64, days: u32) -> Doma
     }
     // What came back (expired offers, seller reversals) on the day the withdrawal moved, at what
     // its purchase counted; and reversals by the player, which nobody refunds.
-    let back: Vec<(i64, i64, String)> = sqlx::query_as(
-        "SELECT a.spent_cents, COALESCE(w.resolved_at, w.market_updated_at), w.market_state
-         FROM withdrawals w JOIN market_attempts a ON a.custom_id = w.custom_id AND a.outcome = 'bought'
-         WHERE ((w.market_state = 'bounced' AND w.market_reason = 'offer_expired') OR w.market_state = 'reversed')
-           AND COALESCE(w.resolved_at, w.market_updated_at) >= $1 AND COALESCE(w.resolved_at, w.market_updated_at) < $2
-         UNION ALL
-         SELECT COALESCE(w.price_paid_cents, a.spent_cents, 0), w.market_updated_at, w.market_state
-         FROM withdrawals w LEFT JOIN market_attempts a ON a.custom_id = w.custom_id AND a.outcome = 'bought'
-         WHERE w.market_state = 'player_reversed' AND w.market_updated_at >= $1 AND w.market_updated_at < $2",
-    )
-    .bind(start)
-    .bind(end)
-    .fetch_all(pool)
-    .await?;
-    for (cents, when, state) in back {
+    for (cents, when, state) in rows.back {
         let usd = Usd::from_cents(cents);
         match state.as_str() {
             "player_reversed" => put(&mut by_day, utc_day(when), &|f| f.player_reversed = plus(f.player_reversed, usd)),
@@ -210,16 +169,7 @@ pub async fn books(pool: &Pool, settings: Settings, now: i64, days: u32) -> Doma
         }
     }
     // Delivered that day, at the price paid; of those, the ones still settling.
-    let delivered: Vec<(i64, i64, String)> = sqlx::query_as(
-        "SELECT COALESCE(w.price_paid_cents, a.spent_cents, 0), w.delivered_at, w.market_state
-         FROM withdrawals w LEFT JOIN market_attempts a ON a.custom_id = w.custom_id AND a.outcome = 'bought'
-         WHERE w.delivered_at >= $1 AND w.delivered_at < $2",
-    )
-    .bind(start)
-    .bind(end)
-    .fetch_all(pool)
-    .await?;
-    for (cents, when, state) in delivered {
+    for (cents, when, state) in rows.delivered {
         let usd = Usd::from_cents(cents);
         put(&mut by_day, utc_day(when), &|f| {
             f.delivered = plus(f.delivered, usd);
@@ -241,36 +191,114 @@ pub async fn books(pool: &Pool, settings: Settings, now: i64, days: u32) -> Doma
     // Rounded once on the total, like each day.
     sum.stars_usd = settings.star_usd.usd(sum.stars_received - sum.stars_refunded);
 
-    let (settling_now,): (i64,) = sqlx::query_as(
-        "SELECT CAST(COALESCE(SUM(COALESCE(w.price_paid_cents, a.spent_cents, 0)), 0) AS BIGINT)
-         FROM withdrawals w LEFT JOIN market_attempts a ON a.custom_id = w.custom_id AND a.outcome = 'bought'
-         WHERE w.market_state = 'settling'",
-    )
-    .fetch_one(pool)
-    .await?;
-    let (liability_tokens, liability_skins) = liability(pool, settings).await?;
+    let (liability_tokens, liability_skins) = (Tokens(rows.tokens), Tokens(rows.skins));
     let liability = Usd::from_tokens(Tokens(liability_tokens.0 + liability_skins.0), settings.tokens_per_usd).unwrap_or(Usd::ZERO);
     Ok(Books {
         settings,
         days,
-        total: Total { from, to, flows: sum, liability, liability_tokens, liability_skins, settling_now: Usd::from_cents(settling_now) },
+        total: Total {
+            from,
+            to,
+            flows: sum,
+            liability,
+            liability_tokens,
+            liability_skins,
+            settling_now: Usd::from_cents(rows.settling_now),
+        },
     })
 }
 
-/// Withdrawable tokens held, and the token value of withdrawable skins held, now.
-async fn liability(pool: &Pool, settings: Settings) -> DomainResult<(Tokens, Tokens)> {
-    let (demo, paid_only) = (i64::from(settings.demo), i64::from(settings.paid_only));
-    let (tokens,): (i64,) = sqlx::query_as(
+/// What the books read: the window's bounds (seconds; budget days as `YYYY-MM-DD`) and whom
+/// they count.
+struct Window {
+    start: i64,
+    end: i64,
+    first: String,
+    last: String,
+    demo: i64,
+    paid_only: i64,
+}
+
+/// The rows the books are made of.
+struct Rows {
+    paid: Vec<(i64, i64)>,
+    refunded: Vec<(i64, i64)>,
+    attempts: Vec<(i64, String, String)>,
+    back: Vec<(i64, i64, String)>,
+    delivered: Vec<(i64, i64, String)>,
+    settling_now: i64,
+    /// Withdrawable tokens held, and the token value of withdrawable skins held, now.
+    tokens: i64,
+    skins: i64,
+}
+
+async fn rows_in(c: &mut dyn Exec, w: &Window) -> DomainResult<Rows> {
+    let paid = query(
+        "SELECT p.stars, p.paid_at FROM payments p JOIN users u ON u.id = p.user_id
+         WHERE p.status IN ('success', 'refunded') AND p.paid_at >= $1 AND p.paid_at < $2 AND (u.is_demo = 0 OR $3 = 1)
+         UNION ALL
+         SELECT o.stars, o.created_at FROM orphan_payments o LEFT JOIN users u ON u.id = o.user_id
+         WHERE o.created_at >= $1 AND o.created_at < $2 AND (u.is_demo IS NULL OR u.is_demo = 0 OR $3 = 1)",
+    )
+    .bind(w.start)
+    .bind(w.end)
+    .bind(w.demo)
+    .fetch_all(c)
+    .await?;
+    let refunded = query(
+        "SELECT p.stars, p.refunded_at FROM payments p JOIN users u ON u.id = p.user_id
+         WHERE p.status = 'refunded' AND p.refunded_at >= $1 AND p.refunded_at < $2 AND (u.is_demo = 0 OR $3 = 1)
+         UNION ALL
+         SELECT o.stars, o.refunded_at FROM orphan_payments o LEFT JOIN users u ON u.id = o.user_id
+         WHERE o.refunded_at >= $1 AND o.refunded_at < $2 AND (u.is_demo IS NULL OR u.is_demo = 0 OR $3 = 1)",
+    )
+    .bind(w.start)
+    .bind(w.end)
+    .bind(w.demo)
+    .fetch_all(c)
+    .await?;
+    let attempts = query("SELECT spent_cents, day, outcome FROM market_attempts WHERE outcome IN ('bought', 'buying', 'unknown') AND day >= $1 AND day <= $2").bind(w.first.clone()).bind(w.last.clone()).fetch_all(c).await?;
+    let back = query(
+        "SELECT a.spent_cents, COALESCE(w.resolved_at, w.market_updated_at), w.market_state
+         FROM withdrawals w JOIN market_attempts a ON a.custom_id = w.custom_id AND a.outcome = 'bought'
+         WHERE ((w.market_state = 'bounced' AND w.market_reason = 'offer_expired') OR w.market_state = 'reversed')
+           AND COALESCE(w.resolved_at, w.market_updated_at) >= $1 AND COALESCE(w.resolved_at, w.market_updated_at) < $2
+         UNION ALL
+         SELECT COALESCE(w.price_paid_cents, a.spent_cents, 0), w.market_updated_at, w.market_state
+         FROM withdrawals w LEFT JOIN market_attempts a ON a.custom_id = w.custom_id AND a.outcome = 'bought'
+         WHERE w.market_state = 'player_reversed' AND w.market_updated_at >= $1 AND w.market_updated_at < $2",
+    )
+    .bind(w.start)
+    .bind(w.end)
+    .fetch_all(c)
+    .await?;
+    let delivered = query(
+        "SELECT COALESCE(w.price_paid_cents, a.spent_cents, 0), w.delivered_at, w.market_state
+         FROM withdrawals w LEFT JOIN market_attempts a ON a.custom_id = w.custom_id AND a.outcome = 'bought'
+         WHERE w.delivered_at >= $1 AND w.delivered_at < $2",
+    )
+    .bind(w.start)
+    .bind(w.end)
+    .fetch_all(c)
+    .await?;
+    let (settling_now,): (i64,) = query(
+        "SELECT CAST(COALESCE(SUM(COALESCE(w.price_paid_cents, a.spent_cents, 0)), 0) AS BIGINT)
+         FROM withdrawals w LEFT JOIN market_attempts a ON a.custom_id = w.custom_id AND a.outcome = 'bought'
+         WHERE w.market_state = 'settling'",
+    )
+    .fetch_one(c)
+    .await?;
+    let (tokens,): (i64,) = query(
         "SELECT CAST(COALESCE(SUM(CASE WHEN $2 = 1 THEN balance - bonus_balance ELSE balance END), 0) AS BIGINT)
          FROM users WHERE is_demo = 0 OR $1 = 1",
     )
-    .bind(demo)
-    .bind(paid_only)
-    .fetch_one(pool)
+    .bind(w.demo)
+    .bind(w.paid_only)
+    .fetch_one(c)
     .await?;
     // Skins here (received, or back after a failed withdrawal), and skins in a withdrawal that
     // nothing has bought yet (waiting for an operator or the market): a purchase made is spent.
-    let (skins,): (i64,) = sqlx::query_as(
+    let (skins,): (i64,) = query(
         "SELECT CAST(COALESCE(SUM(i.token_price), 0) AS BIGINT)
          FROM inventory_items i JOIN users u ON u.id = i.user_id
          WHERE (u.is_demo = 0 OR $1 = 1) AND ($2 = 0 OR i.bonus_cost = 0)
@@ -281,11 +309,11 @@ async fn liability(pool: &Pool, settings: Settings) -> DomainResult<(Tokens, Tok
                         AND NOT EXISTS (SELECT 1 FROM market_attempts a WHERE a.withdrawal_id = w.id
                                           AND a.outcome IN ('buying', 'unknown', 'bought')))))",
     )
-    .bind(demo)
-    .bind(paid_only)
-    .fetch_one(pool)
+    .bind(w.demo)
+    .bind(w.paid_only)
+    .fetch_one(c)
     .await?;
-    Ok((Tokens(tokens), Tokens(skins)))
+    Ok(Rows { paid, refunded, attempts, back, delivered, settling_now, tokens, skins })
 }
 
 /// Applies `f` to the flows of `date`, when the report covers it.
