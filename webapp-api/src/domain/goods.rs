@@ -319,8 +319,11 @@ pub fn variant_price(item: &CatalogItem, stat_trak: bool, exterior: Option<Exter
 
 /// The market prices a reprice stored (`catalog_prices`), by variant key; hand them to
 /// `Catalog::apply_prices`. Variants without a row keep the committed default.
-pub async fn stored_prices(pool: &Pool) -> Result<HashMap<String, Tokens>, sqlx::Error> {
-    let rows: Vec<(String, i64)> = sqlx::query_as("SELECT variant, price FROM catalog_prices").fetch_all(pool).await?;
+pub async fn stored_prices(pool: &Pool) -> crate::domain::DomainResult<HashMap<String, Tokens>> {
+    let rows: Vec<(String, i64)> = crate::domain::store::read(pool, None, |c| {
+        Box::pin(async move { crate::domain::store::query("SELECT variant, price FROM catalog_prices").fetch_all(c).await })
+    })
+    .await?;
     Ok(rows.into_iter().filter(|r| r.1 > 0).map(|(k, p)| (k, Tokens(p))).collect())
 }
 

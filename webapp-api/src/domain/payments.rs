@@ -910,7 +910,10 @@ pub async fn record_refunded(domain: &Domain, charge_id: &str, from_user: i64) -
 /// The fewest Stars of any purchase that went through (`None` before the first). Read at start,
 /// before the `Domain` exists, to default `WITHDRAW_MIN_STARS`.
 pub async fn smallest_purchase(pool: &store::Pool) -> DomainResult<Option<i64>> {
-    let (bought,): (Option<i64>,) = sqlx::query_as("SELECT MIN(stars) FROM payments WHERE status = 'success'").fetch_one(pool).await?;
+    let (bought,): (Option<i64>,) = store::read(pool, None, |c| {
+        Box::pin(async move { query("SELECT MIN(stars) FROM payments WHERE status = 'success'").fetch_one(c).await })
+    })
+    .await?;
     Ok(bought)
 }
 

@@ -9,7 +9,7 @@ use crate::domain::goods::Variant;
 use crate::domain::money::Usd;
 use crate::domain::pricing::{queue_notice, rules, set_price, Change, HoldReason, Settings, SHOWN};
 use crate::domain::store::{self, query, Exec};
-use crate::domain::{Domain, DomainError, Tokens};
+use crate::domain::{Domain, DomainError, DomainResult, Tokens};
 
 /// One held change as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,8 +55,8 @@ fn from_row(r: Row) -> HeldRow {
 }
 
 /// Every held change, by Steam name.
-pub async fn list(pool: &store::Pool) -> Result<Vec<HeldRow>, sqlx::Error> {
-    let rows: Vec<Row> = sqlx::query_as(SELECT).fetch_all(pool).await?;
+pub async fn list(pool: &store::Pool) -> DomainResult<Vec<HeldRow>> {
+    let rows: Vec<Row> = store::read(pool, None, |c| Box::pin(async move { store::query(SELECT).fetch_all(c).await })).await?;
     Ok(rows.into_iter().map(from_row).collect())
 }
 

@@ -512,9 +512,11 @@ pub fn run_notice(out: &Outcome, accepted: bool) -> Option<String> {
 }
 
 /// When the last reprice ran (unix seconds); `None`: never repriced.
-pub async fn last_reprice(pool: &store::Pool) -> Result<Option<i64>, sqlx::Error> {
-    let row: Option<(String,)> =
-        sqlx::query_as("SELECT value FROM settings WHERE key = $1").bind(LAST_REPRICE_KEY).fetch_optional(pool).await?;
+pub async fn last_reprice(pool: &store::Pool) -> crate::domain::DomainResult<Option<i64>> {
+    let row: Option<(String,)> = store::read(pool, None, |c| {
+        Box::pin(async move { store::query("SELECT value FROM settings WHERE key = $1").bind(LAST_REPRICE_KEY).fetch_optional(c).await })
+    })
+    .await?;
     Ok(row.and_then(|r| r.0.parse().ok()))
 }
 
@@ -567,7 +569,7 @@ pub async fn served_catalog(pool: &store::Pool, dir: &Path, rtp_bp: i64, tokens_
 /// `catalog` is the committed one (names and defaults).
 pub async fn daily_once(domain: &Domain, catalog: &Catalog, feeds: &Feeds, settings: &Settings) -> Result<Option<Outcome>, RepriceError> {
     let Some(lease) = store::try_lease(&domain.db, LEASE).await? else { return Ok(None) };
-    let due = match last_reprice(&domain.db).await.map_err(DomainError::from)? {
+    let due = match last_reprice(&domain.db).await? {
         Some(at) => domain.now() - at >= DAILY_EVERY_SECS,
         None => true,
     };

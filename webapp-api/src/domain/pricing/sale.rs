@@ -36,9 +36,13 @@ impl OffSale {
 }
 
 /// Every case off sale, by id.
-pub async fn list(pool: &store::Pool) -> Result<Vec<OffSale>, sqlx::Error> {
-    let rows: Vec<(String, String, String, i64)> =
-        sqlx::query_as("SELECT case_id, reason, detail, since FROM cases_off_sale ORDER BY case_id").fetch_all(pool).await?;
+pub async fn list(pool: &store::Pool) -> Result<Vec<OffSale>, DomainError> {
+    let rows: Vec<(String, String, String, i64)> = store::read(pool, None, |c| {
+        Box::pin(
+            async move { store::query("SELECT case_id, reason, detail, since FROM cases_off_sale ORDER BY case_id").fetch_all(c).await },
+        )
+    })
+    .await?;
     Ok(rows.into_iter().map(|(case_id, reason, detail, since)| OffSale { case_id, reason, detail, since }).collect())
 }
 
@@ -91,12 +95,7 @@ pub async fn put_on(domain: &Domain, served: &Catalog, case_id: &str) -> Result<
     if let Some(p) = served.price_problems.iter().find(|p| p.case_id == case_id) {
         return Err(OnError::StillUnusable { case: case_id.to_owned(), detail: p.detail.clone() });
     }
-    let was = list(&domain.db)
-        .await
-        .map_err(DomainError::from)?
-        .into_iter()
-        .find(|o| o.case_id == case_id)
-        .ok_or_else(|| OnError::NotOff(case_id.to_owned()))?;
+    let was = list(&domain.db).await?.into_iter().find(|o| o.case_id == case_id).ok_or_else(|| OnError::NotOff(case_id.to_owned()))?;
     let id = case_id.to_owned();
     domain
         .write(move |tx| {
