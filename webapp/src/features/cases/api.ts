@@ -1,68 +1,38 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
 import type { components } from '../../lib/api-types.gen';
 import type { InventoryItem } from '../inventory';
-import type { OpenAnswer, OpenFair } from './open-case';
+import type { OpenAnswer } from './open-case';
 
-// TODO(contract): the case item of GET /cases and GET /cases/{id} once typed
-/** docs/api.md "CaseItem". */
-export interface CaseItem {
-  id: string;
-  iconUrl?: string;
-  icon_url?: string;
-  marketHashName?: string;
-  market_hash_name?: string;
-  /** Absent in the case list (slim items: id, rarity, chance); the case detail has it. */
-  name?: string;
-  variant?: string;
-  nameRu?: string;
-  variantRu?: string;
-  /** Absent in the case list. */
-  tokenPrice?: number;
-  /** The cheapest and dearest variant over exteriors and StatTrak™ (case detail). */
-  priceMin?: number;
-  priceMax?: number;
-  rarity?: string;
-  condition?: string;
-  wearMin?: number | null;
-  wearMax?: number | null;
-  statTrak?: boolean;
-  weight?: number;
-  chance?: number;
-}
+type Schemas = components['schemas'];
 
-// TODO(contract): the case of GET /cases and GET /cases/{id} once typed
-/** docs/api.md "Case". */
-export interface Case {
-  id: string;
-  name: string;
-  nameRu?: string;
-  image: string;
-  tokens: number;
-  items: CaseItem[];
-}
+/**
+ * A skin of a case as the app shows it: the store list's items carry `CaseOdds` (id, rarity,
+ * chance), a case's page (`GET /cases/{id}`) and the fairness verifier the whole `CaseSkin`; the
+ * won item's strip entry may be built from the inventory item. Only `id` is always there.
+ */
+export type CaseItem = Pick<Schemas['CaseSkin'], 'id'> & Partial<Schemas['CaseSkin']>;
+
+/** A case of the store list (`GET /cases`): its card, each skin's `CaseOdds`. */
+type CaseCard = Schemas['Data_Vec_CaseBody_CaseOdds']['data'][number];
+/** A case's page (`GET /cases/{id}`): the same card with a `CaseSkin` each. */
+type CasePage = Schemas['Data_CaseBody_CaseSkin']['data'];
+
+/** A case of the store: its card from the list or its page (the same fields; the page's items are whole). */
+export type Case = Omit<CaseCard | CasePage, 'items'> & { items: CaseItem[] };
 
 export async function fetchCases(): Promise<Case[]> {
-  const list = unwrapData<Case[]>(await api.get<unknown>('/cases', { auth: false }));
+  const list = unwrapData<CaseCard[]>(await api.get<unknown>('/cases', { auth: false }));
   return Array.isArray(list) ? list : [];
 }
 
 export async function fetchCase(id: string): Promise<Case> {
-  const c = unwrapData<Case | null>(await api.get<unknown>(`/cases/${encodeURIComponent(id)}`, { auth: false }));
+  const c = unwrapData<CasePage | null>(await api.get<unknown>(`/cases/${encodeURIComponent(id)}`, { auth: false }));
   if (!c || typeof c !== 'object' || !('id' in c)) throw new ApiError(404, 'case_not_found', 'Case not found');
   return c;
 }
 
-// TODO(contract): Opened.item, Opened.fair and OpenedItem once typed
-/**
- * `Opened` from the contract, its `item` and `fair` (and `OpenedItem`'s) hand-written until the
- * document types them; `error` is the spec's text of a `success: false` answer.
- */
-type OpenBody = Partial<Omit<components['schemas']['OpenedBody'], 'item' | 'fair' | 'items'>> & {
-  error?: string;
-  item?: InventoryItem;
-  fair?: OpenFair;
-  items?: Array<{ item: InventoryItem; fair?: OpenFair }> | null;
-};
+/** `OpenedBody`, read defensively; `error` is the text of the spec's `success: false` answer (`ErrorBody`'s). */
+type OpenBody = Partial<Schemas['OpenedBody']> & Partial<Pick<Schemas['ErrorBody'], 'error'>>;
 
 /**
  * POST /cases/{id}/open of `count` cases (1–5; a single open sends no count, as before); a

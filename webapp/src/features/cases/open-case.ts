@@ -12,13 +12,10 @@
  * once; a definitive answer (success or a 4xx) retires it.
  */
 
-// TODO(contract): Opened.fair once typed
-export interface OpenFair {
-  serverSeedHash: string;
-  clientSeed: string;
-  nonce: number;
-  roll: number;
-}
+import type { components } from '../../lib/api-types.gen';
+
+/** The proof of one draw (`FairProof`): recompute it with `GET /fair/verify`. */
+export type OpenFair = components['schemas']['FairProof'];
 
 export interface OpenAnswer<Item> {
   /** The first item drawn (the only one of a single open). */

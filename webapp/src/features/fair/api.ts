@@ -1,34 +1,16 @@
 import { api, unwrapData } from '../../lib/api-client';
-import type { CaseItem } from '../cases';
-import type { OpenRecord } from './verify';
+import type { components } from '../../lib/api-types.gen';
 
-// TODO(contract): a revealed seed of GET /fair once typed
-export interface RevealedSeed {
-  serverSeed: string;
-  serverSeedHash: string;
-  clientSeed: string;
-  firstNonce: number;
-  /** null when the pair was rotated before any open. */
-  lastNonce: number | null;
-  revealedAt: string;
-}
+type Schemas = components['schemas'];
 
-// TODO(contract): the answer of GET /fair, PUT /fair/client-seed, POST /fair/rotate once typed
-export interface FairState {
-  serverSeedHash: string;
-  clientSeed: string;
-  nonce: number;
-  revealed: RevealedSeed[];
-}
+/** A server seed after its rotation (`lastNonce` null when the pair was rotated before any open). */
+export type RevealedSeed = Schemas['RevealedSeed'];
 
-// TODO(contract): an open of GET /fair/opens once typed
+/** `GET /fair`, `PUT /fair/client-seed`, `POST /fair/rotate`: the player's seeds. */
+export type FairState = Schemas['FairState'];
+
 /** One past open as `GET /fair/opens` lists it: the recomputable record plus where it landed. */
-export interface FairOpen extends OpenRecord {
-  id: number;
-  caseId: string;
-  inventoryId: number;
-  createdAt: string;
-}
+export type FairOpen = Schemas['OpenRecord'];
 
 export const fetchFair = async () => unwrapData<FairState>(await api.get<unknown>('/fair'));
 export const changeClientSeed = async (clientSeed: string) =>
@@ -40,19 +22,9 @@ export async function fetchOpens(page = 1): Promise<FairOpen[]> {
   return Array.isArray(list) ? list : [];
 }
 
-// TODO(contract): the answer of GET /fair/verify once typed
 /** Server-side check (public): used beside the in-browser one, never instead of it. */
 export async function serverVerify(q: { serverSeed: string; clientSeed: string; nonce: number; caseId: string }) {
-  return unwrapData<{
-    serverSeedHash: string;
-    roll: number;
-    totalWeight: number;
-    item: CaseItem;
-    /** null for a skin without a wear range. */
-    float: number | null;
-    exterior: string | null;
-    statTrak: boolean;
-  }>(
+  return unwrapData<Schemas['Verified']>(
     await api.get<unknown>('/fair/verify', {
       auth: false,
       query: { server_seed: q.serverSeed, client_seed: q.clientSeed, nonce: q.nonce, case_id: q.caseId },

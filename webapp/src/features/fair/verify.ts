@@ -95,9 +95,11 @@ export function pickByRoll(weights: readonly Weight[], roll: number): string | n
   return null;
 }
 
+/** What the verifier reads of an open (`GET /fair/opens`' `OpenRecord` is one). */
 export interface OpenRecord {
   serverSeedHash: string;
-  serverSeed: string | null;
+  /** Null (or absent) until the seed is revealed. */
+  serverSeed?: string | null;
   clientSeed: string;
   nonce: number;
   roll: number;

@@ -7,8 +7,10 @@
  */
 import { createSseParser } from './sse';
 
-// TODO(contract): the drop event of GET /feed (text/event-stream) once described
-/** A drop as the feed sends it (`docs/api.md`, `GET /feed`). */
+/**
+ * A drop as the feed sends it (`docs/api.md`, `GET /feed`). Hand-written: the feed is an event
+ * stream (`text/event-stream`) and the OpenAPI document describes no schema for its events.
+ */
 export interface FeedDrop {
   id: number;
   item: {

@@ -3,13 +3,8 @@ import type { components } from '../../lib/api-types.gen';
 
 type Schemas = components['schemas'];
 
-// TODO(contract): the packages of GET /payments/packages once typed
-export interface TokenPack {
-  id: string;
-  tokens: number;
-  bonus: number;
-  stars: number;
-}
+/** A token package for Stars (`GET /payments/packages`). */
+export type TokenPack = Schemas['Package'];
 
 export async function fetchPackages(): Promise<TokenPack[]> {
   const list = unwrapData<TokenPack[]>(await api.get<unknown>('/payments/packages'));

@@ -1,25 +1,13 @@
 import { api, unwrapData } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 
-// TODO(contract): a referral of GET /user/referrals once typed
-export interface Referral {
-  telegramId: number;
-  firstName: string;
-  lastName: string;
-  username: string | null;
-  avatarUrl: string | null;
-  joinedAt: string;
-  firstCaseOpenedAt: string | null;
-  tokensEarned: number;
-}
+type Schemas = components['schemas'];
 
-// TODO(contract): the answer of GET /user/referrals once typed
-export interface ReferralData {
-  referralCode: string;
-  inviteLink?: string;
-  stats: { invitedCount: number; activeUsers: number; totalEarned: number };
-  referrals: Referral[];
-  pagination: { page: number; limit: number; total: number; totalPages: number };
-}
+/** One invitee of `GET /user/referrals`. */
+export type Referral = Schemas['Referral'];
+
+/** `GET /user/referrals`: the player's invitees and earnings, one page. */
+export type ReferralData = Schemas['ReferralPage'];
 
 export async function fetchReferrals(page: number): Promise<ReferralData> {
   return unwrapData<ReferralData>(await api.get<unknown>('/user/referrals', { query: { page } }));

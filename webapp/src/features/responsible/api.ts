@@ -1,30 +1,21 @@
 import { api, unwrapData } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 
-// TODO(contract): the answer of GET/PUT /me/limits, POST /me/self-exclusion once typed
-/** docs/api.md `GET /me/limits`. */
-export interface Limits {
-  /** Tokens per UTC day; null: no limit. */
-  dailyLimit: number | null;
-  /** A raise or removal waiting 24 hours: the limit it sets (null: none) and when. */
-  pendingChange: { dailyLimit: number | null; effectiveAt: string } | null;
-  spentToday: number;
-  dayResetsAt: string;
-  selfExclusion: { active: boolean; until: string | null; permanent: boolean };
-}
+type Schemas = components['schemas'];
 
-// TODO(contract): the answer of GET /me/stats once typed
-/** docs/api.md `GET /me/stats`. */
-export interface PlayStats {
-  casesOpened: number;
-  tokensSpent: number;
-  tokensWonBack: number;
-  bestDrop: { id: number; name: string; variant?: string; tokenPrice: number; rarity: string; iconUrl?: string } | null;
-}
+/**
+ * `GET /me/limits` (and `PUT /me/limits`, `POST /me/self-exclusion`): the daily limit in tokens
+ * (null: none), a raise or removal waiting 24 hours, today's spending and the self-exclusion.
+ */
+export type Limits = Schemas['Limits'];
 
+/** `GET /me/stats`: the player's own figures. */
+export type PlayStats = Schemas['Stats'];
+
+/** `POST /me/self-exclusion`'s period: the document says `string`; the app sends only these. */
 export type ExclusionPeriod = '24h' | '7d' | '30d' | 'permanent';
 
-// TODO(contract): the answer of POST /promo/redeem once typed
-export async function redeemPromo(code: string): Promise<{ tokensAwarded: number; balance: number }> {
+export async function redeemPromo(code: string): Promise<Schemas['Awarded']> {
   return unwrapData(await api.post<unknown>('/promo/redeem', { code }));
 }
 

@@ -49,7 +49,8 @@ export function runningExclusion(limits: Limits | null | undefined, now = Date.n
 
 /** How much of today's limit is left (null: no limit). */
 export function leftToday(limits: Limits | null | undefined): number | null {
-  if (!limits || limits.dailyLimit === null) return null;
+  // The document marks a null field optional; the server always writes it (null: no limit).
+  if (!limits || limits.dailyLimit == null) return null;
   return Math.max(0, limits.dailyLimit - limits.spentToday);
 }
 
@@ -57,8 +58,8 @@ export function leftToday(limits: Limits | null | undefined): number | null {
 export function limitInForce(limits: Limits | null | undefined, now = Date.now()): number | null {
   if (!limits) return null;
   const pending = limits.pendingChange;
-  if (pending && new Date(pending.effectiveAt).getTime() <= now) return pending.dailyLimit;
-  return limits.dailyLimit;
+  if (pending && new Date(pending.effectiveAt).getTime() <= now) return pending.dailyLimit ?? null;
+  return limits.dailyLimit ?? null;
 }
 
 /**

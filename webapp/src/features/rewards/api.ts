@@ -1,43 +1,33 @@
 import { api, ApiError, unwrapData } from '../../lib/api-client';
+import type { components } from '../../lib/api-types.gen';
 
-// TODO(contract): a day of GET /daily-reward/streak once typed
-export interface StreakDay {
-  date: string;
-  claimed: boolean;
-}
+type Schemas = components['schemas'];
 
-// TODO(contract): the answer of GET /daily-reward/streak once typed
-/** docs/api.md GET /daily-reward/streak. */
-export interface Streak {
-  currentStreak: number;
-  hasStreak: boolean;
-  lastClaim: string | null;
-  nextRewardAvailable: boolean;
-  canClaimBonus: boolean;
-  bonusAlreadyClaimed: boolean;
-  streakBonusTokens: number;
-  streakDays: StreakDay[];
-}
+/** One day of the streak's cycle. */
+export type StreakDay = Schemas['StreakDay'];
+
+/** `GET /daily-reward/streak`'s data. */
+export type Streak = Schemas['Streak'];
 
 export async function fetchStreak(): Promise<Streak> {
-  const body = await api.get<{ success?: boolean; data?: Streak; error?: string }>('/daily-reward/streak');
+  // A refusal's `error` text is read too (`ErrorBody`), as the spec's `success: false` answer.
+  const body = await api.get<Partial<Schemas['Answer_Streak']> & Partial<Pick<Schemas['ErrorBody'], 'error'>>>('/daily-reward/streak');
   if (!body?.success || !body.data) throw new ApiError(200, 'streak_error', body?.error || 'streak', body);
   return body.data;
 }
 
-// TODO(contract): the answers of the daily-reward and subscription calls below once typed
-export async function fetchCheck(): Promise<{ available: boolean; nextClaimAt?: string }> {
+export async function fetchCheck(): Promise<Schemas['Check']> {
   return unwrapData(await api.get<unknown>('/daily-reward/check'));
 }
 
-export async function claimDaily(): Promise<{ tokensAwarded: number; balance?: number }> {
+export async function claimDaily(): Promise<Schemas['Awarded']> {
   return unwrapData(await api.post<unknown>('/daily-reward/claim'));
 }
 
-export async function claimStreakBonus(): Promise<{ tokensAwarded: number; balance?: number }> {
+export async function claimStreakBonus(): Promise<Schemas['Awarded']> {
   return unwrapData(await api.post<unknown>('/daily-reward/claim-streak-bonus'));
 }
 
-export async function checkSubscription(): Promise<{ subscribed: boolean; tokensAwarded: number }> {
+export async function checkSubscription(): Promise<Schemas['Subscription']> {
   return unwrapData(await api.post<unknown>('/subscription/check-subscription'));
 }

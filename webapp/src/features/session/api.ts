@@ -3,39 +3,20 @@ import type { components } from '../../lib/api-types.gen';
 import { devGateHeaders } from '../../lib/dev-gate-proof';
 
 type SignedIn = components['schemas']['SignedIn'];
+type ProfileBody = components['schemas']['ProfileBody'];
 
-// TODO(contract): the profile of GET /me and SignedIn.user once typed
-/** `GET /me` data; `docs/api.md` "Profile". Unknown extra fields are kept. */
-export interface Profile {
-  telegramId: number;
-  firstName: string;
-  lastName: string;
-  username?: string | null;
-  avatarUrl?: string | null;
-  /** Tokens; the spec allows a numeric string, the store normalises it to a number. */
-  balance: number;
-  /** The part of `balance` that came from rewards, referrals, promo codes and grants (the total stays `balance`). */
-  bonusBalance?: number;
-  ref?: string;
-  tgSubscribed: boolean;
-  caseOpened: boolean;
-  trade_url?: string | null;
-  language?: string | null;
-  isAdmin?: boolean;
-  demo?: boolean;
-  /** Tokens owed after a refund (0 when none); later credits repay it first. */
-  debt?: number;
-  /** False until the player has bought enough Stars to withdraw skins. */
-  withdrawalsUnlocked?: boolean;
-  /** Stars still to buy before withdrawals unlock (0 when unlocked). */
-  starsToUnlockWithdrawals?: number;
-  [extra: string]: unknown;
-}
+/**
+ * The signed-in player's profile (`ProfileBody`: `GET /me`'s data, `SignedIn.user`) as
+ * `normaliseProfile` leaves it: the fields it fills are always there, the others as the answer
+ * carried them (the spec accepts a profile answer that has only `telegramId`).
+ */
+export type Profile = Pick<ProfileBody, 'telegramId' | 'firstName' | 'lastName' | 'balance' | 'tgSubscribed' | 'caseOpened'> &
+  Partial<ProfileBody>;
 
 /** `SignedIn` with its profile normalised (`normaliseProfile`). */
 export type AuthAnswer = Omit<SignedIn, 'user'> & { user: Profile };
 
-/** Turns whatever the server sent into a Profile (balance as a number, `caseOpened` present). */
+/** Turns whatever the server sent into a Profile (balance as a number, `caseOpened` present; extra fields kept). */
 export function normaliseProfile(raw: Record<string, unknown>): Profile {
   const balance = Number(raw.balance ?? 0);
   return {

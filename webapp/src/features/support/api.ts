@@ -2,21 +2,20 @@ import { api } from '../../lib/api-client';
 import type { components } from '../../lib/api-types.gen';
 import type { ChatMessage } from './chat';
 
+type Schemas = components['schemas'];
+
+/** The themes the form offers; the document types a ticket's `theme` as a string. */
 export type TicketTheme = 'payment' | 'withdraw' | 'bug' | 'other';
 export const TICKET_THEMES: readonly TicketTheme[] = ['payment', 'withdraw', 'bug', 'other'];
 
-// TODO(contract): a ticket of GET /support/tickets and GET /support/tickets/{id} once typed
-export interface Ticket {
-  id: number;
-  title: string | null;
-  theme: TicketTheme;
-  status: 'open' | 'closed' | string;
-  lastMessage?: string | null;
-  created_at: string;
-}
+/** A ticket (`GET /support/tickets/{id}`, `POST /support/tickets`). */
+export type Ticket = Schemas['Ticket'];
 
-export async function fetchTickets(): Promise<Ticket[]> {
-  const list = await api.get<Ticket[]>('/support/tickets');
+/** A ticket in the player's list (`GET /support/tickets`), with its last message. */
+export type TicketSummary = Schemas['TicketSummary'];
+
+export async function fetchTickets(): Promise<TicketSummary[]> {
+  const list = await api.get<TicketSummary[]>('/support/tickets');
   return Array.isArray(list) ? list : [];
 }
 
@@ -27,6 +26,7 @@ export async function fetchMessages(id: number | string): Promise<ChatMessage[]>
   return Array.isArray(list) ? list : [];
 }
 
+/** `POST /support/tickets`'s body (`Create`), hand-written: narrower than the document's (a theme of the form's, a message). */
 export interface NewTicket {
   theme: TicketTheme;
   item_id?: number;
@@ -34,12 +34,10 @@ export interface NewTicket {
   message: string;
 }
 
-// TODO(contract): the answer of POST /support/tickets once typed
-export const createTicket = (t: NewTicket) => api.post<{ success: boolean; ticket?: Ticket }>('/support/tickets', t);
+export const createTicket = (t: NewTicket) => api.post<Schemas['Created']>('/support/tickets', t);
 
-// TODO(contract): the answer of POST /support/tickets/{id}/messages once typed
 export const sendMessage = (id: number | string, message: string) =>
-  api.post<unknown>(`/support/tickets/${encodeURIComponent(String(id))}/messages`, { message });
+  api.post<Schemas['Added']>(`/support/tickets/${encodeURIComponent(String(id))}/messages`, { message });
 
 export const closeTicket = (id: number | string) =>
-  api.post<components['schemas']['Ok']>(`/support/tickets/${encodeURIComponent(String(id))}/close`);
+  api.post<Schemas['Ok']>(`/support/tickets/${encodeURIComponent(String(id))}/close`);

@@ -3,14 +3,10 @@
  * of each local calendar day (today, yesterday, else a ru-RU date) and an
  * HH:MM time on each bubble.
  */
+import type { components } from '../../lib/api-types.gen';
 
-// TODO(contract): a message of GET /support/tickets/{id}/messages once typed
-export interface ChatMessage {
-  id: number;
-  sender: string;
-  message: string;
-  created_at: string;
-}
+/** A message of `GET /support/tickets/{id}/messages` (`sender`: `user` or `admin`). */
+export type ChatMessage = components['schemas']['Message'];
 
 export type DayLabel = { kind: 'today' } | { kind: 'yesterday' } | { kind: 'date'; text: string };
 

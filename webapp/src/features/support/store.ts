@@ -1,9 +1,9 @@
 import { create } from 'zustand';
 
-import { fetchTickets, type Ticket } from './api';
+import { fetchTickets, type TicketSummary } from './api';
 
 interface SupportState {
-  tickets: Ticket[];
+  tickets: TicketSummary[];
   loading: boolean;
   loaded: boolean;
   error: string | null;

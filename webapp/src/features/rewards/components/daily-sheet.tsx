@@ -4,6 +4,7 @@ import { BottomSheet, Button, toast } from '../../../components/ui';
 import { useT } from '../../../i18n';
 import { formatTokens } from '../../../lib/format';
 import { haptic } from '../../../lib/telegram';
+import type { Streak } from '../api';
 import { formatCountdown, msUntilNextClaim } from '../countdown';
 import { useRewards } from '../store';
 import { IconCheck, IconGift } from './icons';
@@ -13,7 +14,7 @@ import styles from './daily-sheet.module.css';
 const CHEST_STREAK = 7;
 
 /** Ticks once a second while mounted; the countdown reads "available" at zero. */
-function Countdown({ lastClaim }: { lastClaim: string | null }) {
+function Countdown({ lastClaim }: { lastClaim: Streak['lastClaim'] }) {
   const t = useT();
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
