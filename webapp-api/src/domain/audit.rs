@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::domain::market::{self, CustomId, Market, MarketResult, PurchaseStatus, Stage, Usd};
-use crate::domain::store::Pool;
+use crate::domain::store::{self, query, Pool};
 use crate::domain::withdrawals::{MarketState, Outcome};
 use crate::domain::{DomainResult, Tokens};
 
@@ -208,14 +208,17 @@ const CHECKS: &[(&str, &str)] = &[
 
 /// Runs every check; answers the violations found (empty = clean).
 pub async fn run(pool: &Pool) -> DomainResult<Vec<String>> {
-    let mut problems = Vec::new();
-    for (name, sql) in CHECKS {
-        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(pool).await?;
-        for (detail,) in rows {
-            problems.push(format!("{name}: {detail}"));
-        }
-    }
-    Ok(problems)
+    store::read(pool, None, |c| {
+        Box::pin(async move {
+            let mut problems = Vec::new();
+            for (name, sql) in CHECKS {
+                let rows: Vec<(String,)> = query(sql).fetch_all(&mut *c).await?;
+                problems.extend(rows.into_iter().map(|(detail,)| format!("{name}: {detail}")));
+            }
+            Ok(problems)
+        })
+    })
+    .await
 }
 
 /// Value that left against value paid, for one player (or the whole shop: `user_id` 0).
@@ -266,7 +269,22 @@ pub async fn leakage(pool: &Pool) -> DomainResult<Vec<Leakage>> {
          WHERE EXISTS (SELECT 1 FROM inventory_items i WHERE i.user_id = u.id AND i.status IN ('sent', 'pending'))
          ORDER BY u.id"
     );
-    let rows: Vec<(i64, i64, i64, i64, i64, i64)> = sqlx::query_as(&per_player).fetch_all(pool).await?;
+    type Sums = (Vec<(i64, i64, i64, i64, i64, i64)>, (i64, i64), (i64,));
+    let (rows, (stars, tokens), (grants,)): Sums = store::read(pool, None, move |c| {
+        Box::pin(async move {
+            let rows = query(&per_player).fetch_all(&mut *c).await?;
+            let paid = query(
+                "SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT), CAST(COALESCE(SUM(tokens), 0) AS BIGINT) FROM payments WHERE status = 'success'",
+            )
+            .fetch_one(&mut *c)
+            .await?;
+            let grants = query(&format!("SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM ledger_entries l WHERE {PAID_GRANTS}"))
+                .fetch_one(&mut *c)
+                .await?;
+            Ok((rows, paid, grants))
+        })
+    })
+    .await?;
     let mut out: Vec<Leakage> = rows
         .into_iter()
         .map(|(user_id, paid_stars, bought, granted, sent, pending)| Leakage {
@@ -278,15 +296,6 @@ pub async fn leakage(pool: &Pool) -> DomainResult<Vec<Leakage>> {
             pending: Tokens(pending),
         })
         .collect();
-    let (stars, tokens): (i64, i64) = sqlx::query_as(
-        "SELECT CAST(COALESCE(SUM(stars), 0) AS BIGINT), CAST(COALESCE(SUM(tokens), 0) AS BIGINT) FROM payments WHERE status = 'success'",
-    )
-    .fetch_one(pool)
-    .await?;
-    let (grants,): (i64,) =
-        sqlx::query_as(&format!("SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM ledger_entries l WHERE {PAID_GRANTS}"))
-            .fetch_one(pool)
-            .await?;
     let total = Leakage {
         user_id: 0,
         paid_stars: stars,
@@ -326,11 +335,16 @@ pub struct Attempt {
 /// Every purchase attempt the shop ever issued, by withdrawal and attempt.
 pub async fn market_attempts(pool: &Pool) -> DomainResult<Vec<Attempt>> {
     type Row = (String, i64, i64, String, Option<String>, Option<i64>);
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT a.custom_id, a.withdrawal_id, a.max_price_cents, a.outcome, w.market_state, w.max_price_cents
-         FROM market_attempts a JOIN withdrawals w ON w.id = a.withdrawal_id ORDER BY a.withdrawal_id, a.attempt, a.custom_id",
-    )
-    .fetch_all(pool)
+    let rows: Vec<Row> = store::read(pool, None, |c| {
+        Box::pin(async move {
+            query(
+                "SELECT a.custom_id, a.withdrawal_id, a.max_price_cents, a.outcome, w.market_state, w.max_price_cents
+                 FROM market_attempts a JOIN withdrawals w ON w.id = a.withdrawal_id ORDER BY a.withdrawal_id, a.attempt, a.custom_id",
+            )
+            .fetch_all(c)
+            .await
+        })
+    })
     .await?;
     Ok(rows
         .into_iter()
@@ -487,12 +501,17 @@ const REFUND_CHECKS: &[(&str, &str)] = &[
 /// More value leaving than was paid is not one of them: that is `leakage`, information only.
 pub async fn provenance(pool: &Pool, paid_only: bool) -> DomainResult<Vec<String>> {
     let checks = if paid_only { PAID_ONLY_CHECKS } else { &[] };
-    let mut found = Vec::new();
-    for (name, sql) in checks.iter().chain(REFUND_CHECKS) {
-        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(pool).await?;
-        found.extend(rows.into_iter().map(|(detail,)| format!("{name}: {detail}")));
-    }
-    Ok(found)
+    store::read(pool, None, move |c| {
+        Box::pin(async move {
+            let mut found = Vec::new();
+            for (name, sql) in checks.iter().chain(REFUND_CHECKS) {
+                let rows: Vec<(String,)> = query(sql).fetch_all(&mut *c).await?;
+                found.extend(rows.into_iter().map(|(detail,)| format!("{name}: {detail}")));
+            }
+            Ok(found)
+        })
+    })
+    .await
 }
 
 // --- The whole audit and its exit status. ---
