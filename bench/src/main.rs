@@ -611,6 +611,7 @@ fn bound_open(catalog: &Arc<Catalog>, case: &str, user: i64, n: u64) -> Open {
         now: 1_763_800_000 + n as i64,
         lang: Lang::En,
         paid_only: true,
+        render: webapp_api::http::routes::cases::OpenedBody::render,
     }
 }
 

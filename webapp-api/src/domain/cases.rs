@@ -3,7 +3,6 @@
 //! inventory, records the opens and pays first-open rewards once.
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::domain::catalog::{Case, Catalog, CatalogItem};
@@ -17,8 +16,6 @@ use crate::domain::store::{self, query, Exec};
 use crate::domain::users::display_name;
 use crate::domain::{fair, feed, referrals, responsible, Domain, DomainError, DomainResult, Tokens};
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct FairProof {
     pub server_seed_hash: String,
     pub client_seed: String,
@@ -26,27 +23,16 @@ pub struct FairProof {
     pub roll: u64,
 }
 
-/// One drawn item of an open and the proof it was drawn fairly. Serialised by the domain only
-/// into the answer it stores for a replay (`StoredAnswer`); the HTTP edge writes its own body.
-#[derive(Serialize)]
+/// One drawn item of an open and the proof it was drawn fairly (the edge's `Render` writes it).
 pub struct Drawn {
     pub item: Item,
     pub fair: FairProof,
 }
 
-/// The answer stored with an open, replayed word for word to a retried request: `item` and
-/// `fair` describe the first (the only one of a single open); an open of several carries them
-/// all in `items`, in draw order (the first again). The HTTP edge's body for a new open
-/// (`http::routes::cases::OpenedBody`) has the same shape; the golden answers check both.
-#[derive(Serialize)]
-struct StoredAnswer<'a> {
-    success: bool,
-    item: &'a Item,
-    balance: Tokens,
-    fair: &'a FairProof,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    items: Option<&'a [Drawn]>,
-}
+/// How an open's answer is written: the HTTP edge's body (`http::routes::cases::OpenedBody`),
+/// written once, stored with the open for a replay and sent as written. The domain keeps no
+/// shape of its own for it.
+pub type Render = fn(&[Drawn], Tokens) -> DomainResult<String>;
 
 /// How many cases one request opens at once.
 pub const MAX_COUNT: u32 = 5;
@@ -74,8 +60,8 @@ impl Count {
 
 /// What an open answers.
 pub enum Opened {
-    /// A new open: every drawn item in draw order (at least one) and the balance after.
-    Fresh { drawn: Vec<Drawn>, balance: Tokens },
+    /// A new open: its answer as `Render` wrote it (and as it was stored).
+    Fresh(Box<RawValue>),
     /// A retried request: the answer stored with the first, as it was written then (a replay
     /// must answer exactly what the first answered, whatever has changed since).
     Replayed(Box<RawValue>),
@@ -230,14 +216,6 @@ fn answered_item(open: &Open, state: &State, case: &Case, won: &CatalogItem, won
     inventory::present(item, &open.catalog, open.lang, open.paid_only)
 }
 
-/// The answer to an open as stored with it for a replay: the first drawn item at the top, and
-/// every one in `items` when there are several.
-fn answer(drawn: &[Drawn], balance: Tokens) -> DomainResult<String> {
-    let first = drawn.first().ok_or_else(|| DomainError::Internal("an open drew nothing".into()))?;
-    let opened = StoredAnswer { success: true, item: &first.item, balance, fair: &first.fair, items: (drawn.len() > 1).then_some(drawn) };
-    serde_json::to_string(&opened).map_err(|e| DomainError::Internal(e.to_string()))
-}
-
 fn raw(body: String) -> DomainResult<Box<RawValue>> {
     RawValue::from_string(body).map_err(|e| DomainError::Internal(e.to_string()))
 }
@@ -251,6 +229,7 @@ pub async fn open(
     request_id: Option<&str>,
     count: Count,
     lang: Lang,
+    render: Render,
 ) -> DomainResult<Opened> {
     if let Some(r) = request_id {
         if !valid_request_id(r) {
@@ -269,6 +248,7 @@ pub async fn open(
         now: domain.now(),
         lang,
         paid_only: domain.config.withdraw_paid_only,
+        render,
     };
     let (answer, drops) = domain
         .write(move |tx| {
@@ -299,6 +279,8 @@ pub struct Open {
     pub lang: Lang,
     /// `WITHDRAW_PAID_ONLY`: whether a bonus-won skin is shown as not withdrawable.
     pub paid_only: bool,
+    /// Writes the answer (stored for a replay, and sent).
+    pub render: Render,
 }
 
 impl Open {
@@ -407,9 +389,12 @@ impl Open {
                 balance = b;
             }
         }
-        let body = answer(&drawn, balance)?;
+        if drawn.is_empty() {
+            return Err(DomainError::Internal("an open drew nothing".into()));
+        }
+        let body = (self.render)(&drawn, balance)?;
         query(STORE_ANSWER).bind(&body).bind(first_id).execute(tx).await?;
-        Ok(Ran { answer: Opened::Fresh { drawn, balance }, drops })
+        Ok(Ran { answer: Opened::Fresh(raw(body)?), drops })
     }
 }
 

@@ -1,5 +1,4 @@
 //! Won skins: listing, the public card of a shared skin, and selling back.
-use serde::Serialize;
 
 use crate::domain::catalog::Catalog;
 use crate::domain::clock::rfc3339;
@@ -13,8 +12,7 @@ use crate::domain::{store, Domain, DomainError, DomainResult, Tokens};
 pub const SELL_BACK_RATE_BP: i64 = 10_000;
 
 /// An inventory item as the mini app reads it.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug)]
 pub struct Item {
     pub id: i64,
     pub weapon_id: String,
@@ -51,7 +49,6 @@ pub struct Item {
     /// `bounced`, `reversed`, `player_reversed`, `manual`; `None` for a manual withdrawal or none.
     pub delivery_state: Option<String>,
     /// Bonus tokens the open spent on it (0: won with paid tokens only).
-    #[serde(skip)]
     pub bonus_cost: i64,
 }
 

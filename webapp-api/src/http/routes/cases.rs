@@ -107,9 +107,9 @@ pub struct FairProof {
     roll: u64,
 }
 
-impl From<cases::FairProof> for FairProof {
-    fn from(f: cases::FairProof) -> FairProof {
-        FairProof { server_seed_hash: f.server_seed_hash, client_seed: f.client_seed, nonce: f.nonce, roll: f.roll }
+impl From<&cases::FairProof> for FairProof {
+    fn from(f: &cases::FairProof) -> FairProof {
+        FairProof { server_seed_hash: f.server_seed_hash.clone(), client_seed: f.client_seed.clone(), nonce: f.nonce, roll: f.roll }
     }
 }
 
@@ -119,12 +119,6 @@ pub struct OpenedItem {
     /// The won item, as in `GET /user/items`.
     item: ItemBody,
     fair: FairProof,
-}
-
-impl From<cases::Drawn> for OpenedItem {
-    fn from(d: cases::Drawn) -> OpenedItem {
-        OpenedItem { item: d.item.into(), fair: d.fair.into() }
-    }
 }
 
 /// The answer to an open. `item` and `fair` describe the first case opened. A retried request
@@ -143,15 +137,19 @@ pub struct OpenedBody {
 }
 
 impl OpenedBody {
-    /// `None` for an open that drew nothing (the domain never answers one).
-    fn of(drawn: Vec<cases::Drawn>, balance: Tokens) -> Option<OpenedBody> {
-        let mut items: Vec<OpenedItem> = drawn.into_iter().map(OpenedItem::from).collect();
+    /// The answer to a new open, written once: `cases::open` stores these bytes for a replay and
+    /// the handler sends them as they are (`cases::Render`).
+    pub fn render(drawn: &[cases::Drawn], balance: Tokens) -> Result<String, DomainError> {
+        let mut items: Vec<OpenedItem> =
+            drawn.iter().map(|d| OpenedItem { item: d.item.clone().into(), fair: FairProof::from(&d.fair) }).collect();
         let (item, fair) = match items.len() {
+            0 => return Err(DomainError::Internal("an open drew nothing".into())),
             // One open: its item and proof at the top, moved.
-            1 => items.pop().map(|f| (f.item, f.fair))?,
-            _ => items.first().map(|f| (f.item.clone(), f.fair.clone()))?,
+            1 => items.pop().map(|f| (f.item, f.fair)).ok_or_else(|| DomainError::Internal("an open drew nothing".into()))?,
+            _ => (items[0].item.clone(), items[0].fair.clone()),
         };
-        Some(OpenedBody { success: true, item, balance, fair, items: (!items.is_empty()).then_some(items) })
+        let body = OpenedBody { success: true, item, balance, fair, items: (!items.is_empty()).then_some(items) };
+        serde_json::to_string(&body).map_err(|e| DomainError::Internal(e.to_string()))
     }
 }
 
@@ -181,12 +179,9 @@ pub async fn open(
     if let Some(Extension(ClientAddr(ip))) = addr {
         app.limiter.take_more(Action::Open, ip, Some(user_id), count.get() - 1).map_err(DomainError::RateLimited)?;
     }
-    match cases::open(&app.domain, user_id, &case_id, body.request_id.as_deref(), count, request_lang()).await? {
-        cases::Opened::Fresh { drawn, balance } => {
-            let body = OpenedBody::of(drawn, balance).ok_or_else(|| DomainError::Internal("an open drew nothing".into()))?;
-            Ok(Json(body).into_response())
-        }
-        // The first answer, as stored: a replay answers exactly what the first answered.
-        cases::Opened::Replayed(stored) => Ok(Json(stored).into_response()),
+    match cases::open(&app.domain, user_id, &case_id, body.request_id.as_deref(), count, request_lang(), OpenedBody::render).await? {
+        // A new open's answer as written when it was stored; a retried request's, the first
+        // answer as stored then: each sent as it was written.
+        cases::Opened::Fresh(written) | cases::Opened::Replayed(written) => Ok(Json(written).into_response()),
     }
 }
